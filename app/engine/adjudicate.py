@@ -1,0 +1,343 @@
+"""One phase in, the next state out: read orders, apply defaults, resolve, explain.
+
+`adjudicate(variant, state, orders)` is the engine's front door. Orders come as
+text (or typed orders) per power; each gets an `OrderResult` in the order given,
+and units without an order get the variant's default, reported as such.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import adjustments, retreats
+from .geo import province_of
+from .legality import IllegalOrder, legal_order
+from .orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, Unit
+from .outcomes import FAILS, INVALID, SUCCEEDS, OrderResult, Reason
+from .parse import OrderSyntaxError, parse_order
+from .phases import Phase
+from .resolve import MovementResolution, resolve_movement
+from .state import NEUTRAL, Dislodged, GameState
+from .variant import Variant
+
+
+@dataclass
+class PhaseResult:
+    phase: Phase
+    results: list[OrderResult]
+    state: GameState  # the position after this phase, at the next phase
+    winner: str | None = None
+    removed: list[tuple[str, Unit]] = field(default_factory=list)  # units destroyed this phase
+
+
+@dataclass
+class _Entry:
+    power: str
+    text: str
+    order: Order | None = None
+    result: OrderResult | None = None
+
+
+def read_orders(variant: Variant, state: GameState, orders: dict[str, list]) -> list[_Entry]:
+    """Parse and check every order; invalid ones get their result at once."""
+    entries: list[_Entry] = []
+    for power, lines in orders.items():
+        for line in lines:
+            entry = _Entry(power, line if isinstance(line, str) else str(line))
+            entries.append(entry)
+            try:
+                parsed = parse_order(line, variant.map) if isinstance(line, str) else line
+                entry.order = legal_order(parsed, power, state, variant)
+            except OrderSyntaxError as error:
+                entry.result = OrderResult(power, entry.text, None, INVALID, Reason.UNREADABLE, str(error))
+            except IllegalOrder as error:
+                entry.result = OrderResult(power, entry.text, None, INVALID, Reason.ILLEGAL, str(error))
+    return entries
+
+
+def adjudicate(variant: Variant, state: GameState, orders: dict[str, list]) -> PhaseResult:
+    entries = read_orders(variant, state, orders)
+    if state.phase.kind == "M":
+        result = _movement(variant, state, entries)
+    elif state.phase.kind == "R":
+        result = _retreats(variant, state, entries)
+    else:
+        result = _adjustments(variant, state, entries)
+    return result
+
+
+# -- movement -----------------------------------------------------------------
+
+
+def _one_order_per_unit(entries: list[_Entry]) -> dict[str, _Entry]:
+    """DATC 4.D.3 (choice c): a unit given different orders holds; repeats count once."""
+    chosen: dict[str, _Entry] = {}
+    conflicted: set[str] = set()
+    for entry in entries:
+        if entry.order is None:
+            continue
+        province = province_of(entry.order.unit.location)
+        first = chosen.get(province)
+        if first is None:
+            chosen[province] = entry
+        elif first.order != entry.order:
+            conflicted.add(province)
+    for entry in entries:
+        if entry.order is not None and province_of(entry.order.unit.location) in conflicted:
+            entry.result = OrderResult(
+                entry.power, entry.text, str(entry.order), INVALID, Reason.DUPLICATE,
+                "this unit was given different orders, so it holds",
+            )
+            chosen.pop(province_of(entry.order.unit.location), None)
+    return chosen
+
+
+def _movement(variant: Variant, state: GameState, entries: list[_Entry]) -> PhaseResult:
+    chosen = _one_order_per_unit(entries)
+    orders: dict[str, Order] = {p: e.order for p, e in chosen.items() if e.order is not None}
+    defaults: list[_Entry] = []
+    for province, (power, unit) in state.units.items():
+        if province not in orders:
+            orders[province] = Hold(unit)
+            if power != NEUTRAL:
+                defaults.append(_Entry(power, f"{unit} H", Hold(unit)))
+    resolution = resolve_movement(variant.map, variant.rules, state.units, orders)
+    names = _UnitNames(state)
+    for entry in entries:
+        if entry.result is None and entry.order is not None:
+            province = province_of(entry.order.unit.location)
+            if chosen.get(province) is entry or entry.order == orders.get(province):
+                entry.result = _explain(entry, province, resolution, names)
+    for entry in defaults:
+        province = province_of(entry.order.unit.location)
+        explained = _explain(entry, province, resolution, names)
+        entry.result = OrderResult(
+            entry.power, entry.text, entry.text, explained.result, explained.reason,
+            "no order received: the unit holds" + ("; " + explained.explanation if explained.reason != Reason.OK else ""),
+            default=True, dislodged_by=explained.dislodged_by,
+        )
+    new_state, removed = _after_movement(variant, state, resolution)
+    results = [e.result for e in entries + defaults if e.result is not None]
+    return _finish_phase(variant, state.phase, results, new_state, removed)
+
+
+class _UnitNames:
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    def __call__(self, province: str) -> str:
+        here = self.state.units.get(province)
+        return str(here[1]) if here else province
+
+
+def _explain(entry: _Entry, province: str, res: MovementResolution, name: _UnitNames) -> OrderResult:
+    order = entry.order
+    text = str(order)
+
+    def result(ok: bool, reason: str, explanation: str, by: str | None = None) -> OrderResult:
+        return OrderResult(entry.power, entry.text, text, SUCCEEDS if ok else FAILS, reason, explanation, dislodged_by=by)
+
+    dislodger = res.dislodged_by.get(province)
+    dislodged_note = f"; dislodged by {name(dislodger)}" if dislodger else ""
+    if isinstance(order, Move):
+        if res.succeeded[province]:
+            target = province_of(order.target)
+            victim = f", dislodging {name(target)}" if target in res.dislodged_by else ""
+            via = " by convoy" if province in res.convoy_moves else ""
+            return result(True, Reason.OK, f"moves{via} to {order.target}{victim}")
+        reason, why = _why_move_failed(province, res, name)
+        if dislodger:
+            return result(False, Reason.DISLODGED, why + dislodged_note, dislodger)
+        return result(False, reason, why)
+    if isinstance(order, (SupportHold, SupportMove)):
+        if province in res.void_supports:
+            supported = name(order.supported)
+            wanted = f"move to {order.target}" if isinstance(order, SupportMove) else "hold"
+            return result(False, Reason.VOID, f"void: {supported} did not {wanted}" + dislodged_note, dislodger)
+        if res.succeeded[province]:
+            return result(True, Reason.OK, "support given")
+        cutter = res.strengths.support_cutter(province)
+        if dislodger:
+            return result(False, Reason.DISLODGED, f"support cut: dislodged by {name(dislodger)}", dislodger)
+        return result(False, Reason.CUT, f"support cut by {name(cutter)}" if cutter else "support cut")
+    if isinstance(order, Convoy):
+        if province in res.paradox_fleets:
+            return result(False, Reason.PARADOX, "convoy paradox: by Szykman's rule this fleet holds" + dislodged_note, dislodger)
+        if dislodger:
+            return result(False, Reason.DISLODGED, f"convoy disrupted: dislodged by {name(dislodger)}", dislodger)
+        army_order = res.orders.get(order.army)
+        if not (isinstance(army_order, Move) and army_order.target == order.target):
+            return result(False, Reason.VOID, f"void: {name(order.army)} did not move to {order.target}")
+        return result(True, Reason.OK, "convoys")
+    if dislodger:
+        return result(False, Reason.DISLODGED, f"dislodged by {name(dislodger)}", dislodger)
+    return result(True, Reason.OK, "holds")
+
+
+def _why_move_failed(source: str, res: MovementResolution, name: _UnitNames) -> tuple[str, str]:
+    if source in res.convoy_moves and not res.path_ok[source]:
+        order = res.orders[source]
+        fleets = [p for p, o in res.orders.items() if isinstance(o, Convoy) and o.army == source and o.target == province_of(order.target)]
+        if any(f in res.paradox_fleets for f in fleets):
+            return Reason.PARADOX, "no convoy: the convoy is part of a paradox, and by Szykman's rule its fleets hold"
+        if not fleets:
+            return Reason.NO_CONVOY, "no convoy: no fleet was ordered to convoy this army"
+        return Reason.NO_CONVOY, "no convoy: the convoy was disrupted"
+    strengths = res.strengths
+    target = province_of(res.orders[source].target)
+    attack = strengths.attack(source)
+    if attack == 0:
+        return Reason.BOUNCE, f"bounced: cannot dislodge {name(target)} of its own power"
+    if strengths.head_to_head(source):
+        defend = strengths.defend(target)
+        if attack <= defend:
+            how = "equal strength" if attack == defend else "lost the head-to-head battle,"
+            return Reason.BOUNCE, f"bounced: {how} {attack} vs {defend} with {name(target)}"
+    else:
+        hold = strengths.hold(target)
+        if attack <= hold:
+            how = "equal strength" if attack == hold else "weaker,"
+            return Reason.BOUNCE, f"bounced: {how} {attack} vs {hold} with {name(target)}"
+    for other in strengths.attackers(target):
+        if other != source:
+            prevent = strengths.prevent(other)
+            if attack <= prevent:
+                how = "equal strength" if attack == prevent else "weaker,"
+                return Reason.BOUNCE, f"bounced: {how} {attack} vs {prevent} with {name(other)}"
+    return Reason.BOUNCE, "bounced"
+
+
+def _after_movement(
+    variant: Variant, state: GameState, res: MovementResolution
+) -> tuple[GameState, list[tuple[str, Unit]]]:
+    units: dict[str, tuple[str, Unit]] = {}
+    moved: dict[str, tuple[str, Unit]] = {}
+    for province, (power, unit) in state.units.items():
+        order = res.orders[province]
+        if province in res.dislodged_by:
+            continue
+        if isinstance(order, Move) and res.succeeded[province]:
+            moved[province_of(order.target)] = (power, Unit(unit.type, order.target))
+        else:
+            units[province] = (power, unit)
+    units.update(moved)
+    standoffs = {
+        province_of(order.target)
+        for source, order in res.orders.items()
+        if isinstance(order, Move)
+        and not res.succeeded[source]
+        and not (source in res.convoy_moves and not res.path_ok[source])
+        and res.dislodged_by.get(source) != province_of(order.target)  # lost a head-to-head (DATC 6.H.9)
+        and province_of(order.target) not in units
+    }
+    dislodged: dict[str, Dislodged] = {}
+    removed: list[tuple[str, Unit]] = []
+    for province, attacker in res.dislodged_by.items():
+        power, unit = state.units[province]
+        if power == NEUTRAL:  # a standing army never retreats
+            removed.append((power, unit))
+            continue
+        came_by_convoy = attacker in res.convoy_moves
+        blocked_origin = None if (came_by_convoy and variant.rules.retreat_to_convoy_origin) else attacker
+        options = retreats.retreat_options(variant.map, unit, units, standoffs, blocked_origin)
+        dislodged[province] = Dislodged(power, unit, attacker, tuple(options))
+    return GameState(state.phase, units, dict(state.centres), dislodged), removed
+
+
+# -- retreats -----------------------------------------------------------------
+
+
+def _retreats(variant: Variant, state: GameState, entries: list[_Entry]) -> PhaseResult:
+    chosen = _one_order_per_unit(entries)
+    defaults: list[_Entry] = []
+    for province, dislodged in state.dislodged.items():
+        if province not in chosen:
+            order = retreats.default_retreat(variant, state, province)
+            text = str(order)
+            entry = _Entry(dislodged.power, text, order)
+            defaults.append(entry)
+            chosen[province] = entry
+    targets: dict[str, list[str]] = {}
+    for province, entry in chosen.items():
+        if isinstance(entry.order, Retreat):
+            targets.setdefault(province_of(entry.order.target), []).append(province)
+    units = dict(state.units)
+    removed: list[tuple[str, Unit]] = []
+    for province, entry in chosen.items():
+        order = entry.order
+        dislodged = state.dislodged[province]
+        default = entry in defaults
+        lead = "no order received: " if default else ""
+        if isinstance(order, Retreat) and len(targets[province_of(order.target)]) == 1:
+            units[province_of(order.target)] = (dislodged.power, Unit(dislodged.unit.type, order.target))
+            entry.result = OrderResult(entry.power, entry.text, str(order), SUCCEEDS, Reason.OK, f"{lead}retreats to {order.target}", default=default)
+        elif isinstance(order, Retreat):
+            others = [str(state.dislodged[p].unit) for p in targets[province_of(order.target)] if p != province]
+            removed.append((dislodged.power, dislodged.unit))
+            entry.result = OrderResult(entry.power, entry.text, str(order), FAILS, Reason.STANDOFF,
+                                       f"{lead}bounced with {', '.join(others)}: disbanded", default=default)
+        else:
+            removed.append((dislodged.power, dislodged.unit))
+            why = "no retreat possible: disbanded" if not dislodged.retreats else "disbanded"
+            entry.result = OrderResult(entry.power, entry.text, str(order), SUCCEEDS, Reason.DISBANDED, f"{lead}{why}", default=default)
+    for entry in entries:  # a repeated identical order shares its twin's result
+        if entry.result is None and entry.order is not None:
+            twin = chosen.get(province_of(entry.order.unit.location))
+            entry.result = twin.result if twin and twin.result else None
+    new_state = GameState(state.phase, units, dict(state.centres), {})
+    results = [e.result for e in entries + defaults if e.result is not None]
+    return _finish_phase(variant, state.phase, results, new_state, removed)
+
+
+# -- adjustments --------------------------------------------------------------
+
+
+def _adjustments(variant: Variant, state: GameState, entries: list[_Entry]) -> PhaseResult:
+    results, units, removed = adjustments.resolve_adjustments(variant, state, entries)
+    new_state = GameState(state.phase, units, dict(state.centres), {})
+    return _finish_phase(variant, state.phase, results, new_state, removed)
+
+
+# -- the phase sequence --------------------------------------------------------
+
+
+def _finish_phase(
+    variant: Variant, phase: Phase, results: list[OrderResult], state: GameState,
+    removed: list[tuple[str, Unit]],
+) -> PhaseResult:
+    winner = None
+    if phase.kind == "M" and state.dislodged:
+        state.phase = phase.with_(phase.season, "R")
+    elif phase.kind == "A":
+        state.phase = phase.with_("S", "M", phase.year + 1)
+    elif phase.season == "S":
+        state.phase = phase.with_("F", "M")
+    else:  # the end of the Fall turn: centres change hands
+        update_centres(variant, state)
+        winner = victor(variant, state)
+        if adjustments.adjustments_needed(variant, state):
+            state.phase = phase.with_("W", "A")
+        else:
+            state.phase = phase.with_("S", "M", phase.year + 1)
+    return PhaseResult(phase, results, state, winner, removed)
+
+
+def update_centres(variant: Variant, state: GameState) -> None:
+    """After the Fall turn, a centre belongs to the power with a unit in it."""
+    provinces = variant.map.provinces
+    for province, (power, _unit) in state.units.items():
+        if provinces[province].centre and power != NEUTRAL:
+            state.centres[province] = power
+
+
+def victor(variant: Variant, state: GameState) -> str | None:
+    counts: dict[str, int] = {}
+    for owner in state.centres.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    leaders = [p for p, n in counts.items() if n >= variant.victory_centres and p != NEUTRAL]
+    if not leaders:
+        return None
+    leaders.sort(key=lambda p: -counts[p])
+    if len(leaders) > 1 and counts[leaders[0]] == counts[leaders[1]]:
+        return None
+    return leaders[0]

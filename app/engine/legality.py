@@ -1,0 +1,318 @@
+"""Is an order legal on this board? Returns the order made exact, or says why not.
+
+The parser knows names; this module knows the board: it fills in the unit type
+from the unit actually there (DATC 4.C.1, 4.C.2), ignores a wrong coast of the
+ordered unit (4.B.5), picks the only reachable coast (4.B.2) and refuses a move
+to an impossible or unnamed coast (4.B.3, 4.B.1).
+"""
+
+from __future__ import annotations
+
+from .geo import GameMap, Terrain, province_of
+from .orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
+from .state import GameState
+from .variant import Variant
+
+UNIT_NAMES = {"A": "army", "F": "fleet"}
+
+
+class IllegalOrder(ValueError):
+    """An order the rules do not allow; the message is written for the player."""
+
+
+def legal_order(order: Order, power: str, state: GameState, variant: Variant) -> Order:
+    kind = state.phase.kind
+    if kind == "M":
+        return _movement(order, power, state, variant.map)
+    if kind == "R":
+        return _retreat(order, power, state, variant.map)
+    return _adjustment(order, power, state, variant)
+
+
+# -- movement ------------------------------------------------------------------
+
+
+def _own_unit(unit: Unit, power: str, state: GameState, game_map: GameMap) -> Unit:
+    province = province_of(unit.location)
+    here = state.units.get(province)
+    if here is None:
+        raise IllegalOrder(f"no unit at {game_map.name(province)}")
+    owner, actual = here
+    if owner != power:
+        raise IllegalOrder(f"the unit at {game_map.name(province)} is not yours")
+    return actual
+
+
+def _movement(order: Order, power: str, state: GameState, game_map: GameMap) -> Order:
+    if isinstance(order, (Retreat, Disband, Build, Remove, Waive)):
+        raise IllegalOrder(f"{_order_word(order)} orders belong to another phase; this is a movement phase")
+    unit = _own_unit(order.unit, power, state, game_map)
+    here = province_of(unit.location)
+    if isinstance(order, Hold):
+        return Hold(unit)
+    if isinstance(order, Move):
+        move = _legal_move(unit, order.target, order.via_convoy, game_map)
+        if unit.type == "A" and move.via_convoy and not _route_exists(here, move.target, state, game_map):
+            if not game_map.army_can_move(here, move.target):
+                raise IllegalOrder(f"no fleets stand where they could convoy {unit} to {game_map.name(move.target)}")
+            move = Move(unit, move.target)  # "via convoy" with no fleet to take: by land
+        return move
+    if isinstance(order, SupportHold):
+        _check_support_reach(unit, order.supported, game_map)
+        if order.supported not in state.units:
+            raise IllegalOrder(f"there is no unit at {game_map.name(order.supported)} to support")
+        return SupportHold(unit, order.supported)
+    if isinstance(order, SupportMove):
+        _check_support_reach(unit, order.target, game_map)
+        supported = state.units.get(order.supported)
+        if supported is None:
+            raise IllegalOrder(f"there is no unit at {game_map.name(order.supported)} to support")
+        if order.supported == here:
+            raise IllegalOrder("a unit cannot support its own move")
+        supported_unit = supported[1]
+        reachable = _could_reach(supported_unit, province_of(order.target), game_map)
+        if reachable and supported_unit.type == "A" and not game_map.army_can_move(supported_unit.location, order.target):
+            # A convoyed army: some route must stand without the supporting unit (DATC 6.D.31).
+            reachable = _route_exists(order.supported, province_of(order.target), state, game_map, excluded=here)
+        if not reachable:
+            raise IllegalOrder(
+                f"the {UNIT_NAMES[supported_unit.type]} at {game_map.name(order.supported)} "
+                f"cannot reach {game_map.name(order.target)}"
+            )
+        if "/" in order.target and supported_unit.type == "A":
+            return SupportMove(unit, order.supported, province_of(order.target))
+        return SupportMove(unit, order.supported, order.target)
+    if isinstance(order, Convoy):
+        if unit.type != "F" or not game_map.provinces[here].convoy_water:
+            raise IllegalOrder("only a fleet at sea can convoy")
+        army = state.units.get(order.army)
+        if army is None or army[1].type != "A":
+            raise IllegalOrder(f"there is no army at {game_map.name(order.army)} to convoy")
+        if order.army == order.target or not game_map.is_coastal(order.target) or not game_map.is_coastal(order.army):
+            raise IllegalOrder(f"an army cannot be convoyed from {game_map.name(order.army)} to {game_map.name(order.target)}")
+        routes = fleet_routes(order.army, order.target, _convoy_fleets(state, game_map), game_map)
+        if not any(here in route for route in routes):
+            raise IllegalOrder(
+                f"{unit} is on no convoy route from {game_map.name(order.army)} to {game_map.name(order.target)}"
+            )
+        return Convoy(unit, order.army, order.target)
+    raise IllegalOrder(f"{order} is not a movement order")
+
+
+def _order_word(order: Order) -> str:
+    return type(order).__name__.lower()
+
+
+def _check_support_reach(unit: Unit, target: str, game_map: GameMap) -> None:
+    province = province_of(target)
+    if province == province_of(unit.location):
+        raise IllegalOrder("a unit cannot support a move into its own province")
+    if not game_map.can_reach_province(unit.type, unit.location, province):
+        raise IllegalOrder(
+            f"the {UNIT_NAMES[unit.type]} at {game_map.name(unit.location)} cannot reach "
+            f"{game_map.name(province)}, so it cannot support there"
+        )
+
+
+def _could_reach(unit: Unit, province: str, game_map: GameMap) -> bool:
+    if province == province_of(unit.location):
+        return False
+    if unit.type == "F":
+        return game_map.fleet_reaches_province(unit.location, province)
+    if game_map.army_can_move(unit.location, province):
+        return True
+    return _convoyable(unit.location, province, game_map)
+
+
+def _convoyable(source: str, target: str, game_map: GameMap) -> bool:
+    """Some chain of convoy waters could carry an army (ignoring where fleets are)."""
+    return (
+        game_map.is_coastal(province_of(source))
+        and game_map.is_coastal(target)
+        and game_map.sea_route_exists(province_of(source), target)
+    )
+
+
+def _convoy_fleets(state: GameState, game_map: GameMap, excluded: str | None = None) -> list[str]:
+    """Provinces holding a fleet that could convoy (at sea, or on an island)."""
+    return [
+        province
+        for province, (_owner, unit) in state.units.items()
+        if unit.type == "F" and province != excluded and game_map.provinces[province].convoy_water
+    ]
+
+
+def fleet_routes(source: str, target: str, fleets: list[str], game_map: GameMap) -> list[list[str]]:
+    """Every minimal chain of fleets that could carry an army from `source` to `target`:
+    no fleet of it could be left out (DATC 4.E.1, 6.G.19)."""
+    reaches = game_map.fleet_reaches_province
+    routes: list[list[str]] = []
+
+    def extend(route: list[str]) -> None:
+        last = route[-1]
+        if reaches(last, target):
+            routes.append(list(route))
+            return
+        for fleet in fleets:
+            if fleet in route or not reaches(last, fleet) or reaches(fleet, source):
+                continue
+            if any(reaches(earlier, fleet) for earlier in route[:-1]):
+                continue  # a shortcut exists: not minimal
+            if any(reaches(earlier, target) for earlier in route):
+                continue
+            route.append(fleet)
+            extend(route)
+            route.pop()
+
+    for first in fleets:
+        if reaches(first, source):
+            extend([first])
+    return routes
+
+
+def _route_exists(source: str, target: str, state: GameState, game_map: GameMap, excluded: str | None = None) -> bool:
+    if not _convoyable(source, target, game_map):
+        return False
+    return bool(fleet_routes(province_of(source), target, _convoy_fleets(state, game_map, excluded), game_map))
+
+
+def _legal_move(unit: Unit, target: str, via_convoy: bool, game_map: GameMap) -> Move:
+    here = province_of(unit.location)
+    target_province = province_of(target)
+    province = game_map.provinces[target_province]
+    if target_province == here:
+        raise IllegalOrder("a unit cannot move to the province it is in")
+    if province.terrain is Terrain.IMPASSABLE:
+        raise IllegalOrder(f"{province.name} is impassable")
+    if unit.type == "A":
+        if province.terrain is Terrain.SEA and not province.island:
+            raise IllegalOrder(f"armies cannot move to {province.name}")
+        if game_map.army_can_move(here, target_province):
+            return Move(unit, target_province, via_convoy)
+        if _convoyable(here, target_province, game_map):
+            return Move(unit, target_province, True)
+        raise IllegalOrder(f"the army at {game_map.name(here)} cannot reach {province.name}")
+    # fleets
+    if province.terrain is Terrain.LAND:
+        raise IllegalOrder(f"fleets cannot move to {province.name}")
+    if province.coasts:
+        reachable = game_map.fleet_targets_in(unit.location, target_province)
+        if "/" in target:
+            if target not in reachable:
+                raise IllegalOrder(f"the fleet at {game_map.name(unit.location)} cannot reach {game_map.name(target)}")
+            return Move(unit, target)
+        if len(reachable) == 1:
+            return Move(unit, reachable[0])
+        if not reachable:
+            raise IllegalOrder(f"the fleet at {game_map.name(unit.location)} cannot reach {province.name}")
+        raise IllegalOrder(f"{province.name} needs a coast: {' or '.join(sorted(reachable))}")
+    if not game_map.fleet_can_move(unit.location, target_province):
+        raise IllegalOrder(f"the fleet at {game_map.name(unit.location)} cannot reach {province.name}")
+    return Move(unit, target_province)
+
+
+# -- retreats -----------------------------------------------------------------
+
+
+def _retreat(order: Order, power: str, state: GameState, game_map: GameMap) -> Order:
+    if isinstance(order, (Build, Waive)):
+        raise IllegalOrder("builds belong to the adjustment phase; this is a retreat phase")
+    province = province_of(order.unit.location)
+    dislodged = state.dislodged.get(province)
+    if dislodged is None:
+        raise IllegalOrder(f"no dislodged unit at {game_map.name(province)}")
+    if dislodged.power != power:
+        raise IllegalOrder(f"the dislodged unit at {game_map.name(province)} is not yours")
+    unit = dislodged.unit
+    if isinstance(order, (Disband, Remove)):
+        return Disband(unit)
+    if isinstance(order, (Retreat, Move)):
+        target = order.target
+        options = dislodged.retreats
+        if "/" not in target:
+            matches = [loc for loc in options if province_of(loc) == target]
+            if len(matches) == 1:
+                return Retreat(unit, matches[0])
+            if len(matches) > 1:
+                raise IllegalOrder(f"{game_map.name(target)} needs a coast: {' or '.join(matches)}")
+        elif unit.type == "A":
+            target = province_of(target)
+        if target in options:
+            return Retreat(unit, target)
+        allowed = ", ".join(options) if options else "none: the unit must disband"
+        raise IllegalOrder(f"{unit} cannot retreat to {game_map.name(target)} (retreats: {allowed})")
+    raise IllegalOrder("in a retreat phase a dislodged unit may only retreat or disband")
+
+
+# -- adjustments --------------------------------------------------------------
+
+
+def build_sites(power: str, state: GameState, variant: Variant) -> dict[str, str | None]:
+    """Where `power` may build now: province -> unit type allowed (None: either)."""
+    home = set(variant.power(power).home)
+    home.update(c.province for c in variant.conditional_homes if c.power == power)
+    sites: dict[str, str | None] = {p: None for p in home if state.centres.get(p) == power}
+    for site in variant.build_sites:
+        if site.power != power or (site.requires_owned and state.centres.get(site.province) != power):
+            continue
+        if site.from_year is not None and state.phase.year < site.from_year:
+            continue
+        sites.setdefault(site.province, site.unit)
+    return {p: t for p, t in sites.items() if p not in state.units}
+
+
+def _adjustment(order: Order, power: str, state: GameState, variant: Variant) -> Order:
+    game_map = variant.map
+    if isinstance(order, Waive):
+        return order
+    if isinstance(order, Remove) or isinstance(order, Disband):
+        return Remove(_own_unit(order.unit, power, state, game_map))
+    if not isinstance(order, Build):
+        raise IllegalOrder("in the adjustment phase you may build, remove or waive")
+    unit = order.unit
+    province = province_of(unit.location)
+    prov = game_map.provinces[province]
+    if province in state.units:
+        raise IllegalOrder(f"{prov.name} is occupied")
+    sites = build_sites(power, state, variant)
+    if province not in sites:
+        if state.centres.get(province) != power and province in variant.power(power).home:
+            raise IllegalOrder(f"you do not own {prov.name}")
+        raise IllegalOrder(f"{prov.name} is not one of your home centres")
+    unit_type = unit.type
+    if unit_type == "?":  # DATC 4.C.3, choice c
+        if prov.terrain is Terrain.LAND:
+            unit_type = "A"
+        elif "/" in unit.location:
+            unit_type = "F"
+        else:
+            raise IllegalOrder(f"say whether to build an army or a fleet in {prov.name}")
+    allowed = sites[province]
+    if allowed and unit_type != allowed:
+        raise IllegalOrder(f"only {UNIT_NAMES[allowed]}s may be built in {prov.name}")
+    if unit_type == "A":
+        return Build(Unit("A", province))
+    if prov.terrain is Terrain.LAND:
+        raise IllegalOrder(f"fleets cannot be built in {prov.name}, which is inland")
+    site_coast = next((s.coast for s in variant.build_sites if s.power == power and s.province == province and s.coast), None)
+    if prov.coasts:
+        location = unit.location if "/" in unit.location else site_coast
+        if location is None:
+            raise IllegalOrder(f"a fleet built in {prov.name} needs a coast: {' or '.join(prov.coasts)}")
+        if site_coast and location != site_coast:
+            raise IllegalOrder(f"fleets may be built in {prov.name} only on {site_coast}")
+        return Build(Unit("F", location))
+    return Build(Unit("F", province))

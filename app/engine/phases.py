@@ -1,0 +1,43 @@
+"""Phase names (`S1901M`, `F1901R`, `W1901A`) and the order in which phases follow."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
+KIND_NAMES = {"M": "movement", "R": "retreats", "A": "adjustments"}
+_PHASE = re.compile(r"^([SFW])(\d+)([MRA])$")
+
+
+@dataclass(frozen=True, order=True)
+class Phase:
+    year: int
+    season: str  # "S", "F" or "W"
+    kind: str  # "M", "R" or "A"
+    digits: int = 4  # how many digits the variant writes the year with
+
+    @classmethod
+    def parse(cls, text: str) -> "Phase":
+        match = _PHASE.match(text.strip().upper())
+        if not match:
+            raise ValueError(f"not a phase: {text!r} (expected like S1901M, F1901R, W1901A)")
+        season, year, kind = match.groups()
+        if (season == "W") != (kind == "A"):
+            raise ValueError(f"not a phase: {text!r} (adjustments happen in Winter only)")
+        return cls(int(year), season, kind, len(year))
+
+    def __str__(self) -> str:
+        return f"{self.season}{self.year:0{self.digits}d}{self.kind}"
+
+    def describe(self) -> str:
+        """'Spring 1901 movement', 'Spring 01 movement' for a two-digit calendar."""
+        return f"{SEASON_NAMES[self.season]} {self.year:0{self.digits}d} {KIND_NAMES[self.kind]}"
+
+    def with_(self, season: str, kind: str, year: int | None = None) -> "Phase":
+        return Phase(self.year if year is None else year, season, kind, self.digits)
+
+    def next_movement(self) -> "Phase":
+        if self.season == "S":
+            return self.with_("F", "M")
+        return self.with_("S", "M", self.year + 1)

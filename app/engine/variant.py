@@ -1,0 +1,72 @@
+"""A variant as the engine sees it: a map, powers, a start, victory and rule options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .geo import GameMap
+from .phases import Phase
+from .rules import RuleOptions
+
+
+@dataclass(frozen=True)
+class Power:
+    id: str
+    name: str
+    adjective: str
+    letter: str
+    home: tuple[str, ...]
+    centres: tuple[str, ...]
+    units: tuple[str, ...]  # "A PAR", "F STP/SC"
+    capital: str | None = None
+
+
+@dataclass(frozen=True)
+class BuildSite:
+    """An extra place a power may build, beyond its home centres."""
+
+    power: str
+    province: str
+    unit: str | None = None  # "A", "F" or None for either
+    coast: str | None = None  # only this coast for fleets ("ONT/HB")
+    from_year: int | None = None
+    requires_owned: bool = True
+
+
+@dataclass(frozen=True)
+class ConditionalHome:
+    """A centre that counts as a home centre of `power` while that power owns it."""
+
+    power: str
+    province: str
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    title: str
+    map: GameMap
+    powers: tuple[Power, ...]
+    start_phase: Phase
+    victory_centres: int
+    rules: RuleOptions
+    build_sites: tuple[BuildSite, ...] = ()
+    conditional_homes: tuple[ConditionalHome, ...] = ()
+    standing_armies: tuple[str, ...] = ()  # provinces holding a neutral army at the start
+    hooks: tuple[str, ...] = ()  # named rule hooks the variant switches on
+    extra: dict[str, Any] = field(default_factory=dict)  # variant data the engine passes through
+
+    def power(self, power_id: str) -> Power:
+        for power in self.powers:
+            if power.id == power_id:
+                return power
+        raise KeyError(power_id)
+
+    @property
+    def power_ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.powers)
+
+    def phase(self, text: str) -> Phase:
+        phase = Phase.parse(text)
+        return Phase(phase.year, phase.season, phase.kind, self.start_phase.digits)

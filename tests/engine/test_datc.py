@@ -1,0 +1,72 @@
+"""Every DATC v3.0 test case of sections 6.A-6.J, from the tables in tests/engine/datc/."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app import jsonapi
+from app.engine.adjudicate import adjudicate
+from app.engine.variant import Variant
+from app.variants import load_variant, variant_from_data, VARIANTS_DIR
+
+DATC_DIR = Path(__file__).parent / "datc"
+
+
+def _cases() -> list[Any]:
+    params = []
+    for path in sorted(DATC_DIR.glob("section_6*.toml")):
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+        for case in data["case"]:
+            params.append(pytest.param(case, id=case["id"]))
+    return params
+
+
+def _variant(rules: dict[str, Any] | None) -> Variant:
+    if not rules:
+        return load_variant("standard")
+    with (VARIANTS_DIR / "standard" / "variant.toml").open("rb") as handle:
+        data = tomllib.load(handle)
+    data["rules"] = {**data.get("rules", {}), **rules}
+    return variant_from_data(data)
+
+
+def _board(units: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {power: sorted(u.upper() for u in us) for power, us in units.items() if us}
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_datc(case: dict[str, Any]) -> None:
+    variant = _variant(case.get("rules"))
+    state_json: dict[str, Any] = {}
+    for number, phase in enumerate(case["phase"]):
+        request = {
+            "phase": phase["phase"],
+            "units": phase["units"] if number == 0 else state_json["units"],
+            "dislodged": {} if number == 0 else state_json["dislodged"],
+        }
+        if "centres" in phase:
+            request["centers"] = phase["centres"]
+        elif number > 0:
+            request["centers"] = state_json["centers"]
+        state = jsonapi.state_from_json(request, variant)
+        result = adjudicate(variant, state, phase.get("orders", {}))
+        got = jsonapi.result_to_json(result, variant)
+        where = f"{case['id']} {phase['phase']}"
+        given = [r for r in got["orders"] if not r.get("default")]
+        for power, expected in phase.get("results", {}).items():
+            outcomes = [r for r in given if r["power"] == power]
+            assert len(outcomes) == len(expected), f"{where}: {power} results {outcomes}"
+            for outcome, want in zip(outcomes, expected):
+                if want != "-":
+                    assert outcome["result"] == want, f"{where}: {outcome['order']!r}: {outcome}"
+        assert _board(got["units"]) == _board(phase["after"]), f"{where}: units after"
+        got_dislodged = {p: sorted(d) for p, d in got["dislodged"].items() if d}
+        want_dislodged = {p: sorted(d) for p, d in phase.get("dislodged", {}).items() if d}
+        if phase["phase"].endswith("M"):
+            assert got_dislodged == want_dislodged, f"{where}: dislodged"
+        state_json = got
