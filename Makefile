@@ -18,5 +18,12 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
 
-bench: $(VENV)/.installed
+# The benchmark peer (MILA's diplomacy package) lives in its own virtualenv:
+# a yardstick, never a dependency of the judge.
+.venv-bench/.installed:
+	$(PYTHON) -m venv .venv-bench
+	.venv-bench/bin/pip install --quiet diplomacy
+	touch $@
+
+bench: $(VENV)/.installed .venv-bench/.installed
 	$(BIN)/python benchmarks/adjudicate.py

@@ -1,0 +1,98 @@
+"""Adjudication speed: our engine and, side by side in the same run, MILA's `diplomacy`.
+
+    python benchmarks/adjudicate.py [--cases 2000] [--peer .venv-bench/bin/python]
+
+Prints, for each engine, cases per second and microseconds per order for
+  resolution only  (typed orders in, results out; for MILA: game.process())
+  end to end       (order text in, JSON out)
+The peer runs in its own virtualenv (`make bench` creates it); it is a yardstick,
+not a dependency, and not the truth (it follows DATC v2.4).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app import jsonapi  # noqa: E402
+from app.engine.adjudicate import adjudicate, read_orders  # noqa: E402
+from app.engine.geo import province_of  # noqa: E402
+from app.engine.orders import Hold  # noqa: E402
+from app.engine.resolve import resolve_movement  # noqa: E402
+from app.variants import load_variant  # noqa: E402
+from benchmarks.positions import corpus  # noqa: E402
+
+
+def _report(name: str, cases: int, orders: int, seconds: float) -> None:
+    print(f"  {name:<34} {cases / seconds:>9,.0f} cases/s  {seconds / orders * 1e6:>7.1f} µs/order")
+
+
+def ours(requests: list[dict]) -> dict[str, float]:
+    variant = load_variant("standard")
+    prepared = []
+    typed = []
+    for request in requests:
+        state = jsonapi.state_from_json(request, variant)
+        entries = read_orders(variant, state, request["orders"])
+        orders = {province_of(e.order.unit.location): e.order for e in entries if e.order is not None}
+        for province, (_power, unit) in state.units.items():
+            orders.setdefault(province, Hold(unit))
+        prepared.append((state.units, orders))
+        typed.append((state, {p: [e.order for e in entries if e.power == p and e.order is not None] for p in request["orders"]}))
+    start = time.perf_counter()
+    for units, orders in prepared:
+        resolve_movement(variant.map, variant.rules, units, orders)
+    core = time.perf_counter() - start
+    start = time.perf_counter()
+    for state, orders in typed:
+        adjudicate(variant, state, orders)
+    phase = time.perf_counter() - start
+    lines = [json.dumps(r) for r in requests]
+    start = time.perf_counter()
+    for line in lines:
+        json.dumps(jsonapi.adjudicate_request(json.loads(line)))
+    end_to_end = time.perf_counter() - start
+    return {"resolution_s": core, "phase_s": phase, "end_to_end_s": end_to_end}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cases", type=int, default=2000)
+    parser.add_argument("--peer", default=str(ROOT / ".venv-bench" / "bin" / "python"))
+    args = parser.parse_args()
+    requests = [p.request(f"b{i}") for i, p in enumerate(corpus(args.cases))]
+    orders = sum(len(o) for r in requests for o in r["orders"].values())
+    print(f"corpus: {len(requests)} positions, {orders} orders ({orders / len(requests):.1f} per position)")
+    mine = ours(requests)
+    print("postal-judge:")
+    _report("resolution only (resolver)", len(requests), orders, mine["resolution_s"])
+    _report("phase with typed orders", len(requests), orders, mine["phase_s"])
+    _report("end to end (text in, JSON out)", len(requests), orders, mine["end_to_end_s"])
+    peer = Path(args.peer)
+    if not peer.exists():
+        print(f"peer: not run ({peer} missing; `make bench` creates it)")
+        return
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
+        handle.write("\n".join(json.dumps(r) for r in requests))
+    output = subprocess.run([str(peer), str(ROOT / "benchmarks" / "mila_peer.py"), handle.name],
+                            capture_output=True, text=True, check=True)
+    theirs = json.loads(output.stdout.strip().splitlines()[-1])
+    print("MILA diplomacy (peer):")
+    _report("resolution only (game.process)", len(requests), orders, theirs["resolution_s"])
+    _report("end to end (text in, JSON out)", len(requests), orders, theirs["end_to_end_s"])
+    print("speed-up:")
+    print(f"  resolution  {theirs['resolution_s'] / mine['resolution_s']:.1f}x (resolver), "
+          f"{theirs['resolution_s'] / mine['phase_s']:.1f}x (whole phase from typed orders)")
+    print(f"  end to end  {theirs['end_to_end_s'] / mine['end_to_end_s']:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
