@@ -83,7 +83,12 @@ def state_from_json(data: dict[str, Any], variant: Variant) -> GameState:
     dislodged = _dislodged_from_json(data.get("dislodged") or {}, variant, units)
     if phase.kind == "R" and not dislodged:
         raise RequestError("a retreat phase needs the dislodged units")
-    return GameState(phase, units, centres, dislodged)
+    if "territories" in data:
+        territories = {t: power.upper() for power, ts in data["territories"].items() for t in ts}
+    else:
+        territories = {t: p.id for p in variant.powers for t in p.territories}
+    retreated = frozenset(str(p).upper() for p in data.get("retreated", ()))
+    return GameState(phase, units, centres, dislodged, territories, retreated)
 
 
 def _dislodged_from_json(data: dict[str, Any], variant: Variant, units: dict[str, tuple[str, Unit]]) -> dict[str, Dislodged]:
@@ -127,13 +132,21 @@ def state_to_json(state: GameState, variant: Variant) -> dict[str, Any]:
     dislodged: dict[str, dict[str, Any]] = {}
     for d in state.dislodged.values():
         dislodged.setdefault(d.power, {})[str(d.unit)] = {"attacker_from": d.attacker_from, "retreats": list(d.retreats)}
-    return {
+    data: dict[str, Any] = {
         "variant": variant.name,
         "phase": str(state.phase),
         "units": {p: sorted(v) for p, v in sorted(units.items())},
         "centers": {p: sorted(v) for p, v in sorted(centres.items())},
         "dislodged": dislodged,
     }
+    if state.territories:
+        territories: dict[str, list[str]] = {}
+        for province, power in state.territories.items():
+            territories.setdefault(power, []).append(province)
+        data["territories"] = {p: sorted(v) for p, v in sorted(territories.items())}
+    if state.retreated:
+        data["retreated"] = sorted(state.retreated)
+    return data
 
 
 def result_to_json(result: PhaseResult, variant: Variant, request_id: Any = None) -> dict[str, Any]:
@@ -153,6 +166,9 @@ def result_to_json(result: PhaseResult, variant: Variant, request_id: Any = None
             "winner": result.winner,
         }
     )
+    for key in ("territories", "retreated"):
+        if key in after:
+            out[key] = after[key]
     return out
 
 
@@ -181,19 +197,31 @@ def initial_state(variant_name: str) -> dict[str, Any]:
         variant.start_phase,
         initial_units(variant),
         {c: p.id for p in variant.powers for c in p.centres},
+        territories={t: p.id for p in variant.powers for t in p.territories},
     )
-    return state_to_json(state, variant)
+    data = state_to_json(state, variant)
+    if variant.hidden_choices:
+        # What the other players may see until the orders of `reveal_with` are published.
+        data["hidden"] = [
+            {"power": h.power, "unit": h.unit, "options": list(h.options), "reveal_with": h.reveal_with}
+            for h in variant.hidden_choices
+        ]
+    return data
 
 
 def next_state(result: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
     """The state to store for the next phase, from an adjudication result."""
-    return {
+    state = {
         "variant": variant or result.get("variant") or DEFAULT_VARIANT,
         "phase": result["next_phase"],
         "units": result["units"],
         "centers": result["centers"],
         "dislodged": result["dislodged"],
     }
+    for key in ("territories", "retreated"):
+        if key in result:
+            state[key] = result[key]
+    return state
 
 
 def check_orders(state_data: dict[str, Any], power: str, lines: list[str]) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Any
 from .engine.geo import Province, Terrain, build_map
 from .engine.phases import Phase
 from .engine.rules import rule_options
-from .engine.variant import BuildSite, ConditionalHome, Power, Variant
+from .engine.variant import BuildSite, ConditionalHome, HiddenChoice, Power, Variant
 
 VARIANTS_DIR = Path(__file__).resolve().parent.parent / "variants"
 
@@ -20,13 +20,17 @@ class UnknownVariant(LookupError):
 
 
 def available() -> list[str]:
-    return sorted(p.parent.name for p in VARIANTS_DIR.glob("*/variant.toml"))
+    folders = {p.parent.name for p in VARIANTS_DIR.glob("*/variant.toml")}
+    return sorted(folders | {name for name, (folder, _s) in _SETUP_NAMES.items() if folder in folders})
+
+
+# Variant names that pick a player-count set-up of a variant folder.
+_SETUP_NAMES = {"smallworld8": ("smallworld", "eight"), "smallworld7": ("smallworld", "seven")}
 
 
 def _split_setup(name: str) -> tuple[str, str | None]:
-    """`smallworld7` -> ("smallworld", "seven") when the folder defines that set-up."""
-    aliases = {"smallworld8": ("smallworld", None), "smallworld7": ("smallworld", "seven")}
-    return aliases.get(name, (name, None))
+    """`smallworld7` -> ("smallworld", "seven"): the folder and the set-up it names."""
+    return _SETUP_NAMES.get(name, (name, None))
 
 
 @lru_cache(maxsize=None)
@@ -37,24 +41,41 @@ def load_variant(name: str) -> Variant:
         raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(available())}")
     with path.open("rb") as handle:
         data = tomllib.load(handle)
-    if setup is not None:
-        data = _apply_setup(data, setup)
+    default_setup = next(iter(data.get("setups", {})), None)
+    if setup is not None or default_setup is not None:
+        data = _apply_setup(data, setup or default_setup)
     return variant_from_data(data, name)
 
 
 def _apply_setup(data: dict[str, Any], setup: str) -> dict[str, Any]:
+    """A player-count set-up: which powers play, which centres and standing armies differ.
+
+    Keys of `[setups.<name>]`: `powers` (ids of the top-level powers that play),
+    `not_centres` (centres that are ordinary spaces here), `standing_armies` (replaces
+    the provinces' flags), `title`, `victory_centres`; anything else is kept as data.
+    """
     overrides = data.get("setups", {}).get(setup)
     if overrides is None:
         raise UnknownVariant(f"variant {data['name']!r} has no set-up {setup!r}")
     merged = dict(data)
+    provinces = {k: dict(v) for k, v in data["provinces"].items()}
     for key, value in overrides.items():
-        if key == "provinces":
-            provinces = {k: dict(v) for k, v in data["provinces"].items()}
-            for pid, changes in value.items():
-                provinces.setdefault(pid, {}).update(changes)
-            merged["provinces"] = provinces
+        if key == "powers":
+            playing = set(value)
+            merged["powers"] = [p for p in data["powers"] if p["id"] in playing]
+        elif key == "not_centres":
+            for province in value:
+                provinces[province]["centre"] = False
+        elif key == "standing_armies":
+            for province, info in provinces.items():
+                info["standing_army"] = province in value
         else:
             merged[key] = value
+    merged["provinces"] = provinces
+    merged["conditional_homes"] = [
+        c for c in data.get("conditional_homes", []) if c.get("setup", setup) == setup
+    ]
+    merged["setup"] = setup
     return merged
 
 
@@ -79,6 +100,7 @@ def variant_from_data(data: dict[str, Any], name: str | None = None) -> Variant:
                 clockwise=tuple(info.get("clockwise", ())),
                 xy=tuple(info["xy"]) if "xy" in info else None,
                 group=info.get("group"),
+                no_attack_before=info.get("no_attack_before"),
             )
         )
         aliases[pid] = [pid, info["name"], *info.get("aliases", [])]
@@ -111,10 +133,13 @@ def variant_from_data(data: dict[str, Any], name: str | None = None) -> Variant:
             centres=tuple(p.get("centres", p["home"])),
             units=tuple(p.get("units", ())),
             capital=p.get("capital"),
+            territories=tuple(p.get("territories", ())),
         )
         for p in data["powers"]
     )
     start = Phase.parse(data["start_phase"])
+    playing = {p.id for p in powers}
+    groups = data.get("victory_groups", {})
     return Variant(
         name=name or data["name"],
         title=data.get("title", data["name"]),
@@ -133,10 +158,20 @@ def variant_from_data(data: dict[str, Any], name: str | None = None) -> Variant:
                 requires_owned=b.get("requires_owned", True),
             )
             for b in data.get("build_sites", [])
+            if b["power"] in playing
         ),
         conditional_homes=tuple(
-            ConditionalHome(power=c["power"], province=c["province"]) for c in data.get("conditional_homes", [])
+            ConditionalHome(power=c["power"], province=c["province"])
+            for c in data.get("conditional_homes", [])
+            if c["power"] in playing
         ),
+        hidden_choices=tuple(
+            HiddenChoice(h["power"], h["unit"], tuple(h["options"]), h["reveal_with"])
+            for h in data.get("hidden_choices", [])
+            if h["power"] in playing
+        ),
+        victory_groups=tuple(groups.get("groups", ())) if groups.get("enabled") else (),
+        group_minimum=int(groups.get("minimum_per_group", 0)),
         standing_armies=tuple(p.id for p in provinces if p.standing_army),
         hooks=tuple(data.get("hooks", [])),
         extra={k: v for k, v in data.items() if k not in _KNOWN_KEYS},
@@ -145,5 +180,5 @@ def variant_from_data(data: dict[str, Any], name: str | None = None) -> Variant:
 
 _KNOWN_KEYS = {
     "name", "title", "start_phase", "victory_centres", "rules", "powers", "provinces",
-    "build_sites", "conditional_homes", "hooks", "setups",
+    "build_sites", "conditional_homes", "hooks", "setups", "hidden_choices", "victory_groups",
 }

@@ -56,6 +56,7 @@ def read_orders(variant: Variant, state: GameState, orders: dict[str, list]) -> 
 
 
 def adjudicate(variant: Variant, state: GameState, orders: dict[str, list]) -> PhaseResult:
+    state = reveal_hidden_choices(variant, state, orders)
     entries = read_orders(variant, state, orders)
     if state.phase.kind == "M":
         result = _movement(variant, state, entries)
@@ -64,6 +65,34 @@ def adjudicate(variant: Variant, state: GameState, orders: dict[str, list]) -> P
     else:
         result = _adjustments(variant, state, entries)
     return result
+
+
+def reveal_hidden_choices(variant: Variant, state: GameState, orders: dict[str, list]) -> GameState:
+    """A starting unit whose coast or type was secret (Small World 6.1, 6.2) becomes what
+    its power's orders of the reveal phase say it is; without such an order, its default."""
+    due = [h for h in variant.hidden_choices if variant.phase(h.reveal_with) == state.phase]
+    if not due:
+        return state
+    units = dict(state.units)
+    for choice in due:
+        default = parse_order(choice.unit, variant.map).unit
+        province = province_of(default.location)
+        if units.get(province) != (choice.power, default):
+            continue
+        for line in orders.get(choice.power, []):
+            try:
+                written = parse_order(line, variant.map) if isinstance(line, str) else line
+            except OrderSyntaxError:
+                continue
+            unit = getattr(written, "unit", None)
+            if unit is None or province_of(unit.location) != province:
+                continue
+            for option in choice.options:
+                candidate = parse_order(option, variant.map).unit
+                if candidate.type == unit.type and (candidate.location == unit.location or "/" not in candidate.location):
+                    units[province] = (choice.power, candidate)
+            break
+    return state.evolve(units=units)
 
 
 # -- movement -----------------------------------------------------------------
@@ -241,7 +270,7 @@ def _after_movement(
         blocked_origin = None if (came_by_convoy and variant.rules.retreat_to_convoy_origin) else attacker
         options = retreats.retreat_options(variant.map, unit, units, standoffs, blocked_origin)
         dislodged[province] = Dislodged(power, unit, attacker, tuple(options))
-    return GameState(state.phase, units, dict(state.centres), dislodged), removed
+    return state.evolve(units=units, dislodged=dislodged), removed
 
 
 # -- retreats -----------------------------------------------------------------
@@ -284,7 +313,10 @@ def _retreats(variant: Variant, state: GameState, entries: list[_Entry]) -> Phas
         if entry.result is None and entry.order is not None:
             twin = chosen.get(province_of(entry.order.unit.location))
             entry.result = twin.result if twin and twin.result else None
-    new_state = GameState(state.phase, units, dict(state.centres), {})
+    retreated = state.retreated | {
+        province_of(e.order.target) for e in chosen.values() if isinstance(e.order, Retreat) and e.result.result == SUCCEEDS
+    }
+    new_state = state.evolve(units=units, dislodged={}, retreated=frozenset(retreated))
     results = [e.result for e in entries + defaults if e.result is not None]
     return _finish_phase(variant, state.phase, results, new_state, removed)
 
@@ -294,7 +326,7 @@ def _retreats(variant: Variant, state: GameState, entries: list[_Entry]) -> Phas
 
 def _adjustments(variant: Variant, state: GameState, entries: list[_Entry]) -> PhaseResult:
     results, units, removed = adjustments.resolve_adjustments(variant, state, entries)
-    new_state = GameState(state.phase, units, dict(state.centres), {})
+    new_state = state.evolve(units=units, dislodged={}, retreated=frozenset())
     return _finish_phase(variant, state.phase, results, new_state, removed)
 
 
@@ -323,18 +355,39 @@ def _finish_phase(
 
 
 def update_centres(variant: Variant, state: GameState) -> None:
-    """After the Fall turn, a centre belongs to the power with a unit in it."""
+    """After the Fall turn, a centre (or a tracked territory) belongs to the power with
+    a unit in it."""
     provinces = variant.map.provinces
+    territories = variant.territory_provinces
     for province, (power, _unit) in state.units.items():
-        if provinces[province].centre and power != NEUTRAL:
+        if power == NEUTRAL:
+            continue
+        if provinces[province].centre:
             state.centres[province] = power
+        elif province in territories:
+            state.territories[province] = power
+
+
+def _in_every_group(variant: Variant, state: GameState, power: str) -> bool:
+    """The optional three-group rule (Small World): enough centres in each group."""
+    if not variant.victory_groups:
+        return True
+    provinces = variant.map.provinces
+    for group in variant.victory_groups:
+        held = sum(1 for c, owner in state.centres.items() if owner == power and provinces[c].group == group)
+        if held < variant.group_minimum:
+            return False
+    return True
 
 
 def victor(variant: Variant, state: GameState) -> str | None:
     counts: dict[str, int] = {}
     for owner in state.centres.values():
         counts[owner] = counts.get(owner, 0) + 1
-    leaders = [p for p, n in counts.items() if n >= variant.victory_centres and p != NEUTRAL]
+    leaders = [
+        p for p, n in counts.items()
+        if n >= variant.victory_centres and p != NEUTRAL and _in_every_group(variant, state, p)
+    ]
     if not leaders:
         return None
     leaders.sort(key=lambda p: -counts[p])

@@ -81,7 +81,7 @@ def resolve_adjustments(
                 extra.append(OrderResult(power, f"REMOVE {unit}", f"REMOVE {unit}", SUCCEEDS, Reason.CIVIL_DISORDER,
                                          "no removal ordered: removed by the civil disorder rule", default=True))
         elif owed > 0 and used[power] < owed:
-            sites = build_sites(power, GameState(state.phase, units, state.centres), variant)
+            sites = build_sites(power, state.evolve(units=units), variant)
             waived = min(owed - used[power], len(sites))
             for _ in range(waived):
                 extra.append(OrderResult(power, "WAIVE", "WAIVE", SUCCEEDS, Reason.WAIVED,

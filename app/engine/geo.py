@@ -32,6 +32,7 @@ class Province:
     clockwise: tuple[str, ...] = ()  # neighbouring provinces, clockwise
     xy: tuple[float, float] | None = None
     group: str | None = None
+    no_attack_before: str | None = None  # a phase: moves into it are illegal until then
 
     @property
     def convoy_water(self) -> bool:

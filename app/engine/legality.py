@@ -23,6 +23,7 @@ from .orders import (
     Unit,
     Waive,
 )
+from .phases import Phase
 from .state import GameState
 from .variant import Variant
 
@@ -38,7 +39,7 @@ def legal_order(order: Order, power: str, state: GameState, variant: Variant) ->
     if kind == "M":
         return _movement(order, power, state, variant.map)
     if kind == "R":
-        return _retreat(order, power, state, variant.map)
+        return _retreat(order, power, state, variant.map, "no_disband_retreat" in variant.hooks)
     return _adjustment(order, power, state, variant)
 
 
@@ -63,6 +64,8 @@ def _movement(order: Order, power: str, state: GameState, game_map: GameMap) -> 
     here = province_of(unit.location)
     if isinstance(order, Hold):
         return Hold(unit)
+    if isinstance(order, (Move, SupportMove)):
+        _check_protected(province_of(order.target), state, game_map)
     if isinstance(order, Move):
         move = _legal_move(unit, order.target, order.via_convoy, game_map)
         if unit.type == "A" and move.via_convoy and not _route_exists(here, move.target, state, game_map):
@@ -110,6 +113,14 @@ def _movement(order: Order, power: str, state: GameState, game_map: GameMap) -> 
             )
         return Convoy(unit, order.army, order.target)
     raise IllegalOrder(f"{order} is not a movement order")
+
+
+def _check_protected(province: str, state: GameState, game_map: GameMap) -> None:
+    """A province nobody may attack before a given phase (Small World 5.1: India in 01)."""
+    until = game_map.provinces[province].no_attack_before
+    if until and state.phase.index < Phase.parse(until).index:
+        name = game_map.provinces[province].name
+        raise IllegalOrder(f"nobody may attack {name} before {Phase.parse(until).describe()}")
 
 
 def _order_word(order: Order) -> str:
@@ -227,7 +238,7 @@ def _legal_move(unit: Unit, target: str, via_convoy: bool, game_map: GameMap) ->
 # -- retreats -----------------------------------------------------------------
 
 
-def _retreat(order: Order, power: str, state: GameState, game_map: GameMap) -> Order:
+def _retreat(order: Order, power: str, state: GameState, game_map: GameMap, no_voluntary_disband: bool) -> Order:
     if isinstance(order, (Build, Waive)):
         raise IllegalOrder("builds belong to the adjustment phase; this is a retreat phase")
     province = province_of(order.unit.location)
@@ -238,6 +249,8 @@ def _retreat(order: Order, power: str, state: GameState, game_map: GameMap) -> O
         raise IllegalOrder(f"the dislodged unit at {game_map.name(province)} is not yours")
     unit = dislodged.unit
     if isinstance(order, (Disband, Remove)):
+        if no_voluntary_disband and dislodged.retreats:
+            raise IllegalOrder(f"{unit} must retreat while it can: retreats {', '.join(dislodged.retreats)}")
         return Disband(unit)
     if isinstance(order, (Retreat, Move)):
         target = order.target
@@ -266,7 +279,7 @@ def build_sites(power: str, state: GameState, variant: Variant) -> dict[str, str
     home.update(c.province for c in variant.conditional_homes if c.power == power)
     sites: dict[str, str | None] = {p: None for p in home if state.centres.get(p) == power}
     for site in variant.build_sites:
-        if site.power != power or (site.requires_owned and state.centres.get(site.province) != power):
+        if site.power != power or (site.requires_owned and state.owner(site.province) != power):
             continue
         if site.from_year is not None and state.phase.year < site.from_year:
             continue

@@ -38,7 +38,7 @@ _TOKEN = re.compile(r"[a-z0-9]+|-|/")
 _ARROWS = re.compile(r"->|=>|→|—|–|>")
 _UNIT_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 _HOLD = {"h", "hold", "holds", "stand", "stands", "hld"}
-_MOVE = {"-", "m", "move", "moves", "to", "attack", "attacks", "go", "goes", "mv", "into"}
+_MOVE = {"-", "m", "move", "moves", "moving", "to", "attack", "attacks", "go", "goes", "mv", "into"}
 _SUPPORT = {"s", "support", "supports", "sup", "supp", "sp"}
 _CONVOY = {"c", "convoy", "convoys", "cvy", "transport", "transports"}
 _BUILD = {"b", "build", "builds", "bld"}
@@ -250,6 +250,8 @@ def parse_order(text: str, game_map: GameMap) -> Order:
             raise OrderSyntaxError("only armies can be convoyed")
         if not reader.take(_MOVE):
             raise OrderSyntaxError("a convoy order needs the army's destination: F NTH C A LON - NWY")
+        while reader.take(_MOVE):
+            pass
         return _finish(reader, Convoy(unit, province_of(army.location), province_of(reader.location("the destination"))))
     if reader.take(_BUILD):
         return _finish(reader, Build(unit))
@@ -267,7 +269,8 @@ def _move(reader: _Reader, unit: Unit) -> Move:
     steps: list[str] = []
     via = reader.via()
     while not reader.at_end():
-        reader.take(_MOVE)
+        while reader.take(_MOVE):
+            pass
         if reader.at_end():
             break
         if reader.via():
@@ -286,7 +289,8 @@ def _support(reader: _Reader, unit: Unit) -> SupportHold | SupportMove:
     source = province_of(supported.location)
     if reader.at_end() or reader.take(_HOLD):
         return SupportHold(unit, source)
-    reader.take(_MOVE)
+    while reader.take(_MOVE):
+        pass
     target = reader.location("the supported move's destination")
     reader.via()
     return SupportMove(unit, source, target)

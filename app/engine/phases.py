@@ -37,6 +37,11 @@ class Phase:
     def with_(self, season: str, kind: str, year: int | None = None) -> "Phase":
         return Phase(self.year if year is None else year, season, kind, self.digits)
 
+    @property
+    def index(self) -> int:
+        """Phases in playing order: S1901M < S1901R < F1901M < F1901R < W1901A < S1902M."""
+        return self.year * 10 + "SFW".index(self.season) * 3 + "MRA".index(self.kind)
+
     def next_movement(self) -> "Phase":
         if self.season == "S":
             return self.with_("F", "M")

@@ -24,6 +24,24 @@ class GameState:
     units: dict[str, tuple[str, Unit]]  # province -> (power, unit)
     centres: dict[str, str]  # supply centre province -> owning power
     dislodged: dict[str, Dislodged] = field(default_factory=dict)  # by province
+    territories: dict[str, str] = field(default_factory=dict)  # tracked non-centre province -> owner
+    retreated: frozenset[str] = frozenset()  # where units dislodged this year now stand
+
+    def evolve(self, **changes: object) -> "GameState":
+        """A copy with some fields replaced; the mappings are copied, never shared."""
+        fields = {
+            "phase": self.phase,
+            "units": dict(self.units),
+            "centres": dict(self.centres),
+            "dislodged": dict(self.dislodged),
+            "territories": dict(self.territories),
+            "retreated": self.retreated,
+        }
+        fields.update(changes)
+        return GameState(**fields)  # type: ignore[arg-type]
+
+    def owner(self, province: str) -> str | None:
+        return self.centres.get(province) or self.territories.get(province)
 
     def units_of(self, power: str) -> list[Unit]:
         return [unit for owner, unit in self.units.values() if owner == power]

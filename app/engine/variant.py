@@ -20,6 +20,7 @@ class Power:
     centres: tuple[str, ...]
     units: tuple[str, ...]  # "A PAR", "F STP/SC"
     capital: str | None = None
+    territories: tuple[str, ...] = ()  # non-centre provinces owned at the start (a build site may need one)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,17 @@ class ConditionalHome:
 
 
 @dataclass(frozen=True)
+class HiddenChoice:
+    """A starting unit whose coast or type its power reveals only with its orders of
+    `reveal_with` (Small World 6.1/6.2); `options` are the units it may turn out to be."""
+
+    power: str
+    unit: str
+    options: tuple[str, ...]
+    reveal_with: str
+
+
+@dataclass(frozen=True)
 class Variant:
     name: str
     title: str
@@ -55,6 +67,9 @@ class Variant:
     conditional_homes: tuple[ConditionalHome, ...] = ()
     standing_armies: tuple[str, ...] = ()  # provinces holding a neutral army at the start
     hooks: tuple[str, ...] = ()  # named rule hooks the variant switches on
+    hidden_choices: tuple["HiddenChoice", ...] = ()
+    victory_groups: tuple[str, ...] = ()  # when set: a solo needs `group_minimum` centres in each group
+    group_minimum: int = 0
     extra: dict[str, Any] = field(default_factory=dict)  # variant data the engine passes through
 
     def power(self, power_id: str) -> Power:
@@ -66,6 +81,11 @@ class Variant:
     @property
     def power_ids(self) -> tuple[str, ...]:
         return tuple(p.id for p in self.powers)
+
+    @property
+    def territory_provinces(self) -> frozenset[str]:
+        """Non-centre provinces whose ownership the variant tracks."""
+        return frozenset(t for p in self.powers for t in p.territories)
 
     def phase(self, text: str) -> Phase:
         phase = Phase.parse(text)
