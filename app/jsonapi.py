@@ -41,11 +41,11 @@ def parse_unit(text: str, variant: Variant) -> Unit:
         order = parse_order(text, variant.map)
     except OrderSyntaxError as error:
         raise RequestError(f"bad unit {text!r}: {error}") from None
-    if not isinstance(order, Hold) or order.unit.type not in ("A", "F"):
+    if not isinstance(order, Hold) or order.unit.type not in ("A", "F", "AF"):
         raise RequestError(f"bad unit {text!r}: write it as 'A PAR' or 'F SPA/SC'")
     unit = order.unit
-    if unit.type == "A":
-        return Unit("A", province_of(unit.location))
+    if unit.type in ("A", "AF"):
+        return Unit(unit.type, province_of(unit.location))
     province = variant.map.provinces[province_of(unit.location)]
     if province.coasts and "/" not in unit.location:
         raise RequestError(f"bad unit {text!r}: a fleet in {province.name} needs its coast")
@@ -88,7 +88,8 @@ def state_from_json(data: dict[str, Any], variant: Variant) -> GameState:
     else:
         territories = {t: p.id for p in variant.powers for t in p.territories}
     retreated = frozenset(str(p).upper() for p in data.get("retreated", ()))
-    return GameState(phase, units, centres, dislodged, territories, retreated)
+    af_moves = {str(p).upper(): int(n) for p, n in (data.get("af_moves") or {}).items()}
+    return GameState(phase, units, centres, dislodged, territories, retreated, af_moves)
 
 
 def _dislodged_from_json(data: dict[str, Any], variant: Variant, units: dict[str, tuple[str, Unit]]) -> dict[str, Dislodged]:
@@ -146,6 +147,8 @@ def state_to_json(state: GameState, variant: Variant) -> dict[str, Any]:
         data["territories"] = {p: sorted(v) for p, v in sorted(territories.items())}
     if state.retreated:
         data["retreated"] = sorted(state.retreated)
+    if state.af_moves:
+        data["af_moves"] = dict(sorted(state.af_moves.items()))
     return data
 
 
@@ -166,7 +169,7 @@ def result_to_json(result: PhaseResult, variant: Variant, request_id: Any = None
             "winner": result.winner,
         }
     )
-    for key in ("territories", "retreated"):
+    for key in ("territories", "retreated", "af_moves"):
         if key in after:
             out[key] = after[key]
     return out
@@ -218,7 +221,7 @@ def next_state(result: dict[str, Any], variant: str | None = None) -> dict[str, 
         "centers": result["centers"],
         "dislodged": result["dislodged"],
     }
-    for key in ("territories", "retreated"):
+    for key in ("territories", "retreated", "af_moves"):
         if key in result:
             state[key] = result[key]
     return state

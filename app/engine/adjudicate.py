@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import adjustments, retreats
+from . import adjustments, armyfleet, retreats
 from .geo import province_of
 from .legality import IllegalOrder, legal_order
-from .orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, Unit
+from .orders import ARMY_FLEET, Board, Convoy, Disband, Hold, Land, Move, Order, Retreat, SupportHold, SupportMove, Unit
 from .outcomes import FAILS, INVALID, SUCCEEDS, OrderResult, Reason
 from .parse import OrderSyntaxError, parse_order
 from .phases import Phase
@@ -34,8 +34,9 @@ class PhaseResult:
 class _Entry:
     power: str
     text: str
-    order: Order | None = None
+    order: Order | None = None  # the legal order
     result: OrderResult | None = None
+    parsed: Order | None = None  # as written, legal or not
 
 
 def read_orders(variant: Variant, state: GameState, orders: dict[str, list]) -> list[_Entry]:
@@ -47,6 +48,7 @@ def read_orders(variant: Variant, state: GameState, orders: dict[str, list]) -> 
             entries.append(entry)
             try:
                 parsed = parse_order(line, variant.map) if isinstance(line, str) else line
+                entry.parsed = parsed
                 entry.order = legal_order(parsed, power, state, variant)
             except OrderSyntaxError as error:
                 entry.result = OrderResult(power, entry.text, None, INVALID, Reason.UNREADABLE, str(error))
@@ -123,19 +125,28 @@ def _one_order_per_unit(entries: list[_Entry]) -> dict[str, _Entry]:
 
 def _movement(variant: Variant, state: GameState, entries: list[_Entry]) -> PhaseResult:
     chosen = _one_order_per_unit(entries)
-    orders: dict[str, Order] = {p: e.order for p, e in chosen.items() if e.order is not None}
+    if armyfleet.enabled(variant):
+        state, chosen = _board(variant, state, chosen, entries)
+    orders: dict[str, Order] = {
+        p: e.order for p, e in chosen.items() if e.order is not None and not isinstance(e.order, Board)
+    }
     defaults: list[_Entry] = []
     for province, (power, unit) in state.units.items():
         if province not in orders:
             orders[province] = Hold(unit)
             if power != NEUTRAL:
                 defaults.append(_Entry(power, f"{unit} H", Hold(unit)))
-    resolution = resolve_movement(variant.map, variant.rules, state.units, orders)
+    units = dict(state.units)
+    carried = armyfleet.split_landings(units, orders) if armyfleet.enabled(variant) else {}
+    resolution = resolve_movement(variant.map, variant.rules, units, orders, carried)
     names = _UnitNames(state)
     for entry in entries:
         if entry.result is None and entry.order is not None:
             province = province_of(entry.order.unit.location)
-            if chosen.get(province) is entry or entry.order == orders.get(province):
+            if isinstance(entry.order, Board):
+                entry.result = OrderResult(entry.power, entry.text, str(entry.order), SUCCEEDS, Reason.OK,
+                                           f"boards the fleet at {entry.order.fleet}: an A/F")
+            elif chosen.get(province) is entry or entry.order == orders.get(province):
                 entry.result = _explain(entry, province, resolution, names)
     for entry in defaults:
         province = province_of(entry.order.unit.location)
@@ -148,6 +159,40 @@ def _movement(variant: Variant, state: GameState, entries: list[_Entry]) -> Phas
     new_state, removed = _after_movement(variant, state, resolution)
     results = [e.result for e in entries + defaults if e.result is not None]
     return _finish_phase(variant, state.phase, results, new_state, removed)
+
+
+def _board(
+    variant: Variant, state: GameState, chosen: dict[str, _Entry], entries: list[_Entry]
+) -> tuple[GameState, dict[str, _Entry]]:
+    """Boardings happen first; the boarded fleet's order then moves the new A/F."""
+    boardings = [(e.power, e.order) for e in chosen.values() if isinstance(e.order, Board)]
+    if not boardings:
+        return state, chosen
+    state, boarded = armyfleet.board(state, boardings)
+    for fleet in boarded:
+        power = state.units[fleet][0]
+        entry = chosen.get(fleet) or next(
+            (e for e in entries if e.power == power and e.parsed is not None and hasattr(e.parsed, "unit")
+             and province_of(e.parsed.unit.location) == fleet), None)
+        if entry is None or entry.parsed is None:
+            continue
+        try:  # the fleet's order is read again: it now moves an A/F
+            entry.order = legal_order(_as_army_fleet(entry.parsed), entry.power, state, variant)
+            entry.result = None
+            chosen[fleet] = entry
+        except IllegalOrder as error:
+            entry.result = OrderResult(entry.power, entry.text, None, INVALID, Reason.ILLEGAL, f"after boarding: {error}")
+            entry.order = None
+            chosen.pop(fleet, None)
+    return state, chosen
+
+
+def _as_army_fleet(order: Order) -> Order:
+    unit = Unit(ARMY_FLEET, order.unit.location)
+    if isinstance(order, Move):
+        return Move(unit, order.target)
+    fields = [name for name in order.__dataclass_fields__ if name != "unit"]
+    return type(order)(unit, *[getattr(order, name) for name in fields])
 
 
 class _UnitNames:
@@ -168,6 +213,15 @@ def _explain(entry: _Entry, province: str, res: MovementResolution, name: _UnitN
 
     dislodger = res.dislodged_by.get(province)
     dislodged_note = f"; dislodged by {name(dislodger)}" if dislodger else ""
+    if isinstance(order, Land):
+        army_part = province + armyfleet.ARMY_PART
+        if res.succeeded[army_part]:
+            return result(True, Reason.OK, f"the army lands at {order.target}" + dislodged_note, dislodger)
+        if order.via and not res.succeeded[province]:
+            _reason, why = _why_move_failed(province, res, name)
+            return result(False, Reason.BOUNCE, f"the A/F could not reach {order.via} ({why}): the army stays aboard" + dislodged_note, dislodger)
+        reason, why = _why_move_failed(army_part, res, name)
+        return result(False, reason, f"could not land ({why}): the army stays aboard" + dislodged_note, dislodger)
     if isinstance(order, Move):
         if res.succeeded[province]:
             target = province_of(order.target)
@@ -250,6 +304,10 @@ def _after_movement(
         else:
             units[province] = (power, unit)
     units.update(moved)
+    removed: list[tuple[str, Unit]] = []
+    af_moves: dict[str, int] = {}
+    if armyfleet.enabled(variant):
+        af_moves = armyfleet.after_movement(variant, state, res, units, removed)
     standoffs = {
         province_of(order.target)
         for source, order in res.orders.items()
@@ -260,17 +318,21 @@ def _after_movement(
         and province_of(order.target) not in units
     }
     dislodged: dict[str, Dislodged] = {}
-    removed: list[tuple[str, Unit]] = []
     for province, attacker in res.dislodged_by.items():
         power, unit = state.units[province]
         if power == NEUTRAL:  # a standing army never retreats
             removed.append((power, unit))
             continue
+        if unit.type == ARMY_FLEET and armyfleet.landed(res, province):
+            unit = Unit("F", unit.location)  # its army got ashore; only the fleet is dislodged
+        attacker = attacker.removesuffix(armyfleet.ARMY_PART)
         came_by_convoy = attacker in res.convoy_moves
         blocked_origin = None if (came_by_convoy and variant.rules.retreat_to_convoy_origin) else attacker
         options = retreats.retreat_options(variant.map, unit, units, standoffs, blocked_origin)
+        if unit.type == ARMY_FLEET:
+            options = [o for o in options if armyfleet.af_can_move(variant, unit.location, o)]
         dislodged[province] = Dislodged(power, unit, attacker, tuple(options))
-    return state.evolve(units=units, dislodged=dislodged), removed
+    return state.evolve(units=units, dislodged=dislodged, af_moves=af_moves), removed
 
 
 # -- retreats -----------------------------------------------------------------

@@ -24,7 +24,7 @@ def adjustment_counts(variant: Variant, state: GameState) -> dict[str, int]:
     """Builds (positive) or removals (negative) owed per power."""
     counts: dict[str, int] = {}
     for power in variant.power_ids:
-        counts[power] = len(state.centres_of(power)) - len(state.units_of(power))
+        counts[power] = len(state.centres_of(power)) - state.unit_count(power)
     return counts
 
 

@@ -9,11 +9,15 @@ to an impossible or unnamed coast (4.B.3, 4.B.1).
 from __future__ import annotations
 
 from .geo import GameMap, Terrain, province_of
+from . import armyfleet
 from .orders import (
+    ARMY_FLEET,
+    Board,
     Build,
     Convoy,
     Disband,
     Hold,
+    Land,
     Move,
     Order,
     Remove,
@@ -27,7 +31,7 @@ from .phases import Phase
 from .state import GameState
 from .variant import Variant
 
-UNIT_NAMES = {"A": "army", "F": "fleet"}
+UNIT_NAMES = {"A": "army", "F": "fleet", ARMY_FLEET: "A/F"}
 
 
 class IllegalOrder(ValueError):
@@ -37,7 +41,7 @@ class IllegalOrder(ValueError):
 def legal_order(order: Order, power: str, state: GameState, variant: Variant) -> Order:
     kind = state.phase.kind
     if kind == "M":
-        return _movement(order, power, state, variant.map)
+        return _movement(order, power, state, variant)
     if kind == "R":
         return _retreat(order, power, state, variant.map, "no_disband_retreat" in variant.hooks)
     return _adjustment(order, power, state, variant)
@@ -57,18 +61,34 @@ def _own_unit(unit: Unit, power: str, state: GameState, game_map: GameMap) -> Un
     return actual
 
 
-def _movement(order: Order, power: str, state: GameState, game_map: GameMap) -> Order:
+def _movement(order: Order, power: str, state: GameState, variant: Variant) -> Order:
+    game_map = variant.map
     if isinstance(order, (Retreat, Disband, Build, Remove, Waive)):
         raise IllegalOrder(f"{_order_word(order)} orders belong to another phase; this is a movement phase")
+    if isinstance(order, (Board, Land)) and not armyfleet.enabled(variant):
+        raise IllegalOrder("this variant has no Army/Fleet rules: armies cross water by convoy")
+    if isinstance(order, Land) and order.unit.location == "?":
+        order = Land(_landing_af(order.target, power, state, variant), order.target, order.via)
     unit = _own_unit(order.unit, power, state, game_map)
     here = province_of(unit.location)
     if isinstance(order, Hold):
         return Hold(unit)
-    if isinstance(order, (Move, SupportMove)):
+    if isinstance(order, (Move, SupportMove, Land)):
         _check_protected(province_of(order.target), state, game_map)
+    if unit.type == ARMY_FLEET:
+        return _army_fleet_order(order, unit, state, variant)
+    if isinstance(order, Board):
+        return _legal_boarding(unit, order.fleet, power, state, variant)
+    if isinstance(order, Land):
+        raise IllegalOrder(f"{unit} carries no army: only an A/F can land one")
+    max_fleets = 1 if armyfleet.FAST_FERRY in variant.hooks else None
     if isinstance(order, Move):
         move = _legal_move(unit, order.target, order.via_convoy, game_map)
-        if unit.type == "A" and move.via_convoy and not _route_exists(here, move.target, state, game_map):
+        if unit.type == "A" and move.via_convoy and not _route_exists(here, move.target, state, game_map, max_fleets=max_fleets):
+            if max_fleets and _route_exists(here, move.target, state, game_map):
+                raise IllegalOrder(
+                    f"a convoy may cross only one sea (the Fast Ferry): board a fleet to go further (A {here} boards F ...)"
+                )
             if not game_map.army_can_move(here, move.target):
                 raise IllegalOrder(f"no fleets stand where they could convoy {unit} to {game_map.name(move.target)}")
             move = Move(unit, move.target)  # "via convoy" with no fleet to take: by land
@@ -89,7 +109,9 @@ def _movement(order: Order, power: str, state: GameState, game_map: GameMap) -> 
         reachable = _could_reach(supported_unit, province_of(order.target), game_map)
         if reachable and supported_unit.type == "A" and not game_map.army_can_move(supported_unit.location, order.target):
             # A convoyed army: some route must stand without the supporting unit (DATC 6.D.31).
-            reachable = _route_exists(order.supported, province_of(order.target), state, game_map, excluded=here)
+            reachable = _route_exists(
+                order.supported, province_of(order.target), state, game_map, excluded=here, max_fleets=max_fleets
+            )
         if not reachable:
             raise IllegalOrder(
                 f"the {UNIT_NAMES[supported_unit.type]} at {game_map.name(order.supported)} "
@@ -106,7 +128,11 @@ def _movement(order: Order, power: str, state: GameState, game_map: GameMap) -> 
             raise IllegalOrder(f"there is no army at {game_map.name(order.army)} to convoy")
         if order.army == order.target or not game_map.is_coastal(order.target) or not game_map.is_coastal(order.army):
             raise IllegalOrder(f"an army cannot be convoyed from {game_map.name(order.army)} to {game_map.name(order.target)}")
+        if unit.type == ARMY_FLEET:
+            raise IllegalOrder("an A/F cannot convoy")
         routes = fleet_routes(order.army, order.target, _convoy_fleets(state, game_map), game_map)
+        if max_fleets:
+            routes = [r for r in routes if len(r) <= max_fleets]
         if not any(here in route for route in routes):
             raise IllegalOrder(
                 f"{unit} is on no convoy route from {game_map.name(order.army)} to {game_map.name(order.target)}"
@@ -194,10 +220,77 @@ def fleet_routes(source: str, target: str, fleets: list[str], game_map: GameMap)
     return routes
 
 
-def _route_exists(source: str, target: str, state: GameState, game_map: GameMap, excluded: str | None = None) -> bool:
+def _route_exists(
+    source: str, target: str, state: GameState, game_map: GameMap,
+    excluded: str | None = None, max_fleets: int | None = None,
+) -> bool:
     if not _convoyable(source, target, game_map):
         return False
-    return bool(fleet_routes(province_of(source), target, _convoy_fleets(state, game_map, excluded), game_map))
+    routes = fleet_routes(province_of(source), target, _convoy_fleets(state, game_map, excluded), game_map)
+    return any(max_fleets is None or len(r) <= max_fleets for r in routes)
+
+
+# -- the Army/Fleet module -------------------------------------------------------
+
+
+def _landing_af(target: str, power: str, state: GameState, variant: Variant) -> Unit:
+    """`A disembarks Nwy`: the power's one A/F that can land there."""
+    candidates = [
+        unit for owner, unit in state.units.values()
+        if owner == power and unit.type == ARMY_FLEET and armyfleet.can_land(variant.map, unit.location, target)
+    ]
+    if len(candidates) != 1:
+        which = "none of your A/Fs" if not candidates else "several of your A/Fs"
+        raise IllegalOrder(f"{which} can land at {variant.map.name(target)}: write A/F <sea> - {target}")
+    return candidates[0]
+
+
+def _legal_boarding(army: Unit, fleet: str, power: str, state: GameState, variant: Variant) -> Board:
+    game_map = variant.map
+    if army.type != "A":
+        raise IllegalOrder("only an army can board a fleet")
+    here = province_of(army.location)
+    carrier = state.units.get(fleet)
+    if carrier is None or carrier[1].type != "F":
+        raise IllegalOrder(f"there is no fleet at {game_map.name(fleet)} to board")
+    if carrier[0] != power:
+        raise IllegalOrder("an A/F is one army and one fleet of the same power")
+    if not armyfleet.af_water(game_map, fleet) or not game_map.fleet_reaches_province(fleet, here):
+        raise IllegalOrder(f"the army at {game_map.name(here)} cannot board a fleet at {game_map.name(fleet)}")
+    return Board(army, fleet)
+
+
+def _army_fleet_order(order: Order, unit: Unit, state: GameState, variant: Variant) -> Order:
+    game_map = variant.map
+    here = unit.location
+    if isinstance(order, Move) and not armyfleet.af_water(game_map, province_of(order.target)):
+        order = Land(unit, order.target)
+    if isinstance(order, Move):
+        if not armyfleet.af_can_move(variant, here, order.target):
+            raise IllegalOrder(f"an A/F cannot move from {game_map.name(here)} to {game_map.name(order.target)}")
+        return Move(unit, province_of(order.target))
+    if isinstance(order, Land):
+        sea = order.via or here
+        if order.via and not armyfleet.af_can_move(variant, here, order.via):
+            raise IllegalOrder(f"an A/F cannot move from {game_map.name(here)} to {game_map.name(order.via)}")
+        if not armyfleet.can_land(game_map, sea, order.target):
+            raise IllegalOrder(f"the army cannot land at {game_map.name(order.target)} from {game_map.name(sea)}")
+        return Land(unit, province_of(order.target), order.via)
+    if isinstance(order, Convoy):
+        raise IllegalOrder("an A/F cannot convoy")
+    if isinstance(order, Board):
+        raise IllegalOrder("this army is already aboard")
+    if isinstance(order, SupportHold):
+        _check_support_reach(unit, order.supported, game_map)
+        if order.supported not in state.units:
+            raise IllegalOrder(f"there is no unit at {game_map.name(order.supported)} to support")
+        return SupportHold(unit, order.supported)
+    if isinstance(order, SupportMove):
+        _check_support_reach(unit, order.target, game_map)
+        if order.supported not in state.units:
+            raise IllegalOrder(f"there is no unit at {game_map.name(order.supported)} to support")
+        return SupportMove(unit, order.supported, order.target)
+    raise IllegalOrder(f"{order} is not an order an A/F can take")
 
 
 def _legal_move(unit: Unit, target: str, via_convoy: bool, game_map: GameMap) -> Move:

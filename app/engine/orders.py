@@ -17,7 +17,10 @@ class Unit:
     location: str
 
     def __str__(self) -> str:
-        return f"{self.type} {self.location}"
+        return f"{'A/F' if self.type == ARMY_FLEET else self.type} {self.location}"
+
+
+ARMY_FLEET = "AF"  # an army aboard a fleet of its power (the Army/Fleet module)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,30 @@ class Convoy:
 
 
 @dataclass(frozen=True, slots=True)
+class Board:
+    """An army boards a fleet of its power at sea; together they become an A/F."""
+
+    unit: Unit
+    fleet: str  # province of the fleet
+
+    def __str__(self) -> str:
+        return f"{self.unit} BOARDS F {self.fleet}"
+
+
+@dataclass(frozen=True, slots=True)
+class Land:
+    """An A/F puts its army ashore at `target`, after moving to the sea `via` if given."""
+
+    unit: Unit
+    target: str
+    via: str | None = None
+
+    def __str__(self) -> str:
+        route = f" - {self.via}" if self.via else ""
+        return f"{self.unit}{route} - {self.target} LANDS"
+
+
+@dataclass(frozen=True, slots=True)
 class Retreat:
     unit: Unit
     target: str
@@ -106,7 +133,7 @@ class Waive:
         return "WAIVE"
 
 
-MovementOrder = Union[Hold, Move, SupportHold, SupportMove, Convoy]
+MovementOrder = Union[Hold, Move, SupportHold, SupportMove, Convoy, Board, Land]
 RetreatOrder = Union[Retreat, Disband]
 AdjustmentOrder = Union[Build, Remove, Waive]
 Order = Union[MovementOrder, RetreatOrder, AdjustmentOrder]

@@ -13,10 +13,13 @@ import re
 
 from .geo import GameMap, province_of
 from .orders import (
+    ARMY_FLEET,
+    Board,
     Build,
     Convoy,
     Disband,
     Hold,
+    Land,
     Move,
     Order,
     Remove,
@@ -40,13 +43,15 @@ _UNIT_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 _HOLD = {"h", "hold", "holds", "stand", "stands", "hld"}
 _MOVE = {"-", "m", "move", "moves", "moving", "to", "attack", "attacks", "go", "goes", "mv", "into"}
 _SUPPORT = {"s", "support", "supports", "sup", "supp", "sp"}
-_CONVOY = {"c", "convoy", "convoys", "cvy", "transport", "transports"}
+_CONVOY = {"c", "convoy", "convoys", "cvy", "transport", "transports", "ferry", "ferries", "fastferry"}
+_BOARD = {"board", "boards", "embark", "embarks", "boarding"}
+_LAND = {"disembark", "disembarks", "land", "lands", "landing", "debark", "debarks"}
 _BUILD = {"b", "build", "builds", "bld"}
 _REMOVE = {"remove", "removes", "rem", "disband", "disbands", "d", "destroy", "r", "delete"}
 _RETREAT = {"r", "retreat", "retreats", "ret"}
 _WAIVE = {"w", "waive", "waives", "pass"}
 _VIA = {"via", "by"}
-_FILLER = {"the", "and", "unit", "order", "of"}
+_FILLER = {"the", "and", "unit", "order", "of", "fast", "onto", "at", "in"}
 _COASTS = {
     "nc": "NC", "north": "NC", "n": "NC",
     "sc": "SC", "south": "SC", "s": "SC",
@@ -54,7 +59,7 @@ _COASTS = {
     "wc": "WC", "west": "WC", "w": "WC",
 }
 _BARE_COASTS = {"nc", "sc", "ec", "wc"}
-_KEYWORDS = set(_UNIT_WORDS) | _HOLD | _MOVE | _SUPPORT | _CONVOY | _BUILD | _REMOVE | _WAIVE | _VIA
+_KEYWORDS = set(_UNIT_WORDS) | _HOLD | _MOVE | _SUPPORT | _CONVOY | _BUILD | _REMOVE | _WAIVE | _VIA | _BOARD | _LAND
 _MAX_NAME_WORDS = 6
 
 
@@ -166,6 +171,9 @@ class _Reader:
         self.skip_filler()
         token = self.peek()
         unit_type = UNKNOWN_TYPE
+        if token in ("a", "army") and self.peek(1) == "/" and self.peek(2) in ("f", "fleet") or token == "af":
+            self.pos += 1 if token == "af" else 3
+            return Unit(ARMY_FLEET, self.location(what))
         if token in _UNIT_WORDS and self._province_at(self.pos + 1) is not None:
             unit_type = _UNIT_WORDS[token]
             self.pos += 1
@@ -239,7 +247,15 @@ def parse_order(text: str, game_map: GameMap) -> Order:
         reader.pos += 1
         return _finish(reader, Remove(reader.unit("the unit to remove")))
 
+    if first in ("a", "army") and reader.peek(1) in _LAND:  # "A disembarks Nwy": the A/F is found later
+        reader.pos += 2
+        return _finish(reader, Land(Unit(ARMY_FLEET, UNKNOWN_TYPE), reader.location("the landing place")))
     unit = reader.unit()
+    if reader.take(_BOARD):
+        reader.take({"f", "fleet"})
+        return _finish(reader, Board(unit, province_of(reader.location("the fleet to board"))))
+    if reader.take(_LAND):
+        return _finish(reader, Land(unit, reader.location("the landing place")))
     if reader.at_end() or reader.take(_HOLD):
         return _finish(reader, Hold(unit))
     if reader.take(_SUPPORT):
@@ -265,7 +281,7 @@ def parse_order(text: str, game_map: GameMap) -> Order:
     return _finish(reader, _move(reader, unit))
 
 
-def _move(reader: _Reader, unit: Unit) -> Move:
+def _move(reader: _Reader, unit: Unit) -> Move | Land:
     steps: list[str] = []
     via = reader.via()
     while not reader.at_end():
@@ -279,6 +295,8 @@ def _move(reader: _Reader, unit: Unit) -> Move:
         steps.append(reader.location("the destination"))
     if not steps:
         raise OrderSyntaxError(f"no destination for {unit.location}: write e.g. {unit.location} - XXX, or HOLD")
+    if unit.type == ARMY_FLEET and len(steps) == 2:  # A/F Lyo - Wes - Tun: move, then land
+        return Land(unit, steps[1], province_of(steps[0]))
     if len(steps) > 1:  # a convoy path spelt out: A Yor - Nth - Bel (DATC 4.A.6)
         via = True
     return Move(unit, steps[-1], via)

@@ -76,9 +76,13 @@ def resolve_movement(
     rules: RuleOptions,
     units: dict[str, tuple[str, Unit]],
     orders: dict[str, MovementOrder],
+    carried: dict[str, str | None] | None = None,
 ) -> MovementResolution:
-    """Resolve a movement phase. `orders` has one legal order per unit province."""
-    resolver = _Resolver(game_map, rules, units, orders)
+    """Resolve a movement phase. `orders` has one legal order per unit province.
+
+    `carried` lists the army parts of landing A/Fs (placeholder province -> the A/F's
+    province when the A/F must first move, else None); see armyfleet.py."""
+    resolver = _Resolver(game_map, rules, units, orders, carried or {})
     for province in orders:
         resolver.resolve(province)
     dislodged_by: dict[str, str] = {}
@@ -105,8 +109,10 @@ class _Resolver:
         rules: RuleOptions,
         units: dict[str, tuple[str, Unit]],
         orders: dict[str, MovementOrder],
+        carried: dict[str, str | None],
     ) -> None:
         self.map = game_map
+        self.carried = carried
         self.adjacent_convoy = rules.adjacent_convoy
         self.orders = orders
         self.owner = {p: owner for p, (owner, _u) in units.items()}
@@ -148,7 +154,7 @@ class _Resolver:
 
         self.convoy_moves: set[str] = set()
         for source, target in self.target.items():
-            if self._goes_by_convoy(source, target, units):
+            if source not in carried and self._goes_by_convoy(source, target, units):
                 self.convoy_moves.add(source)
         self.head_to_head: set[str] = {
             source
@@ -313,6 +319,9 @@ class _Resolver:
         return False
 
     def _path_fails(self, source: str) -> bool:
+        if source in self.carried:  # an A/F's army lands only where its fleet got to
+            fleet = self.carried[source]
+            return fleet is not None and not self.resolve(fleet)
         return source in self.convoy_moves and not self.path(source)
 
     def support_cutter(self, province: str) -> str | None:

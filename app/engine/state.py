@@ -26,6 +26,7 @@ class GameState:
     dislodged: dict[str, Dislodged] = field(default_factory=dict)  # by province
     territories: dict[str, str] = field(default_factory=dict)  # tracked non-centre province -> owner
     retreated: frozenset[str] = frozenset()  # where units dislodged this year now stand
+    af_moves: dict[str, int] = field(default_factory=dict)  # A/F province -> moves made at sea
 
     def evolve(self, **changes: object) -> "GameState":
         """A copy with some fields replaced; the mappings are copied, never shared."""
@@ -36,6 +37,7 @@ class GameState:
             "dislodged": dict(self.dislodged),
             "territories": dict(self.territories),
             "retreated": self.retreated,
+            "af_moves": dict(self.af_moves),
         }
         fields.update(changes)
         return GameState(**fields)  # type: ignore[arg-type]
@@ -45,6 +47,10 @@ class GameState:
 
     def units_of(self, power: str) -> list[Unit]:
         return [unit for owner, unit in self.units.values() if owner == power]
+
+    def unit_count(self, power: str) -> int:
+        """Units for the supply count: an A/F is an army and a fleet."""
+        return sum(2 if unit.type == "AF" else 1 for owner, unit in self.units.values() if owner == power)
 
     def centres_of(self, power: str) -> list[str]:
         return [prov for prov, owner in self.centres.items() if owner == power]
