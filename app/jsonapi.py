@@ -67,6 +67,10 @@ def state_from_json(data: dict[str, Any], variant: Variant) -> GameState:
             province = province_of(unit.location)
             if province in units:
                 raise RequestError(f"two units in {province}")
+            terrain = variant.map.provinces[province].terrain.value
+            if terrain == "impassable" or (unit.type == "A" and terrain == "sea" and not variant.map.provinces[province].island) \
+                    or (unit.type == "F" and terrain == "land"):
+                raise RequestError(f"{text!r}: that unit cannot stand in {variant.map.name(province)}")
             units[province] = (power, unit)
     if "units" not in data:
         units = initial_units(variant, phase)
@@ -178,10 +182,31 @@ def result_to_json(result: PhaseResult, variant: Variant, request_id: Any = None
 # -- the functions other layers call ---------------------------------------------
 
 
+def _check_shape(data: dict[str, Any]) -> None:
+    """The request's parts are the JSON types the interface documents."""
+    for key in ("units", "orders", "centers", "centres", "territories"):
+        value = data.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, dict) or not all(
+            isinstance(items, list) and all(isinstance(i, str) for i in items) for items in value.values()
+        ):
+            raise RequestError(f'"{key}" must map each power to a list of strings')
+    dislodged = data.get("dislodged")
+    if dislodged is not None:
+        if not isinstance(dislodged, dict) or not all(isinstance(v, dict) for v in dislodged.values()):
+            raise RequestError('"dislodged" must map each power to {unit: attacker or {"attacker_from", "retreats"}}')
+        for entries in dislodged.values():
+            for info in entries.values():
+                if not isinstance(info, (str, dict)):
+                    raise RequestError('each dislodged unit needs its attacker ("BUR") or {"attacker_from", "retreats"}')
+
+
 def adjudicate_request(data: dict[str, Any]) -> dict[str, Any]:
     """One `judge adjudicate` request in, its result out. Bad requests get an `error`."""
     request_id = data.get("id")
     try:
+        _check_shape(data)
         variant = _variant(data)
         state = state_from_json(data, variant)
         orders = {power.upper(): list(lines) for power, lines in (data.get("orders") or {}).items()}
@@ -237,6 +262,11 @@ def check_orders(state_data: dict[str, Any], power: str, lines: list[str]) -> li
         unit = None
         if order is not None and hasattr(order, "unit"):
             unit = str(order.unit)
+        elif entry.parsed is not None and hasattr(entry.parsed, "unit"):
+            # A rejected order still names its unit, so a correction replaces it.
+            here = state.units.get(province_of(entry.parsed.unit.location))
+            if here is not None and here[0] == power.upper():
+                unit = str(here[1])
         checks.append(
             {
                 "line": entry.text,

@@ -67,6 +67,7 @@ class GameMap:
     word_aliases: dict[tuple[str, ...], str] = field(default_factory=dict)  # alias words -> location
     _fleet_province_borders: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _distances: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict, repr=False)
+    _prefixes: dict[tuple[str, ...], str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._fleet_province_borders = {
@@ -78,6 +79,18 @@ class GameMap:
     def lookup(self, text: str) -> str | None:
         """The location a player's name for it means, or None."""
         return self.aliases.get(normalize_name(text))
+
+    def name_prefixes(self) -> dict[tuple[str, ...], str]:
+        """Unambiguous leading words (two or more) of multi-word names: `north atlantic`."""
+        if self._prefixes is None:
+            found: dict[tuple[str, ...], set[str]] = {}
+            for words, location in self.word_aliases.items():
+                for n in range(2, len(words)):
+                    found.setdefault(words[:n], set()).add(location)
+            self._prefixes = {
+                w: next(iter(locs)) for w, locs in found.items() if len(locs) == 1 and w not in self.word_aliases
+            }
+        return self._prefixes
 
     def name(self, location: str) -> str:
         province = self.provinces[province_of(location)]

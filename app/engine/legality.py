@@ -366,17 +366,23 @@ def _retreat(order: Order, power: str, state: GameState, game_map: GameMap, no_v
 # -- adjustments --------------------------------------------------------------
 
 
-def build_sites(power: str, state: GameState, variant: Variant) -> dict[str, str | None]:
-    """Where `power` may build now: province -> unit type allowed (None: either)."""
+def build_sites(power: str, state: GameState, variant: Variant) -> dict[str, frozenset[str] | None]:
+    """Where `power` may build now: province -> the unit types allowed there (None: any)."""
     home = set(variant.power(power).home)
     home.update(c.province for c in variant.conditional_homes if c.power == power)
-    sites: dict[str, str | None] = {p: None for p in home if state.centres.get(p) == power}
+    sites: dict[str, frozenset[str] | None] = {p: None for p in home if state.centres.get(p) == power}
     for site in variant.build_sites:
         if site.power != power or (site.requires_owned and state.owner(site.province) != power):
             continue
         if site.from_year is not None and state.phase.year < site.from_year:
             continue
-        sites.setdefault(site.province, site.unit)
+        if site.province in sites and sites[site.province] is None:
+            continue
+        allowed = frozenset((site.unit,)) if site.unit else None
+        if allowed is None:
+            sites[site.province] = None
+        else:
+            sites[site.province] = (sites.get(site.province) or frozenset()) | allowed
     return {p: t for p, t in sites.items() if p not in state.units}
 
 
@@ -407,8 +413,9 @@ def _adjustment(order: Order, power: str, state: GameState, variant: Variant) ->
         else:
             raise IllegalOrder(f"say whether to build an army or a fleet in {prov.name}")
     allowed = sites[province]
-    if allowed and unit_type != allowed:
-        raise IllegalOrder(f"only {UNIT_NAMES[allowed]}s may be built in {prov.name}")
+    if allowed is not None and unit_type not in allowed:
+        kinds = " and ".join(sorted({"A": "armies", "F": "fleets"}[t] for t in allowed))
+        raise IllegalOrder(f"only {kinds} may be built in {prov.name}")
     if unit_type == "A":
         return Build(Unit("A", province))
     if prov.terrain is Terrain.LAND:

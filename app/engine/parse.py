@@ -51,7 +51,7 @@ _REMOVE = {"remove", "removes", "rem", "disband", "disbands", "d", "destroy", "r
 _RETREAT = {"r", "retreat", "retreats", "ret"}
 _WAIVE = {"w", "waive", "waives", "pass"}
 _VIA = {"via", "by"}
-_FILLER = {"the", "and", "unit", "order", "of", "fast", "onto", "at", "in"}
+_FILLER = {"the", "and", "unit", "order", "of", "fast", "onto", "at", "in", "/"}
 _COASTS = {
     "nc": "NC", "north": "NC", "n": "NC",
     "sc": "SC", "south": "SC", "s": "SC",
@@ -117,6 +117,11 @@ class _Reader:
                 location = self.map.aliases.get("".join(words))
             if location is not None:
                 return location, length
+        for length in range(min(_MAX_NAME_WORDS, len(tokens) - start), 1, -1):
+            words = tuple(tokens[start : start + length])
+            location = self.map.name_prefixes().get(words)
+            if location is not None:  # `north atlantic` for North Atlantic Ocean
+                return location, length
         return None
 
     def location(self, what: str) -> str:
@@ -174,7 +179,7 @@ class _Reader:
         if token in ("a", "army") and self.peek(1) == "/" and self.peek(2) in ("f", "fleet") or token == "af":
             self.pos += 1 if token == "af" else 3
             return Unit(ARMY_FLEET, self.location(what))
-        if token in _UNIT_WORDS and self._province_at(self.pos + 1) is not None:
+        if token in _UNIT_WORDS and (self._province_at(self.pos + 1) is not None or self._province_at(self.pos) is None):
             unit_type = _UNIT_WORDS[token]
             self.pos += 1
         return Unit(unit_type, self.location(what))
