@@ -176,7 +176,33 @@ def result_to_json(result: PhaseResult, variant: Variant, request_id: Any = None
     for key in ("territories", "retreated", "af_moves"):
         if key in after:
             out[key] = after[key]
+    hidden = _hidden_builds(result, variant)
+    if hidden:
+        out["hidden"] = hidden
     return out
+
+
+def _hidden_builds(result: PhaseResult, variant: Variant) -> list[dict[str, Any]]:
+    """Builds whose site stays secret until a later phase (Zeus 5 rule 4: the USA's New
+    York unit may stand in New York or California). The server shows `public` instead of
+    the unit until the results of `reveal_after` are published."""
+    hidden = []
+    for rule in variant.extra.get("hidden_builds", []):
+        if variant.phase(rule["phase"]) != result.phase:
+            continue
+        sites = list(rule["sites"])
+        for entry in result.results:
+            if entry.power != rule["power"] or entry.result != "succeeds" or not (entry.order or "").startswith("BUILD "):
+                continue
+            unit = entry.order.removeprefix("BUILD ")
+            if province_of(unit.split()[1]) in sites:
+                hidden.append({
+                    "power": entry.power,
+                    "unit": unit,
+                    "public": f"{unit.split()[0]} {'/'.join(sites)}",
+                    "reveal_after": rule["reveal_after"],
+                })
+    return hidden
 
 
 # -- the functions other layers call ---------------------------------------------

@@ -204,9 +204,20 @@ class _UnitNames:
         return str(here[1]) if here else province
 
 
+def describe_order(order: Order, name: "_UnitNames") -> str:
+    """The order in the judges' short form, naming supported and convoyed units."""
+    if isinstance(order, SupportHold):
+        return f"{order.unit} S {name(order.supported)}"
+    if isinstance(order, SupportMove):
+        return f"{order.unit} S {name(order.supported)} - {order.target}"
+    if isinstance(order, Convoy):
+        return f"{order.unit} C A {order.army} - {order.target}"
+    return str(order)
+
+
 def _explain(entry: _Entry, province: str, res: MovementResolution, name: _UnitNames) -> OrderResult:
     order = entry.order
-    text = str(order)
+    text = describe_order(order, name)
 
     def result(ok: bool, reason: str, explanation: str, by: str | None = None) -> OrderResult:
         return OrderResult(entry.power, entry.text, text, SUCCEEDS if ok else FAILS, reason, explanation, dislodged_by=by)
