@@ -69,7 +69,8 @@ def state_from_json(data: dict[str, Any], variant: Variant) -> GameState:
                 raise RequestError(f"two units in {province}")
             terrain = variant.map.provinces[province].terrain.value
             if terrain == "impassable" or (unit.type == "A" and terrain == "sea" and not variant.map.provinces[province].island) \
-                    or (unit.type == "F" and terrain == "land"):
+                    or (unit.type == "F" and terrain == "land") \
+                    or (unit.type == "AF" and not variant.map.provinces[province].convoy_water):
                 raise RequestError(f"{text!r}: that unit cannot stand in {variant.map.name(province)}")
             units[province] = (power, unit)
     if "units" not in data:

@@ -127,6 +127,7 @@ def _movement(variant: Variant, state: GameState, entries: list[_Entry]) -> Phas
     chosen = _one_order_per_unit(entries)
     if armyfleet.enabled(variant):
         state, chosen = _board(variant, state, chosen, entries)
+        _join_landings(variant, state, chosen, entries)
     orders: dict[str, Order] = {
         p: e.order for p, e in chosen.items() if e.order is not None and not isinstance(e.order, Board)
     }
@@ -146,8 +147,10 @@ def _movement(variant: Variant, state: GameState, entries: list[_Entry]) -> Phas
             if isinstance(entry.order, Board):
                 entry.result = OrderResult(entry.power, entry.text, str(entry.order), SUCCEEDS, Reason.OK,
                                            f"boards the fleet at {entry.order.fleet}: an A/F")
-            elif chosen.get(province) is entry or entry.order == orders.get(province):
-                entry.result = _explain(entry, province, resolution, names)
+            else:
+                twin = chosen.get(province)  # a repeated or joined order shares its twin's result
+                if twin is entry or (twin is not None and entry.order == twin.order):
+                    entry.result = _explain(entry, province, resolution, names)
     for entry in defaults:
         province = province_of(entry.order.unit.location)
         explained = _explain(entry, province, resolution, names)
@@ -185,6 +188,30 @@ def _board(
             entry.order = None
             chosen.pop(fleet, None)
     return state, chosen
+
+
+def _join_landings(variant: Variant, state: GameState, chosen: dict[str, _Entry], entries: list[_Entry]) -> None:
+    """`A/F Wms - Ems` and `A disembarks Gre` in one order set: the A/F sails, then lands
+    (Davis's example). The two orders become one landing, and both lines report it."""
+    for entry in entries:
+        parsed = entry.parsed
+        if not (isinstance(parsed, Land) and parsed.unit.location == "?" and entry.order is None):
+            continue
+        for province, mover in chosen.items():
+            order = mover.order
+            if (
+                mover.power == entry.power
+                and isinstance(order, Move)
+                and order.unit.type == ARMY_FLEET
+                and armyfleet.can_land(variant.map, order.target, parsed.target)
+            ):
+                try:
+                    landing = legal_order(Land(order.unit, parsed.target, order.target), entry.power, state, variant)
+                except IllegalOrder:
+                    continue
+                mover.order = entry.order = landing
+                entry.result = None
+                break
 
 
 def _as_army_fleet(order: Order) -> Order:
