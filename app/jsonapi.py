@@ -110,7 +110,8 @@ def _dislodged_from_json(data: dict[str, Any], variant: Variant, units: dict[str
                 options = [loc.upper() for loc in info.get("retreats", [])]
                 if "retreats" not in info:
                     options = retreat_options(variant.map, unit, units, set(), attacker)
-            result[province_of(unit.location)] = Dislodged(power.upper(), unit, attacker, tuple(options))
+            moves_at_sea = int(info.get("af_moves", 0)) if isinstance(info, dict) else 0
+            result[province_of(unit.location)] = Dislodged(power.upper(), unit, attacker, tuple(options), moves_at_sea)
     return result
 
 
@@ -137,7 +138,10 @@ def state_to_json(state: GameState, variant: Variant) -> dict[str, Any]:
         centres.setdefault(power, []).append(province)
     dislodged: dict[str, dict[str, Any]] = {}
     for d in state.dislodged.values():
-        dislodged.setdefault(d.power, {})[str(d.unit)] = {"attacker_from": d.attacker_from, "retreats": list(d.retreats)}
+        entry: dict[str, Any] = {"attacker_from": d.attacker_from, "retreats": list(d.retreats)}
+        if d.af_moves:
+            entry["af_moves"] = d.af_moves
+        dislodged.setdefault(d.power, {})[str(d.unit)] = entry
     data: dict[str, Any] = {
         "variant": variant.name,
         "phase": str(state.phase),

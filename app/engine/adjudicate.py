@@ -31,7 +31,7 @@ class PhaseResult:
 
 
 @dataclass
-class _Entry:
+class OrderEntry:
     power: str
     text: str
     order: Order | None = None  # the legal order
@@ -39,12 +39,12 @@ class _Entry:
     parsed: Order | None = None  # as written, legal or not
 
 
-def read_orders(variant: Variant, state: GameState, orders: dict[str, list]) -> list[_Entry]:
+def read_orders(variant: Variant, state: GameState, orders: dict[str, list]) -> list[OrderEntry]:
     """Parse and check every order; invalid ones get their result at once."""
-    entries: list[_Entry] = []
+    entries: list[OrderEntry] = []
     for power, lines in orders.items():
         for line in lines:
-            entry = _Entry(power, line if isinstance(line, str) else str(line))
+            entry = OrderEntry(power, line if isinstance(line, str) else str(line))
             entries.append(entry)
             try:
                 parsed = parse_order(line, variant.map) if isinstance(line, str) else line
@@ -100,9 +100,9 @@ def reveal_hidden_choices(variant: Variant, state: GameState, orders: dict[str, 
 # -- movement -----------------------------------------------------------------
 
 
-def _one_order_per_unit(entries: list[_Entry]) -> dict[str, _Entry]:
+def _one_order_per_unit(entries: list[OrderEntry]) -> dict[str, OrderEntry]:
     """DATC 4.D.3 (choice c): a unit given different orders holds; repeats count once."""
-    chosen: dict[str, _Entry] = {}
+    chosen: dict[str, OrderEntry] = {}
     conflicted: set[str] = set()
     for entry in entries:
         if entry.order is None:
@@ -123,7 +123,7 @@ def _one_order_per_unit(entries: list[_Entry]) -> dict[str, _Entry]:
     return chosen
 
 
-def _movement(variant: Variant, state: GameState, entries: list[_Entry]) -> PhaseResult:
+def _movement(variant: Variant, state: GameState, entries: list[OrderEntry]) -> PhaseResult:
     chosen = _one_order_per_unit(entries)
     if armyfleet.enabled(variant):
         state, chosen = _board(variant, state, chosen, entries)
@@ -131,12 +131,12 @@ def _movement(variant: Variant, state: GameState, entries: list[_Entry]) -> Phas
     orders: dict[str, Order] = {
         p: e.order for p, e in chosen.items() if e.order is not None and not isinstance(e.order, Board)
     }
-    defaults: list[_Entry] = []
+    defaults: list[OrderEntry] = []
     for province, (power, unit) in state.units.items():
         if province not in orders:
             orders[province] = Hold(unit)
             if power != NEUTRAL:
-                defaults.append(_Entry(power, f"{unit} H", Hold(unit)))
+                defaults.append(OrderEntry(power, f"{unit} H", Hold(unit)))
     units = dict(state.units)
     carried = armyfleet.split_landings(units, orders) if armyfleet.enabled(variant) else {}
     resolution = resolve_movement(variant.map, variant.rules, units, orders, carried)
@@ -165,8 +165,8 @@ def _movement(variant: Variant, state: GameState, entries: list[_Entry]) -> Phas
 
 
 def _board(
-    variant: Variant, state: GameState, chosen: dict[str, _Entry], entries: list[_Entry]
-) -> tuple[GameState, dict[str, _Entry]]:
+    variant: Variant, state: GameState, chosen: dict[str, OrderEntry], entries: list[OrderEntry]
+) -> tuple[GameState, dict[str, OrderEntry]]:
     """Boardings happen first; the boarded fleet's order then moves the new A/F."""
     boardings = [(e.power, e.order) for e in chosen.values() if isinstance(e.order, Board)]
     if not boardings:
@@ -190,7 +190,7 @@ def _board(
     return state, chosen
 
 
-def _join_landings(variant: Variant, state: GameState, chosen: dict[str, _Entry], entries: list[_Entry]) -> None:
+def _join_landings(variant: Variant, state: GameState, chosen: dict[str, OrderEntry], entries: list[OrderEntry]) -> None:
     """`A/F Wms - Ems` and `A disembarks Gre` in one order set: the A/F sails, then lands
     (Davis's example). The two orders become one landing, and both lines report it."""
     for entry in entries:
@@ -242,7 +242,7 @@ def describe_order(order: Order, name: "_UnitNames") -> str:
     return str(order)
 
 
-def _explain(entry: _Entry, province: str, res: MovementResolution, name: _UnitNames) -> OrderResult:
+def _explain(entry: OrderEntry, province: str, res: MovementResolution, name: _UnitNames) -> OrderResult:
     order = entry.order
     text = describe_order(order, name)
 
@@ -367,23 +367,26 @@ def _after_movement(
         came_by_convoy = attacker in res.convoy_moves
         blocked_origin = None if (came_by_convoy and variant.rules.retreat_to_convoy_origin) else attacker
         options = retreats.retreat_options(variant.map, unit, units, standoffs, blocked_origin)
+        moves_at_sea = 0
         if unit.type == ARMY_FLEET:
             options = [o for o in options if armyfleet.af_can_move(variant, unit.location, o)]
-        dislodged[province] = Dislodged(power, unit, attacker, tuple(options))
-    return state.evolve(units=units, dislodged=dislodged, af_moves=af_moves), removed
+            moves_at_sea = state.af_moves.get(province, 0) + 1
+        dislodged[province] = Dislodged(power, unit, attacker, tuple(options), moves_at_sea)
+    # Only the Fall's dislodged units matter to the Winter removals (Small World 11.3).
+    return state.evolve(units=units, dislodged=dislodged, af_moves=af_moves, retreated=frozenset()), removed
 
 
 # -- retreats -----------------------------------------------------------------
 
 
-def _retreats(variant: Variant, state: GameState, entries: list[_Entry]) -> PhaseResult:
+def _retreats(variant: Variant, state: GameState, entries: list[OrderEntry]) -> PhaseResult:
     chosen = _one_order_per_unit(entries)
-    defaults: list[_Entry] = []
+    defaults: list[OrderEntry] = []
     for province, dislodged in state.dislodged.items():
         if province not in chosen:
             order = retreats.default_retreat(variant, state, province)
             text = str(order)
-            entry = _Entry(dislodged.power, text, order)
+            entry = OrderEntry(dislodged.power, text, order)
             defaults.append(entry)
             chosen[province] = entry
     targets: dict[str, list[str]] = {}
@@ -391,6 +394,7 @@ def _retreats(variant: Variant, state: GameState, entries: list[_Entry]) -> Phas
         if isinstance(entry.order, Retreat):
             targets.setdefault(province_of(entry.order.target), []).append(province)
     units = dict(state.units)
+    af_moves = dict(state.af_moves)
     removed: list[tuple[str, Unit]] = []
     for province, entry in chosen.items():
         order = entry.order
@@ -399,6 +403,8 @@ def _retreats(variant: Variant, state: GameState, entries: list[_Entry]) -> Phas
         lead = "no order received: " if default else ""
         if isinstance(order, Retreat) and len(targets[province_of(order.target)]) == 1:
             units[province_of(order.target)] = (dislodged.power, Unit(dislodged.unit.type, order.target))
+            if dislodged.unit.type == ARMY_FLEET:
+                af_moves[province_of(order.target)] = dislodged.af_moves
             entry.result = OrderResult(entry.power, entry.text, str(order), SUCCEEDS, Reason.OK, f"{lead}retreats to {order.target}", default=default)
         elif isinstance(order, Retreat):
             others = [str(state.dislodged[p].unit) for p in targets[province_of(order.target)] if p != province]
@@ -416,7 +422,7 @@ def _retreats(variant: Variant, state: GameState, entries: list[_Entry]) -> Phas
     retreated = state.retreated | {
         province_of(e.order.target) for e in chosen.values() if isinstance(e.order, Retreat) and e.result.result == SUCCEEDS
     }
-    new_state = state.evolve(units=units, dislodged={}, retreated=frozenset(retreated))
+    new_state = state.evolve(units=units, dislodged={}, retreated=frozenset(retreated), af_moves=af_moves)
     results = [e.result for e in entries + defaults if e.result is not None]
     return _finish_phase(variant, state.phase, results, new_state, removed)
 
@@ -424,7 +430,7 @@ def _retreats(variant: Variant, state: GameState, entries: list[_Entry]) -> Phas
 # -- adjustments --------------------------------------------------------------
 
 
-def _adjustments(variant: Variant, state: GameState, entries: list[_Entry]) -> PhaseResult:
+def _adjustments(variant: Variant, state: GameState, entries: list[OrderEntry]) -> PhaseResult:
     results, units, removed = adjustments.resolve_adjustments(variant, state, entries)
     new_state = state.evolve(units=units, dislodged={}, retreated=frozenset())
     return _finish_phase(variant, state.phase, results, new_state, removed)

@@ -17,7 +17,7 @@ from .state import NEUTRAL, GameState
 from .variant import Variant
 
 if TYPE_CHECKING:
-    from .adjudicate import _Entry
+    from .adjudicate import OrderEntry
 
 
 def adjustment_counts(variant: Variant, state: GameState) -> dict[str, int]:
@@ -36,7 +36,7 @@ def adjustments_needed(variant: Variant, state: GameState) -> bool:
 
 
 def resolve_adjustments(
-    variant: Variant, state: GameState, entries: list["_Entry"]
+    variant: Variant, state: GameState, entries: list["OrderEntry"]
 ) -> tuple[list[OrderResult], dict[str, tuple[str, Unit]], list[tuple[str, Unit]]]:
     counts = adjustment_counts(variant, state)
     units = dict(state.units)

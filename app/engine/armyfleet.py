@@ -177,7 +177,7 @@ def after_movement(
     where = {}  # A/F province before the moves -> after (when not dislodged)
     for province, (power, unit) in state.units.items():
         if unit.type != ARMY_FLEET or province in res.dislodged_by:
-            continue
+            continue  # a dislodged A/F carries its count in its Dislodged record
         order = res.orders[province]
         moved = isinstance(order, Move) and res.succeeded[province]
         where[province] = province_of(order.target) if moved else province

@@ -16,6 +16,7 @@ class Dislodged:
     unit: Unit
     attacker_from: str | None  # province the dislodging unit came from
     retreats: tuple[str, ...]  # locations the unit may retreat to
+    af_moves: int = 0  # a dislodged A/F's moves at sea so far (rations)
 
 
 @dataclass
