@@ -1,0 +1,344 @@
+"""Mail at the edge: raw bytes in -> ``IncomingMail``; ``OutgoingMail`` -> RFC 5322 bytes out.
+
+``parse_message`` never raises: whatever arrives, it returns what could be read and
+lists what was wrong in ``problems``.  ``render_message`` refuses header values that
+could inject headers (``ValueError``) and always marks our mail ``Auto-Submitted``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from email import message_from_bytes
+from email.message import EmailMessage, Message
+from email.parser import BytesHeaderParser
+from email.policy import SMTP, compat32
+from email.utils import format_datetime, getaddresses, make_msgid
+
+from app.mail.automatic import automatic_reasons
+from app.mail.headers import addresses, bare_address, clean, decoded, first_address, forbidden_header_char
+from app.mail.html_text import html_to_text
+
+__all__ = [
+    "MAX_PARSED_BYTES",
+    "TEXT_LIMIT",
+    "Attachment",
+    "IncomingMail",
+    "OutgoingMail",
+    "derived_message_id",
+    "parse_message",
+    "render_message",
+]
+
+TEXT_LIMIT = 64 * 1024
+"""Characters of body text kept for the command reader."""
+MAX_PARSED_BYTES = 16 * 1024 * 1024
+"""Bytes of a message that are parsed at all; the rest is ignored (and reported)."""
+_HTML_LIMIT = 1024 * 1024
+_MAX_DEPTH = 32
+_RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
+# Text codecs that would turn data into something else than the text it carries.
+_REFUSED_CODECS = frozenset({"idna", "punycode", "unicode_escape", "raw_unicode_escape", "undefined"})
+_MSG_ID = re.compile(r"<[^<>\s]+>")
+_MIME_TOKEN = re.compile(r"[A-Za-z0-9!#$&^_.+-]+")
+
+
+@dataclass(frozen=True)
+class IncomingMail:
+    """What the judge reads from one received message."""
+
+    message_id: str
+    sender: str
+    sender_name: str
+    to: tuple[str, ...]
+    subject: str
+    text: str
+    in_reply_to: str | None
+    automatic: bool
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    content_type: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class OutgoingMail:
+    """One mail the judge sends; ``render_message`` turns it into bytes."""
+
+    to: str
+    subject: str
+    text: str
+    html: str | None = None
+    attachments: tuple[Attachment, ...] = ()
+    message_id: str = ""
+    in_reply_to: str | None = None
+    reply_to: str | None = None
+    sender: str = ""
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def derived_message_id(raw: bytes) -> str:
+    """The stable Message-ID given to a message that has none."""
+    return f"<sha256.{hashlib.sha256(raw).hexdigest()}@postal-judge.invalid>"
+
+
+def parse_message(raw: bytes) -> IncomingMail:
+    """Read ``raw``; never raises.  Problems found are listed, not thrown."""
+    try:
+        data = _as_bytes(raw)
+    except Exception:  # noqa: BLE001 - not bytes-like at all
+        data = b""
+    try:
+        return _parse(data)
+    except Exception as exc:  # noqa: BLE001 - the contract is "never raises"
+        problem = f"unreadable message body ({type(exc).__name__})"
+    try:
+        return _parse(data, headers_only=True, problem=problem)
+    except Exception as exc:  # noqa: BLE001
+        return IncomingMail(
+            message_id=derived_message_id(data),
+            sender="",
+            sender_name="",
+            to=(),
+            subject="",
+            text="",
+            in_reply_to=None,
+            automatic=False,
+            problems=(f"unreadable message ({type(exc).__name__})",),
+        )
+
+
+def _as_bytes(raw: object) -> bytes:
+    if isinstance(raw, bytes):
+        return raw
+    if isinstance(raw, str):
+        return raw.encode("utf-8", "surrogateescape")
+    return bytes(raw)  # type: ignore[call-overload,no-any-return]
+
+
+def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "") -> IncomingMail:
+    problems: list[str] = [problem] if problem else []
+    if not raw.strip():
+        problems.append("empty message")
+    if len(raw) > MAX_PARSED_BYTES:
+        problems.append(f"message of {len(raw)} bytes: only the first {MAX_PARSED_BYTES} were read")
+    if headers_only:
+        msg = BytesHeaderParser(policy=compat32).parsebytes(raw[:MAX_PARSED_BYTES])
+        text = ""
+    else:
+        msg = message_from_bytes(raw[:MAX_PARSED_BYTES], policy=compat32)
+        text = _body_text(msg, problems)  # before the defects: decoding adds some
+        problems[:0] = _defects(msg)
+
+    sender_name, sender = first_address(msg, "From", problems)
+    if not sender:
+        problems.append("no sender address (From)")
+    message_id = clean(str(msg.get("Message-ID", "")), 2000)
+    if not message_id or len(message_id) > 500:
+        if message_id:
+            problems.append("Message-ID too long")
+        message_id = derived_message_id(raw)
+    reply = clean(str(msg.get("In-Reply-To", "")), 2000)
+    match = _MSG_ID.search(reply)
+    in_reply_to = match.group(0) if match else (reply[:500] or None)
+    reasons = automatic_reasons(msg, sender)
+
+    return IncomingMail(
+        message_id=message_id,
+        sender=sender,
+        sender_name=sender_name,
+        to=addresses(msg, _RECIPIENT_HEADERS),
+        subject=decoded(msg, "Subject", problems),
+        text=text,
+        in_reply_to=in_reply_to,
+        automatic=bool(reasons),
+        problems=tuple(dict.fromkeys(problems)),
+    )
+
+
+def _defects(msg: Message) -> list[str]:
+    names: dict[str, None] = {}
+    for part in _walk(msg, 0, into_messages=True):
+        for defect in getattr(part, "defects", ()):
+            names.setdefault(f"malformed MIME: {type(defect).__name__}", None)
+    return list(names)
+
+
+def _walk(part: Message, depth: int, into_messages: bool = False) -> Iterator[Message]:
+    yield part
+    if depth >= _MAX_DEPTH or not part.is_multipart():
+        return
+    if part.get_content_maintype() == "message" and not into_messages:
+        return  # a forwarded or bounced message: not the sender's own text
+    payload = part.get_payload()
+    if isinstance(payload, list):
+        for sub in payload:
+            if isinstance(sub, Message):
+                yield from _walk(sub, depth + 1, into_messages)
+
+
+def _is_attachment(part: Message) -> bool:
+    disposition = str(part.get("Content-Disposition", "")).split(";")[0].strip().lower()
+    if disposition == "attachment":
+        return True
+    try:
+        return disposition != "inline" and part.get_filename() is not None
+    except Exception:  # noqa: BLE001 - a mangled filename parameter
+        return True
+
+
+def _body_text(msg: Message, problems: list[str]) -> str:
+    leaves = [p for p in _walk(msg, 0) if not p.is_multipart() and not _is_attachment(p)]
+    for wanted in ("text/plain", "text/html"):
+        for part in leaves:
+            if part.get_content_type() == wanted:
+                text = _part_text(part, problems)
+                if wanted == "text/html":
+                    if len(text) > _HTML_LIMIT:
+                        problems.append(f"HTML body truncated to its first {_HTML_LIMIT} characters")
+                        text = text[:_HTML_LIMIT]
+                    text = html_to_text(text)
+                return _finish(text, problems)
+    problems.append(f"no text part (the message is {msg.get_content_type()})")
+    return ""
+
+
+def _finish(text: str, problems: list[str]) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    if len(text) > TEXT_LIMIT:
+        problems.append(f"body truncated to its first {TEXT_LIMIT} characters")
+        text = text[:TEXT_LIMIT]
+    return text
+
+
+def _part_text(part: Message, problems: list[str]) -> str:
+    try:
+        data = part.get_payload(decode=True)
+    except Exception:  # noqa: BLE001 - broken transfer encoding
+        problems.append("undecodable transfer encoding")
+        data = None
+    if not isinstance(data, bytes):
+        payload = part.get_payload()
+        data = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
+    try:
+        charset = part.get_content_charset()
+    except Exception:  # noqa: BLE001 - a mangled charset parameter
+        charset = None
+        problems.append("unreadable charset parameter")
+    return _decode(data, charset, problems)
+
+
+def _decode(data: bytes, charset: str | None, problems: list[str]) -> str:
+    if charset is None:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            problems.append("no charset declared and the text is not UTF-8: read as windows-1252")
+            return data.decode("cp1252", "replace")
+    try:
+        name = codecs.lookup(charset).name.replace("-", "_")
+    except (LookupError, ValueError, TypeError):
+        name = ""
+    if not name or name in _REFUSED_CODECS:
+        problems.append(f"unknown charset {clean(charset, 40)!r}: read as UTF-8")
+        return data.decode("utf-8", "replace")
+    try:
+        return data.decode(name)
+    except UnicodeDecodeError:
+        pass
+    except (LookupError, ValueError, TypeError):  # a codec that is not a text encoding
+        problems.append(f"unusable charset {clean(charset, 40)!r}: read as UTF-8")
+        return data.decode("utf-8", "replace")
+    if name == "ascii":
+        try:
+            return data.decode("utf-8")  # mislabelled UTF-8, very common
+        except UnicodeDecodeError:
+            pass
+    problems.append(f"bytes not valid in charset {clean(charset, 40)!r} were replaced")
+    return data.decode(name, "replace")
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def render_message(mail: OutgoingMail, default_sender: str, *, date: datetime | None = None) -> bytes:
+    """RFC 5322 bytes (CRLF line ends, 7-bit) for ``mail``.
+
+    Raises ValueError for header values with line breaks or control characters,
+    addresses that are not exactly one address, or bad attachment types.
+    """
+    sender = mail.sender or default_sender
+    for field, value in (
+        ("From", sender),
+        ("To", mail.to),
+        ("Subject", mail.subject),
+        ("Message-ID", mail.message_id),
+        ("In-Reply-To", mail.in_reply_to or ""),
+        ("Reply-To", mail.reply_to or ""),
+    ):
+        _check_header(field, value)
+    sender_address = _check_address("From", sender)
+    _check_address("To", mail.to)
+    if mail.reply_to:
+        _check_address("Reply-To", mail.reply_to)
+    if mail.message_id and not (mail.message_id.isascii() and _MSG_ID.fullmatch(mail.message_id)):
+        raise ValueError(f"Message-ID must look like <id@domain>: {mail.message_id!r}")
+
+    msg = EmailMessage(policy=SMTP)
+    msg["From"] = sender
+    msg["To"] = mail.to
+    msg["Subject"] = mail.subject
+    msg["Date"] = format_datetime(date or datetime.now(timezone.utc))
+    msg["Message-ID"] = mail.message_id or make_msgid(domain=sender_address.partition("@")[2])
+    in_reply_to = mail.in_reply_to or ""
+    if in_reply_to.isascii() and _MSG_ID.fullmatch(in_reply_to):
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = in_reply_to
+    if mail.reply_to:
+        msg["Reply-To"] = mail.reply_to
+    msg["Auto-Submitted"] = "auto-replied"
+    msg.set_content(_lines(mail.text), subtype="plain", charset="utf-8", cte="quoted-printable")
+    if mail.html is not None:
+        msg.add_alternative(_lines(mail.html), subtype="html", charset="utf-8", cte="quoted-printable")
+    for attachment in mail.attachments:
+        _attach(msg, attachment)
+    try:
+        return msg.as_bytes()
+    except (UnicodeError, ValueError, TypeError) as exc:
+        raise ValueError(f"message cannot be rendered: {exc}") from exc
+
+
+def _lines(text: str) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _check_header(field: str, value: str) -> None:
+    bad = forbidden_header_char(value)
+    if bad is not None:
+        raise ValueError(f"{field} header value contains a forbidden character {bad!r}: {value!r}")
+
+
+def _check_address(field: str, value: str) -> str:
+    parsed = getaddresses([value])
+    if len(parsed) != 1 or not bare_address(parsed[0][1]) or not parsed[0][1].isascii():
+        raise ValueError(f"{field} must be exactly one ASCII e-mail address: {value!r}")
+    return parsed[0][1]
+
+
+def _attach(msg: EmailMessage, attachment: Attachment) -> None:
+    _check_header("attachment filename", attachment.filename)
+    maintype, sep, subtype = attachment.content_type.partition("/")
+    if not sep or not all(_MIME_TOKEN.fullmatch(token) for token in (maintype, subtype)):
+        raise ValueError(f"bad attachment content type: {attachment.content_type!r}")
+    msg.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)

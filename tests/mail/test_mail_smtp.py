@@ -1,0 +1,147 @@
+"""SmtpMailer against the real test SMTP server, which delivers into dovecot; and that server's handler."""
+
+from __future__ import annotations
+
+import asyncio
+import smtplib
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from app.mail.inbox import MaildirInbox
+from app.mail.mailer import MailerRejected, MailerUnavailable, SmtpMailer
+from app.mail.messages import OutgoingMail, parse_message, render_message
+from app.mail.testing_services import MailServices
+from app.mail.testing_smtp import MaildirDeliveryHandler
+
+JUDGE = "judge@judge.test"
+
+
+def inbox_of(services: MailServices, address: str) -> list[bytes]:
+    with services.imap(address) as client:
+        uids = sorted(client.search("ALL"))
+        data = client.fetch(uids, ["BODY.PEEK[]"]) if uids else {}
+        return [data[u][b"BODY[]"] for u in uids]
+
+
+@pytest.fixture
+def mailer(mail_services: MailServices) -> SmtpMailer:
+    return SmtpMailer(mail_services.smtp_host, mail_services.smtp_port, timeout=10)
+
+
+def test_results_reach_every_players_imap_inbox(mail_services: MailServices, mailer: SmtpMailer) -> None:
+    players = [mail_services.new_address(power) for power in ("france", "england", "russia")]
+    for player in players:
+        mail = OutgoingMail(
+            to=player, subject="Spring 1901 results", text="A PAR-BUR\nF BRE-MAO (*bounce*)\n"
+        )
+        asyncio.run(mailer.send(render_message(mail, JUDGE), JUDGE, [player]))
+    for player in players:
+        [raw] = inbox_of(mail_services, player)
+        incoming = parse_message(raw)
+        assert incoming.subject == "Spring 1901 results"
+        assert incoming.text == "A PAR-BUR\nF BRE-MAO (*bounce*)\n"
+        assert incoming.to == (player,)
+        assert incoming.automatic  # Auto-Submitted: auto-replied, so no loops with other robots
+        assert raw.startswith(f"Return-Path: <{JUDGE}>\r\nDelivered-To: {player}\r\n".encode())
+
+
+def test_one_send_to_several_recipients(mail_services: MailServices, mailer: SmtpMailer) -> None:
+    a, b = mail_services.new_address("a"), mail_services.new_address("b")
+    raw = render_message(OutgoingMail(to=a, subject="press", text="hello"), JUDGE)
+    asyncio.run(mailer.send(raw, JUDGE, [a, b]))
+    assert len(inbox_of(mail_services, a)) == 1 and len(inbox_of(mail_services, b)) == 1
+
+
+def test_server_down_raises_unavailable_then_recovers(
+    mail_services: MailServices, mailer: SmtpMailer
+) -> None:
+    player = mail_services.new_address("germany")
+    raw = render_message(OutgoingMail(to=player, subject="results", text="x"), JUDGE)
+    mail_services.smtp_down()
+    try:
+        with pytest.raises(MailerUnavailable):
+            asyncio.run(mailer.send(raw, JUDGE, [player]))
+    finally:
+        mail_services.smtp_up()
+    asyncio.run(mailer.send(raw, JUDGE, [player]))
+    assert len(inbox_of(mail_services, player)) == 1
+
+
+def test_temporary_refusal_raises_unavailable(mail_services: MailServices, mailer: SmtpMailer) -> None:
+    player = mail_services.new_address("italy")
+    raw = render_message(OutgoingMail(to=player, subject="results", text="x"), JUDGE)
+    mail_services.smtp_tempfail(True)
+    try:
+        with pytest.raises(MailerUnavailable, match="451"):
+            asyncio.run(mailer.send(raw, JUDGE, [player]))
+    finally:
+        mail_services.smtp_tempfail(False)
+    assert inbox_of(mail_services, player) == []
+
+
+def test_permanent_refusal_raises_rejected(mailer: SmtpMailer) -> None:
+    raw = render_message(OutgoingMail(to="x@judge.test", subject="s", text="t"), JUDGE)
+    with pytest.raises(MailerRejected, match="550"):
+        asyncio.run(mailer.send(raw, JUDGE, ["../escape@judge.test"]))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def test_nothing_listening_raises_unavailable() -> None:
+    port = free_port()
+    with pytest.raises(MailerUnavailable):
+        asyncio.run(
+            SmtpMailer("127.0.0.1", port, timeout=5).send(b"Subject: x\r\n\r\nx\r\n", JUDGE, ["a@b.test"])
+        )
+
+
+@pytest.mark.parametrize("recipient", ["a@b.test\r\nRCPT TO:<evil@b.test>", "a@b.test>", ""])
+def test_envelope_injection_is_refused_before_connecting(recipient: str) -> None:
+    with pytest.raises(ValueError):
+        asyncio.run(SmtpMailer("127.0.0.1", 1).send(b"x", JUDGE, [recipient]))
+
+
+# ----------------------------------------------------------------- the handler, in process (no root needed)
+
+
+@pytest.fixture
+def local_smtp(tmp_path: Path) -> Iterator[tuple[int, Path]]:
+    handler = MaildirDeliveryHandler(tmp_path / "mail", tempfail_file=tmp_path / "tempfail")
+    port = free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port, server_hostname="mail.test")
+    controller.start()
+    try:
+        yield port, tmp_path
+    finally:
+        controller.stop()
+
+
+def test_handler_delivers_into_each_recipients_maildir(local_smtp: tuple[int, Path]) -> None:
+    port, root = local_smtp
+    raw = render_message(OutgoingMail(to="a@judge.test", subject="s", text="orders"), JUDGE)
+    asyncio.run(SmtpMailer("127.0.0.1", port).send(raw, JUDGE, ["A@judge.test", "b@judge.test"]))
+    for rcpt in ("a@judge.test", "b@judge.test"):
+        [mail] = MaildirInbox(root / "mail" / rcpt).fetch_new()
+        assert mail.raw.endswith(raw)
+        assert parse_message(mail.raw).text == "orders\n"
+
+
+def test_handler_tempfail_switch(local_smtp: tuple[int, Path]) -> None:
+    port, root = local_smtp
+    (root / "tempfail").touch()
+    with (
+        smtplib.SMTP("127.0.0.1", port, "localhost") as smtp,
+        pytest.raises(smtplib.SMTPSenderRefused) as refused,
+    ):
+        smtp.sendmail(JUDGE, ["a@judge.test"], b"Subject: x\r\n\r\nx\r\n")
+    assert refused.value.smtp_code == 451
+    assert not (root / "mail").exists()
