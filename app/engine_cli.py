@@ -58,7 +58,11 @@ def _safe(request: object) -> dict:
 
 
 def _variant_show(args: argparse.Namespace) -> int:
-    data = jsonapi.variant_map(args.name)
+    try:
+        data = jsonapi.variant_map(args.name)
+    except LookupError as error:
+        print(f"judge: {error.args[0] if error.args else error}", file=sys.stderr)
+        return 2
     if args.json:
         json.dump(data, sys.stdout, indent=1)
         sys.stdout.write("\n")

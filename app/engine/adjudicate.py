@@ -277,10 +277,10 @@ def _explain(entry: OrderEntry, province: str, res: MovementResolution, name: _U
             return result(False, Reason.VOID, f"void: {supported} did not {wanted}" + dislodged_note, dislodger)
         if res.succeeded[province]:
             return result(True, Reason.OK, "support given")
-        cutter = res.strengths.support_cutter(province)
         if dislodger:
             return result(False, Reason.DISLODGED, f"support cut: dislodged by {name(dislodger)}", dislodger)
-        return result(False, Reason.CUT, f"support cut by {name(cutter)}" if cutter else "support cut")
+        cutters = " and ".join(name(c) for c in res.strengths.support_cutters(province))
+        return result(False, Reason.CUT, f"support cut by {cutters}" if cutters else "support cut")
     if isinstance(order, Convoy):
         if province in res.paradox_fleets:
             return result(False, Reason.PARADOX, "convoy paradox: by Szykman's rule this fleet holds" + dislodged_note, dislodger)

@@ -65,10 +65,12 @@ class Strengths:
         return source in self._r.head_to_head
 
     def attackers(self, province: str) -> list[str]:
-        return self._r.attackers.get(province, [])
+        return sorted(self._r.attackers.get(province, []))
 
-    def support_cutter(self, province: str) -> str | None:
-        return self._r.support_cutter(province)
+    def support_cutters(self, province: str) -> list[str]:
+        """Every unit that cuts this support, in a fixed order (for explanations)."""
+        resolver = self._r
+        return sorted(a for a in resolver.attackers.get(province, ()) if resolver.cuts_support(a, province))
 
 
 def resolve_movement(
@@ -324,19 +326,21 @@ class _Resolver:
             return fleet is not None and not self.resolve(fleet)
         return source in self.convoy_moves and not self.path(source)
 
-    def support_cutter(self, province: str) -> str | None:
-        """The unit that cuts this support (its province), or None if the support stands."""
+    def cuts_support(self, attacker: str, province: str) -> bool:
+        """An attack on a supporting unit cuts its support, unless it comes from the
+        province the support is directed at, even when convoyed (DATC 4.A.4 a), or from
+        the supporter's own power, or cannot arrive."""
         order = self.orders[province]
         supported_target = order.target if type(order) is SupportMove else order.supported
-        owner = self.owner[province]
+        if attacker == province_of(supported_target) or self.owner[attacker] == self.owner[province]:
+            return False
+        return not self._path_fails(attacker)
+
+    def support_cutter(self, province: str) -> str | None:
+        """A unit that cuts this support (its province), or None if the support stands."""
         for attacker in self.attackers.get(province, ()):
-            # An attack from the province the support is directed at does not cut it,
-            # even when convoyed (DATC 4.A.4 a).
-            if attacker == supported_target or self.owner[attacker] == owner:
-                continue
-            if self._path_fails(attacker):
-                continue
-            return attacker
+            if self.cuts_support(attacker, province):
+                return attacker
         if self.is_dislodged(province):
             return next(a for a in self.attackers[province] if self.result[a])
         return None

@@ -71,9 +71,9 @@ def test_output_keys(req: dict[str, Any]) -> None:
         assert order["result"] in ("succeeds", "fails", "invalid")
         assert isinstance(order["reason"], str) and order["reason"]
         assert isinstance(order["explanation"], str) and order["explanation"]
-    for power, units in result["units"].items():
+    for units in result["units"].values():
         assert all(isinstance(u, str) for u in units)
-    for power, centres in result["centers"].items():
+    for centres in result["centers"].values():
         assert all(isinstance(c, str) for c in centres)
 
 
@@ -404,3 +404,71 @@ def test_unordered_removal_follows_civil_disorder() -> None:
     result = run(request)
     assert len(result["units"]["GERMANY"]) == 3
     assert any(o.get("default") and o["power"] == "GERMANY" for o in result["orders"])
+
+
+# -- explanations do not depend on the order the powers are listed in ----------------
+
+TWO_CUTTERS = [
+    # (units, orders, the order whose explanation is compared)
+    (
+        {"FRANCE": ["A BUR"], "ITALY": ["A TYR"], "GERMANY": ["A MUN", "A KIE"]},
+        {"FRANCE": ["A BUR - MUN"], "ITALY": ["A TYR - MUN"], "GERMANY": ["A MUN S A KIE"]},
+        "A MUN S A KIE",
+    ),
+    (
+        {"FRANCE": ["A PIC"], "GERMANY": ["A RUH"], "ENGLAND": ["A BEL", "A HOL"]},
+        {"GERMANY": ["A RUH - BEL"], "FRANCE": ["A PIC - BEL"], "ENGLAND": ["A BEL S A HOL"]},
+        "A BEL S A HOL",
+    ),
+]
+
+
+@pytest.mark.parametrize("units, orders, order", TWO_CUTTERS, ids=[o for _u, _o, o in TWO_CUTTERS])
+def test_explanation_is_the_same_whatever_the_listing_order(units: dict, orders: dict, order: str) -> None:
+    """A support cut by two attackers: the sentence must not depend on which power is listed first."""
+    forward = run({"phase": "S1901M", "units": units, "orders": orders})
+    backward = run({"phase": "S1901M", "units": units, "orders": dict(reversed(list(orders.items())))})
+    assert entry(forward, order)["reason"] == entry(backward, order)["reason"] == "cut"
+    assert entry(forward, order)["explanation"] == entry(backward, order)["explanation"]
+
+
+# -- adjustments, table ------------------------------------------------------------------
+
+ADJUSTMENTS = [
+    # (units, centres, orders, {order: result}, units after)
+    ({"RUSSIA": []}, {"RUSSIA": ["STP"]}, ["build F stp/nc", "build A stp"],
+     {"build F stp/nc": "succeeds", "build A stp": "fails"}, {"RUSSIA": ["F STP/NC"]}),
+    ({"RUSSIA": []}, {"RUSSIA": ["STP"]}, ["build F stp"], {"build F stp": "invalid"}, {}),  # needs a coast
+    ({"RUSSIA": []}, {"RUSSIA": ["MOS"]}, ["build F mos"], {"build F mos": "invalid"}, {}),  # inland
+    ({"FRANCE": []}, {"FRANCE": ["PAR", "SPA"]}, ["build F spa/sc"], {"build F spa/sc": "invalid"}, {}),  # not home
+    ({"FRANCE": ["A PAR"]}, {"FRANCE": ["PAR", "BRE"]}, ["build A par"], {"build A par": "invalid"}, {"FRANCE": ["A PAR"]}),
+    ({"FRANCE": []}, {"FRANCE": ["PAR", "BRE"]}, ["waive", "build A par"],
+     {"waive": "succeeds", "build A par": "succeeds"}, {"FRANCE": ["A PAR"]}),
+    ({"FRANCE": []}, {"FRANCE": ["PAR"]}, ["waive", "build A par"],
+     {"waive": "succeeds", "build A par": "fails"}, {}),
+    ({"RUSSIA": ["A MOS", "A WAR", "F SEV"]}, {"RUSSIA": ["MOS"]}, ["remove A MOS", "remove A MOS"],
+     {"remove A MOS": "-"}, "one unit"),  # a repeated removal counts once; civil disorder takes the other
+    ({"RUSSIA": ["A MOS", "A WAR"]}, {"RUSSIA": ["MOS"]}, ["remove A war"], {"remove A war": "succeeds"}, {"RUSSIA": ["A MOS"]}),
+    ({"RUSSIA": ["A MOS", "A WAR"]}, {"RUSSIA": ["MOS"]}, ["remove A ber"], {"remove A ber": "invalid"}, "one unit"),
+    ({"RUSSIA": ["A MOS"], "GERMANY": ["A BER"]}, {"RUSSIA": ["MOS"], "GERMANY": []}, [],
+     {}, {"RUSSIA": ["A MOS"]}),  # Germany has no centre: its unit goes by civil disorder
+]
+
+
+@pytest.mark.parametrize(
+    "units, centres, orders, results, after", ADJUSTMENTS, ids=[f"{i}:{'/'.join(o) or 'none'}" for i, (_u, _c, o, _r, _a) in enumerate(ADJUSTMENTS)]
+)
+def test_adjustments_table(units: dict, centres: dict, orders: list[str], results: dict[str, str], after: Any) -> None:
+    power = next(iter(units))
+    result = run({"phase": "W1901A", "units": units, "centers": centres, "orders": {power: orders} if orders else {}})
+    assert "error" not in result, result
+    assert result["next_phase"] == "S1902M"
+    for order, outcome in results.items():
+        found = [o for o in result["orders"] if o["order"] == order and not o.get("default")]
+        assert found, result["orders"]
+        if outcome != "-":
+            assert found[0]["result"] == outcome, found
+    if after == "one unit":
+        assert sum(len(u) for u in result["units"].values()) == 1, result["units"]
+    else:
+        assert board(result) == after

@@ -31,8 +31,12 @@ from app.variants import VARIANTS_DIR, load_variant
 
 MAP = load_variant("standard").map
 
-A = lambda loc: Unit("A", loc)  # noqa: E731
-F = lambda loc: Unit("F", loc)  # noqa: E731
+def A(location: str) -> Unit:  # reads like the order text
+    return Unit("A", location)
+
+
+def F(location: str) -> Unit:
+    return Unit("F", location)
 
 
 def parse(text: str):

@@ -187,7 +187,7 @@ def movement_orders(draw: Any, units: dict[str, list[str]]) -> dict[str, list[st
     moves: dict[str, str] = {}  # province -> target location
     roles: dict[str, str] = {}
     for power, kind, loc in board:
-        role = draw(st.sampled_from(["move", "move", "move", "support", "support", "support", "hold", "convoy", "garbage", "none"]))
+        role = draw(st.sampled_from(["move", "move", "move", "support", "support", "support", "hold", "convoy", "garbage", "foreign", "none"]))
         roles[province_of(loc)] = role
         if role == "move":
             targets = _neighbours(kind, loc)
@@ -232,6 +232,10 @@ def movement_orders(draw: Any, units: dict[str, list[str]]) -> dict[str, list[st
         elif role == "garbage":
             line = draw(st.one_of(st.sampled_from(GARBAGE), TEXT))
             power = draw(st.sampled_from([power, *POWERS]))
+        elif role == "foreign":  # an order for someone else's unit: invalid, and harmless
+            targets = _neighbours(kind, loc)
+            line = f"{kind} {loc} - {draw(st.sampled_from(targets))}" if targets else f"{kind} {loc} H"
+            power = draw(st.sampled_from([p for p in POWERS if p != power]))
         elif role == "hold":
             line = draw(st.sampled_from([f"{kind} {loc} H", f"{kind} {loc} holds", f"{loc} H"]))
         if line is not None:
@@ -243,14 +247,16 @@ def retreat_orders(draw: Any, dislodged: dict[str, dict[str, Any]]) -> dict[str,
     orders: dict[str, list[str]] = {}
     for power, entries in dislodged.items():
         for text, info in entries.items():
-            choice = draw(st.sampled_from(["retreat", "retreat", "retreat", "disband", "bad", "none"]))
+            choice = draw(st.sampled_from(["retreat", "retreat", "retreat", "disband", "bad", "foreign", "none"]))
             if choice == "retreat" and info["retreats"]:
                 orders.setdefault(power, []).append(f"{text} R {draw(st.sampled_from(info['retreats']))}")
             elif choice == "disband":
                 orders.setdefault(power, []).append(f"{text} D")
             elif choice == "bad":
-                kind, location = text.split()
                 orders.setdefault(power, []).append(f"{text} - {draw(st.sampled_from(PLAYABLE))}")
+            elif choice == "foreign" and info["retreats"]:
+                other = draw(st.sampled_from([p for p in POWERS if p != power]))
+                orders.setdefault(other, []).append(f"{text} R {draw(st.sampled_from(info['retreats']))}")
     return orders
 
 
