@@ -13,7 +13,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 run: $(VENV)/.installed
-	$(BIN)/judge demo
+	$(BIN)/judge serve --demo-game demo
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
@@ -27,3 +27,5 @@ test: $(VENV)/.installed
 
 bench: $(VENV)/.installed .venv-bench/.installed
 	$(BIN)/python benchmarks/adjudicate.py
+	$(BIN)/python benchmarks/inbound.py
+	$(BIN)/python benchmarks/deadline_storm.py

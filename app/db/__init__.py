@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy 2 models, sessions, small query helpers that never commit."""

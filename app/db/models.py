@@ -1,0 +1,195 @@
+"""The tables of the judge.  The schema itself is created only by the Alembic migrations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.db.base import Base, UtcDateTime, utcnow
+
+__all__ = [
+    "AuditEntry",
+    "Game",
+    "InboundMessage",
+    "JudgeState",
+    "OrderRow",
+    "OutboundMessage",
+    "Phase",
+    "Player",
+    "Press",
+]
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    variant: Mapped[str] = mapped_column(String(40), default="standard")
+    status: Mapped[str] = mapped_column(String(16), default="forming", index=True)
+    # forming | active | paused | finished | terminated
+    master_email: Mapped[str] = mapped_column(String(320))
+    master_password_hash: Mapped[str] = mapped_column(String(200))
+    press: Mapped[str] = mapped_column(String(16), default="white")  # none|white|grey|white/grey
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    phase: Mapped[str | None] = mapped_column(String(12))
+    deadline: Mapped[datetime | None] = mapped_column(UtcDateTime, index=True)
+    grace_until: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    reminded_phase: Mapped[str | None] = mapped_column(String(12))
+    paused_reason: Mapped[str | None] = mapped_column(String(200))
+    version: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game", order_by="Player.id", cascade="all, delete-orphan"
+    )
+
+
+class Player(Base):
+    """A seat in a game: a power (or an observer) with its player's address and password."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("game_id", "power"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    power: Mapped[str | None] = mapped_column(String(40))
+    role: Mapped[str] = mapped_column(String(16), default="player")  # player | observer
+    email: Mapped[str] = mapped_column(String(320), index=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    # active | absent | cd | abandoned | resigned | eliminated
+    reply_token: Mapped[str] = mapped_column(String(40), unique=True)
+    preferences: Mapped[str] = mapped_column(String(100), default="")
+    wait: Mapped[bool] = mapped_column(default=False)
+    draw: Mapped[str | None] = mapped_column(String(200))
+    concede: Mapped[str | None] = mapped_column(String(40))
+    absence_from: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    absence_to: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    misses: Mapped[int] = mapped_column(default=0)
+    joined_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class Phase(Base):
+    """One phase of a game: the state before, the orders, the results and the state after."""
+
+    __tablename__ = "phases"
+    __table_args__ = (Index("ix_phases_game_seq", "game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int]
+    code: Mapped[str] = mapped_column(String(12))
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open|processed|rolled_back
+    state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    orders_received: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    orders_parsed: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    results: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    deadline: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    processed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    results_text: Mapped[str | None] = mapped_column(Text)
+
+
+class OrderRow(Base):
+    """The current order of one unit (or build site) of a power for a phase."""
+
+    __tablename__ = "orders"
+    __table_args__ = (UniqueConstraint("game_id", "phase", "power", "unit"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    phase: Mapped[str] = mapped_column(String(12))
+    power: Mapped[str] = mapped_column(String(40))
+    unit: Mapped[str] = mapped_column(String(40))
+    line: Mapped[str] = mapped_column(String(400))
+    order: Mapped[str | None] = mapped_column(String(200))
+    checked: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class Press(Base):
+    __tablename__ = "press"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    phase: Mapped[str | None] = mapped_column(String(12))
+    sender: Mapped[str] = mapped_column(String(40))
+    recipients: Mapped[list[str]] = mapped_column(JSON)
+    broadcast: Mapped[bool] = mapped_column(default=False)
+    grey: Mapped[bool] = mapped_column(default=False)
+    postal: Mapped[bool] = mapped_column(default=False)
+    published: Mapped[bool] = mapped_column(default=False)
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class InboundMessage(Base):
+    """Every mail received, raw bytes first; the Message-ID makes processing idempotent."""
+
+    __tablename__ = "inbound_messages"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(400), unique=True)
+    source_uid: Mapped[str | None] = mapped_column(String(200))
+    sender: Mapped[str] = mapped_column(String(320), default="")
+    subject: Mapped[str] = mapped_column(String(400), default="")
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    status: Mapped[str] = mapped_column(String(16), default="received", index=True)
+    # received | done | ignored | failed | quarantined
+    attempts: Mapped[int] = mapped_column(default=0)
+    error: Mapped[str | None] = mapped_column(Text)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    received_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    processed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class OutboundMessage(Base):
+    """The transactional outbox: written with the state change, drained by the sender."""
+
+    __tablename__ = "outbound_messages"
+    __table_args__ = (Index("ix_outbound_messages_due", "status", "next_try"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(400), unique=True)
+    kind: Mapped[str] = mapped_column(String(32), default="reply")
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    recipients: Mapped[list[str]] = mapped_column(JSON)
+    subject: Mapped[str] = mapped_column(String(400))
+    body_text: Mapped[str] = mapped_column(Text)
+    body_html: Mapped[str | None] = mapped_column(Text)
+    in_reply_to: Mapped[str | None] = mapped_column(String(400))
+    reply_to: Mapped[str | None] = mapped_column(String(320))
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    # pending | sending | sent | failed
+    attempts: Mapped[int] = mapped_column(default=0)
+    next_try: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    lease_until: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class AuditEntry(Base):
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    actor: Mapped[str] = mapped_column(String(320))
+    action: Mapped[str] = mapped_column(String(40))
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class JudgeState(Base):
+    """Server-wide values, such as the time of the last scheduler tick (the outage guard)."""
+
+    __tablename__ = "judge_state"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[datetime | None] = mapped_column(UtcDateTime)

@@ -1,0 +1,1 @@
+"""Use cases: the only layer that combines engine, database and mail; each owns its transaction."""

@@ -1,0 +1,60 @@
+"""Phase codes (S1901M, F1901R, W1901A) and the words the judges use for them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["PhaseName", "parse_phase_words"]
+
+SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter", "U": "Summer", "A": "Autumn"}
+KINDS = {"M": "movement", "R": "retreat", "A": "adjustment", "B": "adjustment"}
+TITLES = {"movement": "Movement", "retreat": "Retreat", "adjustment": "Adjustment"}
+
+
+@dataclass(frozen=True)
+class PhaseName:
+    code: str
+
+    @property
+    def season(self) -> str:
+        return SEASONS.get(self.code[:1].upper(), self.code[:1])
+
+    @property
+    def year(self) -> str:
+        return self.code[1:-1]
+
+    @property
+    def kind(self) -> str:
+        return KINDS.get(self.code[-1:].upper(), "movement")
+
+    @property
+    def results_title(self) -> str:
+        """``Movement results for Spring of 1901.``"""
+        if self.kind == "movement":
+            return f"Movement results for {self.season} of {self.year}."
+        word = "Retreat" if self.kind == "retreat" else "Adjustment"
+        return f"{word} orders for {self.season} of {self.year}."
+
+    @property
+    def next_words(self) -> str:
+        """``Movement for Fall of 1902`` as in "The next phase ... will be ..."."""
+        word = {"movement": "Movement", "retreat": "Retreats", "adjustment": "Adjustments"}[self.kind]
+        return f"{word} for {self.season} of {self.year}"
+
+    @property
+    def header_code(self) -> str:
+        """DPjudge writes W1902A as F1902B in the :: header, for the Mapper tool."""
+        if self.kind == "adjustment" and self.code[:1].upper() == "W":
+            return f"F{self.year}B"
+        return self.code.upper()
+
+
+def parse_phase_words(text: str) -> str | None:
+    """Accept ``S1901M``, ``Spring 1901 Movement``, ``F 1901 R`` and similar; return the code."""
+    words = text.upper().replace(",", " ").split()
+    if len(words) == 1 and len(words[0]) >= 6 and words[0][1:-1].isdigit():
+        return words[0]
+    if len(words) == 3 and words[1].isdigit():
+        season, year, kind = words
+        return f"{season[0]}{year}{kind[0] if kind[0] != 'B' else 'A'}"
+    return None

@@ -1,0 +1,259 @@
+"""From the engine's adjudication result to what the results templates print."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.services.phases import PhaseName
+from app.services.powers import PowerBook
+
+__all__ = ["Names", "ResultsView", "build_results_view", "describe_order"]
+
+UNIT_WORDS = {"A": "Army", "F": "Fleet"}
+COASTS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
+SUCCESS = {"", "succeeds", "success", "ok", "resolved", "moves", "holds", "true", "none", "valid"}
+
+
+class Names:
+    """Province full names of a variant (falls back to the abbreviation)."""
+
+    def __init__(self, info: dict[str, Any]) -> None:
+        self.full: dict[str, str] = {}
+        provinces = info.get("provinces") or {}
+        if isinstance(provinces, dict):
+            for key, value in provinces.items():
+                name = value.get("name") if isinstance(value, dict) else value
+                self.full[str(key).upper()] = str(name)
+        else:
+            for entry in provinces:
+                if isinstance(entry, dict):
+                    self.full[str(entry.get("id", "")).upper()] = str(entry.get("name", entry.get("id")))
+
+    def __call__(self, location: str) -> str:
+        loc = location.upper()
+        province, _, coast = loc.partition("/")
+        name = self.full.get(loc) or self.full.get(province) or province.title()
+        if coast and loc not in self.full:
+            name += f" ({COASTS.get(coast, coast.lower())})"
+        return name
+
+
+def _unit_text(unit_type: str, location: str, names: Names) -> str:
+    return f"{UNIT_WORDS.get(unit_type, unit_type)} {names(location)}"
+
+
+def describe_order(order: str, names: Names, units_at: dict[str, tuple[str, str]], book: PowerBook) -> str:
+    """``A PAR - BUR`` -> ``Army Paris -> Burgundy``; supports name the supported unit in full."""
+    words = order.replace("->", "-").split()
+    if not words:
+        return order
+    head = words[0].upper()
+    if head == "WAIVE":
+        return "Build waived"
+    if head in ("BUILD", "REMOVE") and len(words) >= 3:
+        article = "an army" if words[1].upper() == "A" else "a fleet"
+        if head == "REMOVE":
+            article = "the army" if words[1].upper() == "A" else "the fleet"
+            return f"Removes {article} in {names(words[2])}"
+        return f"Builds {article} in {names(words[2])}"
+    if len(words) < 3:
+        return order
+    unit = _unit_text(head, words[1], names)
+    verb = words[2].upper()
+    rest = words[3:]
+    if verb == "H":
+        return f"{unit} HOLD"
+    if verb == "D":
+        return f"{unit} DISBAND"
+    if verb in ("-", "R"):
+        path = " -> ".join(names(w) for w in rest if w not in ("-", "VIA"))
+        return f"{unit} -> {path}"
+    if verb in ("S", "C"):
+        if rest and rest[0] in UNIT_WORDS and len(rest) > 1:
+            rest = rest[1:]
+        target = rest[0] if rest else ""
+        power, utype = units_at.get(target.split("/")[0].upper(), ("", "A" if verb == "C" else ""))
+        owner = f"{book.adjective(power)} " if power else ""
+        supported = f"{owner}{UNIT_WORDS.get(utype, 'unit')} {names(target)}".strip()
+        tail = ""
+        if len(rest) >= 3 and rest[1] == "-":
+            tail = f" -> {names(rest[2])}"
+        word = "SUPPORT" if verb == "S" else "CONVOY"
+        return f"{unit} {word} {supported}{tail}"
+    return order
+
+
+def units_by_province(state: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    where: dict[str, tuple[str, str]] = {}
+    for power, units in (state.get("units") or {}).items():
+        for unit in units:
+            utype, _, loc = str(unit).partition(" ")
+            where[loc.split("/")[0].upper()] = (power, utype)
+    return where
+
+
+REASON_WORDS = {
+    "bounce": "bounce", "standoff": "bounce", "cut": "cut", "dislodged": "dislodged", "no_convoy": "no convoy",
+    "disrupted": "disrupted", "void": "void", "illegal": "void", "unreadable": "void", "duplicate": "void",
+    "paradox": "void", "destroyed": "destroyed", "no_support": "no support",
+}
+
+
+def annotation(entry: dict[str, Any]) -> str:
+    """The judges' ``(*bounce*)``, ``(*cut, dislodged*)``... for one order result."""
+    result = str(entry.get("result") or "").strip().lower()
+    reason = str(entry.get("reason") or "").strip().lower()
+    notes: list[str] = []
+    if result not in SUCCESS:
+        word = REASON_WORDS.get(reason)
+        if word is None and result not in ("fails", "invalid"):
+            word = result.replace("_", " ")
+        if word is None and result == "invalid":
+            word = "void"
+        if word:
+            notes.append(word)
+    if (entry.get("dislodged_by") or entry.get("dislodged")) and "dislodged" not in notes:
+        notes.append("dislodged")
+    return f"  (*{', '.join(notes)}*)" if notes else ""
+
+
+def _order_text(entry: dict[str, Any]) -> str:
+    return str(entry.get("normalized") or entry.get("order") or "")
+
+
+def _sort_key(entry: dict[str, Any]) -> tuple[int, str]:
+    words = _order_text(entry).split()
+    if words and words[0] in ("BUILD", "REMOVE", "WAIVE"):
+        return (1, " ".join(words[2:3]))
+    return (0, words[1] if len(words) > 1 else "")
+
+
+@dataclass
+class PowerBlock:
+    power: str
+    name: str
+    lines: list[str] = field(default_factory=list)
+    zine_lines: list[str] = field(default_factory=list)
+    nmr: bool = False
+
+
+@dataclass
+class ResultsView:
+    game: str
+    variant: str
+    judge_id: str
+    phase: PhaseName
+    deadline_text: str
+    blocks: list[PowerBlock]
+    dislodged: list[str]
+    ownership: list[str]
+    adjustments: list[str]
+    centre_chart: list[dict[str, Any]]
+    next_phase: PhaseName | None
+    next_deadline_text: str
+    game_over: bool
+    winner: str | None
+    nmr: list[str]
+    press: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    preview: bool = False
+
+
+def _wrap(text: str, width: int = 75, indent: str = "") -> list[str]:
+    return textwrap.wrap(text, width=width, subsequent_indent=indent, break_on_hyphens=False) or [""]
+
+
+def build_results_view(
+    *,
+    game_name: str,
+    variant: str,
+    judge_id: str,
+    state_before: dict[str, Any],
+    result: dict[str, Any],
+    state_after: dict[str, Any],
+    book: PowerBook,
+    names: Names,
+    deadline_text: str,
+    next_deadline_text: str,
+    nmr_powers: list[str],
+    previous_centres: dict[str, int] | None = None,
+) -> ResultsView:
+    phase = PhaseName(str(result.get("phase") or state_before.get("phase")))
+    units_at = units_by_province(state_before)
+    blocks: dict[str, PowerBlock] = {}
+    for pid in book.ids:
+        blocks[pid] = PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers)
+    for entry in sorted(result.get("orders") or [], key=_sort_key):
+        pid = str(entry.get("power", "")).upper()
+        block = blocks.setdefault(pid, PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers))
+        text = describe_order(_order_text(entry), names, units_at, book)
+        note = annotation(entry)
+        if phase.kind == "adjustment":
+            label = f"{block.name}:".ljust(11)
+            block.lines.append(f"{label} {text}.{note}")
+        else:
+            block.lines.append(f"{block.name}: {text}.{note}")
+        block.zine_lines.append(f"{text}{note.strip() and ' ' + note.strip()}")
+    dislodged: list[str] = []
+    for pid, units in (result.get("dislodged") or {}).items():
+        pairs: list[tuple[str, Any]] = list(units.items()) if isinstance(units, dict) else [
+            (u if isinstance(u, str) else str(u.get("unit", "")), u) for u in units]
+        for unit, item in pairs:
+            options = list(item.get("retreats") or item.get("options") or []) if isinstance(item, dict) else []
+            utype, _, loc = unit.partition(" ")
+            kind = "army" if utype.upper() == "A" else "fleet"
+            who = f"The {book.adjective(pid)} {kind} in {names(loc)}"
+            if options:
+                spots = [names(o) for o in options]
+                choice = spots[0] if len(spots) == 1 else ", ".join(spots[:-1]) + " or " + spots[-1]
+                dislodged.extend(_wrap(f"{who} can retreat to {choice}."))
+            else:
+                dislodged.extend(_wrap(f"{who} with no valid retreats was destroyed."))
+    centres: dict[str, list[str]] = {
+        p.upper(): list(c) for p, c in (result.get("centers") or state_after.get("centers") or {}).items()
+    }
+    next_code = result.get("next_phase") or state_after.get("phase")
+    next_phase = PhaseName(str(next_code)) if next_code else None
+    ownership: list[str] = []
+    adjustments: list[str] = []
+    chart: list[dict[str, Any]] = []
+    units_after = {p.upper(): list(u) for p, u in (result.get("units") or state_after.get("units") or {}).items()}
+    winner = result.get("winner")
+    show_centres = (next_phase is not None and next_phase.kind == "adjustment") or bool(winner)
+    for pid in book.ids:
+        owned = sorted(names(c) for c in centres.get(pid, []))
+        count = len(owned)
+        units = len(units_after.get(pid, []))
+        before = (previous_centres or {}).get(pid, count)
+        chart.append({"power": book.name(pid), "centres": count, "units": units, "change": count - before,
+                      "delta": count - units})
+        if not show_centres or (not owned and not units):
+            continue
+        ownership.extend(_wrap(f"{(book.name(pid) + ':').ljust(11)} {', '.join(owned)}.", 75, " " * 12)
+                         if owned else [f"{(book.name(pid) + ':').ljust(11)} none."])
+        diff = count - units
+        word, n = ("Builds", diff) if diff >= 0 else ("Removes", -diff)
+        line = (f"{(book.name(pid) + ':').ljust(11)} {count:>2} Supply centers, {units:>2} Units:  "
+                f"{word} {n:>3} unit{'s' if n != 1 else ''}.")
+        if winner and str(winner).upper() == pid:
+            line += "  (* VICTORY!! *)"
+        adjustments.append(line)
+    return ResultsView(
+        game=game_name,
+        variant=variant,
+        judge_id=judge_id,
+        phase=phase,
+        deadline_text=deadline_text,
+        blocks=[b for b in blocks.values() if b.lines],
+        dislodged=dislodged,
+        ownership=ownership,
+        adjustments=adjustments,
+        centre_chart=chart,
+        next_phase=next_phase,
+        next_deadline_text=next_deadline_text,
+        game_over=bool(winner),
+        winner=book.name(str(winner)) if winner else None,
+        nmr=[book.name(p) for p in nmr_powers],
+    )

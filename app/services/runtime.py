@@ -1,0 +1,91 @@
+"""Building the running server from the settings: database, transports, loops."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import threading
+from datetime import UTC, datetime
+from typing import Any
+
+from app.db.migrate import upgrade
+from app.db.session import make_engine, make_sessionmaker
+from app.services.context import Judge
+from app.services.crashpoints import CrashPoints
+from app.services.outbox import run_drain
+from app.services.poller import run_poller
+from app.settings import Settings
+
+__all__ = ["build_judge", "make_inbox", "make_mailer", "serve"]
+
+log = logging.getLogger(__name__)
+
+
+def build_judge(settings: Settings, *, migrate: bool = True) -> Judge:
+    if migrate:
+        upgrade(settings.database_url)
+    engine = make_engine(settings.database_url)
+    return Judge(settings=settings, sessions=make_sessionmaker(engine), crash=CrashPoints())
+
+
+def make_inbox(settings: Settings) -> Any:
+    if settings.mail_mode == "imap":
+        from app.mail.inbox import ImapInbox
+
+        return ImapInbox(settings.imap_host, settings.imap_port, settings.imap_user, settings.imap_password,
+                         ssl=settings.imap_ssl, folder=settings.imap_folder,
+                         processed_folder=settings.imap_processed_folder,
+                         quarantine_folder=settings.imap_quarantine_folder, poll_interval=settings.poll_seconds)
+    from app.mail.inbox import MaildirInbox
+
+    return MaildirInbox(settings.maildir_inbox, poll_interval=min(settings.poll_seconds, 0.5))
+
+
+def make_mailer(settings: Settings) -> Any:
+    if settings.mail_mode == "imap":
+        from app.mail.mailer import SmtpMailer
+
+        return SmtpMailer(settings.smtp_host, settings.smtp_port, username=settings.smtp_user or None,
+                          password=settings.smtp_password or None, starttls=settings.smtp_starttls)
+    from app.mail.mailer import MaildirMailer
+
+    return MaildirMailer(settings.maildir_outbox)
+
+
+async def _serve(judge: Judge, inbox: Any, mailer: Any, stop: asyncio.Event, thread_stop: threading.Event,
+                 scheduler: bool) -> None:
+    from app.scheduler import make_scheduler
+
+    poller = threading.Thread(target=run_poller, args=(judge, inbox, thread_stop),
+                              kwargs={"wait": judge.settings.poll_seconds}, name="judge-poller", daemon=True)
+    poller.start()
+    sched = make_scheduler(judge) if scheduler else None
+    if sched is not None:
+        sched.start()
+        sched.modify_job("judge-tick", next_run_time=datetime.now(UTC))
+    try:
+        await run_drain(judge, mailer, stop, interval=min(1.0, judge.settings.poll_seconds))
+    finally:
+        thread_stop.set()
+        if sched is not None:
+            sched.shutdown(wait=True)
+        poller.join(timeout=30)
+
+
+def serve(settings: Settings, *, scheduler: bool = True) -> int:
+    judge = build_judge(settings)
+    inbox = make_inbox(settings)
+    mailer = make_mailer(settings)
+    stop = asyncio.Event()
+    thread_stop = threading.Event()
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await _serve(judge, inbox, mailer, stop, thread_stop, scheduler)
+
+    log.info("judge serving: %s mail, database %s", settings.mail_mode, settings.database_url.split("@")[-1])
+    asyncio.run(main())
+    return 0

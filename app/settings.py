@@ -1,0 +1,99 @@
+"""The one settings class of the server: environment variables prefixed ``JUDGE_``.
+
+=============================  =====================================  =========================================
+variable                       default                                meaning
+=============================  =====================================  =========================================
+JUDGE_DATABASE_URL             sqlite:///var/judge.sqlite3            SQLAlchemy URL; production:
+                                                                      postgresql+psycopg://user:pw@host/db
+JUDGE_MAIL_MODE                embedded                               embedded (maildir folders under var/mail)
+                                                                      or imap (IMAP in, SMTP out)
+JUDGE_MAILDIR_INBOX            var/mail/inbox                         embedded: the judge's inbox
+                                                                      (``judge mail send`` drops mail here)
+JUDGE_MAILDIR_OUTBOX           var/mail/outbox                        embedded: one maildir per recipient
+                                                                      (``judge mail read ADDRESS``)
+JUDGE_IMAP_HOST / _PORT        127.0.0.1 / 143                        imap: the judge's mailbox
+JUDGE_IMAP_USER / _PASSWORD    judge@judge.test / ""
+JUDGE_IMAP_SSL                 false
+JUDGE_IMAP_FOLDER              INBOX                                  read from here; done mail moves to
+JUDGE_IMAP_PROCESSED_FOLDER    Processed                              Processed, failures to Quarantine
+JUDGE_IMAP_QUARANTINE_FOLDER   Quarantine
+JUDGE_SMTP_HOST / _PORT        127.0.0.1 / 25                         imap: where mail is sent
+JUDGE_SMTP_USER / _PASSWORD    "" / ""
+JUDGE_SMTP_STARTTLS            false
+JUDGE_JUDGE_ADDRESS            judge@judge.test                       From of every mail; replies to
+                                                                      judge+TOKEN@domain sign players on
+JUDGE_JUDGE_ID                 PJDG                                   the ``:: Judge:`` id in results
+JUDGE_ADMIN_ADDRESS            judgekeeper@judge.test                 told about quarantined mail
+JUDGE_TICK_SECONDS             20                                     scheduler tick (deadlines, reminders)
+JUDGE_POLL_SECONDS             5                                      inbox wait between polls (IMAP IDLE
+                                                                      wakes up earlier)
+JUDGE_MAX_ATTEMPTS             3                                      tries before a mail is quarantined
+JUDGE_OUTAGE_MINUTES           60                                     down longer past a deadline: the game
+                                                                      pauses and its GM is mailed
+JUDGE_MAX_EXTENSION_DAYS       14                                     cap of SET DEADLINE
+JUDGE_OUTBOX_LEASE_SECONDS     300                                    a mail claimed by a sender that died is
+                                                                      sent again after this (same Message-ID)
+JUDGE_CRASH_AT                 (unset)                                tests only: die at a named crash point
+=============================  =====================================  =========================================
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Settings"]
+
+
+class Settings(BaseSettings):
+    """Server configuration.  Nothing reads the environment until a ``Settings()`` is built."""
+
+    model_config = SettingsConfigDict(env_prefix="JUDGE_", extra="ignore")
+
+    database_url: str = "sqlite:///var/judge.sqlite3"
+    mail_mode: Literal["embedded", "imap"] = "embedded"
+
+    # Embedded mode: maildir folders under var/.
+    maildir_inbox: Path = Path("var/mail/inbox")
+    maildir_outbox: Path = Path("var/mail/outbox")
+
+    # Production mode: IMAP in, SMTP out.
+    imap_host: str = "127.0.0.1"
+    imap_port: int = 143
+    imap_user: str = "judge@judge.test"
+    imap_password: str = ""
+    imap_ssl: bool = False
+    imap_folder: str = "INBOX"
+    imap_processed_folder: str = "Processed"
+    imap_quarantine_folder: str = "Quarantine"
+    smtp_host: str = "127.0.0.1"
+    smtp_port: int = 25
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_starttls: bool = False
+
+    judge_address: str = "judge@judge.test"
+    judge_id: str = "PJDG"
+    admin_address: str = "judgekeeper@judge.test"
+    tick_seconds: float = 20.0
+    poll_seconds: float = 5.0
+    max_attempts: int = 3
+    outage_minutes: int = 60
+    max_extension_days: int = 14
+    # A mail claimed by a sender that died mid-send is sent again (same Message-ID) after this.
+    outbox_lease_seconds: float = 300.0
+    templates_dir: Path = Path(__file__).resolve().parent.parent / "templates"
+
+    @property
+    def judge_domain(self) -> str:
+        return self.judge_address.rpartition("@")[2]
+
+    @property
+    def judge_local(self) -> str:
+        return self.judge_address.rpartition("@")[0]
+
+    def token_address(self, token: str) -> str:
+        """The personal reply address that signs a player on without a password."""
+        return f"{self.judge_local}+{token}@{self.judge_domain}"

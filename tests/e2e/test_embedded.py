@@ -1,0 +1,36 @@
+"""The newcomer's path: `judge serve --demo-game` on SQLite with maildir mail, `judge mail send`
+to drop orders in, `judge mail read` to see the answer."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.e2e.conftest import ROOT, ServerProcess, server_env, wait_until
+
+
+def _judge(env: dict[str, str], *args: str, stdin: bytes = b"") -> str:
+    result = subprocess.run([sys.executable, "-m", "app.cli", *args], input=stdin, capture_output=True,
+                            env=env, cwd=str(ROOT), timeout=60, check=True)
+    return result.stdout.decode()
+
+
+def test_embedded_serve_and_mail_send(tmp_path: Path, server_factory: Callable[..., ServerProcess]) -> None:
+    env = server_env(f"sqlite:///{tmp_path / 'judge.sqlite3'}", "judge@judge.test", mode="embedded", tmp=tmp_path)
+    server = server_factory(env)
+    server.env = env
+    assert server.process is None
+    server.process = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--demo-game", "demo"],
+                                      cwd=str(ROOT), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_until(lambda: "has started" in _judge(env, "mail", "read", "france@example.com"), timeout=60,
+               what="the demo game")
+    for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
+        _judge(env, "mail", "send", "--from", f"{power.lower()}@example.com",
+               stdin=f"SIGNON {power[0]}demo secret\nSTATUS\n".encode())
+    wait_until(lambda: "Current orders for France" in _judge(env, "mail", "read", "france@example.com"),
+               timeout=60, what="the acknowledgement")
+    _judge(env, "mail", "send", "--from", "gm@example.com", stdin=b"SIGNON master@demo secret\nPROCESS S1901M\n")
+    wait_until(lambda: "Movement results for Spring of 1901." in _judge(env, "mail", "read", "italy@example.com"),
+               timeout=60, what="the results")

@@ -1,0 +1,126 @@
+"""Fixtures for the server tests: a migrated SQLite database, the fake engine, a settable clock."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from app import jsonapi
+from app.db.migrate import upgrade
+from app.db.models import OutboundMessage
+from app.db.session import make_engine, make_sessionmaker
+from app.services.context import Judge
+from app.services.inbound import InboundOutcome, handle_raw
+from app.settings import Settings
+
+_counter = itertools.count(1)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> None:
+        self.now += timedelta(**kwargs)
+
+
+def make_mail(sender: str, body: str, *, to: str = "judge@judge.test", subject: str = "orders",
+              message_id: str | None = None, headers: dict[str, str] | None = None) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Message-ID"] = message_id or f"<t{next(_counter)}.{os.getpid()}@test>"
+    for key, value in (headers or {}).items():
+        msg[key] = value
+    msg.set_content(body)
+    return msg.as_bytes()
+
+
+class Harness:
+    def __init__(self, judge: Judge, clock: Clock) -> None:
+        self.judge = judge
+        self.clock = clock
+
+    def send(self, sender: str, body: str, **kwargs: object) -> InboundOutcome:
+        return handle_raw(self.judge, make_mail(sender, body, **kwargs))  # type: ignore[arg-type]
+
+    def outbox(self, to: str | None = None, kind: str | None = None) -> list[OutboundMessage]:
+        with self.judge.sessions.begin() as db:
+            stmt = select(OutboundMessage).order_by(OutboundMessage.id)
+            rows = list(db.scalars(stmt))
+        return [r for r in rows if (to is None or r.recipients[0] == to) and (kind is None or r.kind == kind)]
+
+    def last_reply(self, to: str) -> str:
+        rows = self.outbox(to=to)
+        assert rows, f"no mail to {to}"
+        return rows[-1].body_text
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'judge.sqlite3'}"
+    upgrade(url)
+    return url
+
+
+@pytest.fixture
+def harness(database_url: str) -> Iterator[Harness]:
+    clock = Clock()
+    engine = make_engine(database_url)
+    settings = Settings(database_url=database_url, judge_address="judge@judge.test", outage_minutes=10**7)
+    judge = Judge(settings=settings, sessions=make_sessionmaker(engine), api=jsonapi, clock=clock)
+    yield Harness(judge, clock)
+    engine.dispose()
+
+
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+
+
+def player(power: str) -> str:
+    return f"{power.lower()}@example.com"
+
+
+@pytest.fixture
+def started(harness: Harness) -> Harness:
+    """A started game 'alpha' with seven players who joined with their preferred power."""
+    harness.send("gm@example.com", "CREATE alpha masterpw\nSET REMINDER 0\nSIGNOFF")
+    for power in POWERS:
+        out = harness.send(player(power), f"JOIN alpha pw{power.lower()} {power}")
+        assert out.status == "done"
+    return harness
+
+
+def signon(power: str, game: str = "alpha") -> str:
+    return f"SIGNON {power[0]}{game} pw{power.lower()}\n"
+
+
+def hold_all(harness: Harness, game: str = "alpha") -> None:
+    """Every power orders every unit to hold (or waives its builds)."""
+    from app.db import queries
+    from app.services.orders import order_status
+
+    with harness.judge.sessions.begin() as db:
+        g = queries.game_by_name(db, game)
+        assert g is not None
+        phase = queries.open_phase(db, g.id)
+        assert phase is not None
+        needs = {p: jsonapi.orderable(phase.state_before, p) for p in POWERS}
+    for power, need in needs.items():
+        if need["kind"] == "adjustment":
+            lines = ["WAIVE"] * int(need.get("builds", 0))
+        else:
+            lines = [f"{u} H" if need["kind"] == "movement" else f"{u} D" for u in need.get("units", [])]
+        if lines:
+            harness.send(player(power), signon(power, game) + "\n".join(lines))
+    del order_status

@@ -1,0 +1,26 @@
+"""Whatever a mail body says, running its commands never raises."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.mail.commands_all import run_commands, split_lines
+from app.services.mail_session import MailSession
+from tests.server.conftest import Harness
+
+WORDS = st.sampled_from(["SIGNON", "Falpha", "pwfrance", "A", "PAR", "-", "BUR", "PRESS", "TO", "ENDPRESS",
+                         "SET", "WAIT", "DRAW", "PHASE", "CLEAR", "LIST", "alpha", ",", ";", "master@alpha",
+                         "masterpw", "ROLLBACK", "PROCESS", "BROADCAST", "HISTORY", "JOIN", "\u00e9", "SIGNOFF"])
+LINES = st.lists(st.lists(WORDS, max_size=6).map(" ".join) | st.text(max_size=40), max_size=12)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=LINES)
+def test_commands_never_raise(started: Harness, lines: list[str]) -> None:
+    judge = started.judge
+    with judge.sessions() as db:
+        ctx = MailSession(judge, db, sender="fuzz@example.com", subject="", message_id="<f@x>")
+        run_commands(ctx, split_lines("\n".join(lines)))
+        ctx.status_views()
+        db.rollback()
