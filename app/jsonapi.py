@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine.adjudicate import PhaseResult, adjudicate, read_orders
+from .engine.adjudicate import PhaseResult, adjudicate, read_orders, reveal_hidden_choices
 from .engine.adjustments import adjustment_counts
 from .engine.geo import province_of
 from .engine.legality import build_sites
@@ -286,7 +286,7 @@ def next_state(result: dict[str, Any], variant: str | None = None) -> dict[str, 
 def check_orders(state_data: dict[str, Any], power: str, lines: list[str]) -> list[dict[str, Any]]:
     """Check orders as they arrive: each line, understood or not, and why."""
     variant = _variant(state_data)
-    state = state_from_json(state_data, variant)
+    state = reveal_hidden_choices(variant, state_from_json(state_data, variant), {power.upper(): lines})
     checks = []
     for entry in read_orders(variant, state, {power.upper(): lines}):
         order = entry.order

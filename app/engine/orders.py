@@ -91,7 +91,7 @@ class Land:
 
     def __str__(self) -> str:
         route = f" - {self.via}" if self.via else ""
-        return f"{self.unit}{route} - {self.target} LANDS"
+        return f"{self.unit}{route} - {self.target}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from typing import Any
 from app.services.phases import PhaseName
 from app.services.powers import PowerBook
 
-__all__ = ["Names", "ResultsView", "build_results_view", "describe_order"]
+__all__ = ["Names", "ResultsView", "build_results_view", "describe_order", "publishable"]
 
 UNIT_WORDS = {"A": "Army", "F": "Fleet"}
 COASTS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
@@ -35,9 +35,35 @@ class Names:
         loc = location.upper()
         province, _, coast = loc.partition("/")
         name = self.full.get(loc) or self.full.get(province) or province.title()
+        if coast in self.full:  # a secret choice of site, `NYK/CAL` (see `publishable`)
+            return f"{name} or {self.full[coast]}"
         if coast and loc not in self.full:
             name += f" ({COASTS.get(coast, coast.lower())})"
         return name
+
+
+def publishable(result: dict[str, Any], state_after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The result and position as everyone may read them: a build whose site is secret
+    (the engine's `hidden` list, Zeus 5 rule 4) shows as its public form, `F NYK/CAL`,
+    until the results of its `reveal_after` phase show where the unit really is."""
+    hidden = result.get("hidden") or []
+    if not hidden:
+        return result, state_after
+    swap = {h["unit"]: h["public"] for h in hidden}
+
+    def public(text: str | None) -> str | None:
+        if not text:
+            return text
+        for unit, shown in swap.items():
+            text = text.replace(unit, shown)
+        return text
+
+    orders = [
+        {**entry, "order": public(entry.get("order")), "normalized": public(entry.get("normalized"))}
+        for entry in result.get("orders", [])
+    ]
+    units = {power: [public(u) for u in units] for power, units in (state_after.get("units") or {}).items()}
+    return {**result, "orders": orders, "units": units}, {**state_after, "units": units}
 
 
 def _unit_text(unit_type: str, location: str, names: Names) -> str:

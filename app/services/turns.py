@@ -22,7 +22,7 @@ from app.services.notify import mail_game, mail_master
 from app.services.phases import PhaseName
 from app.services.powers import PowerBook
 from app.services.render import format_deadline
-from app.services.results import Names, ResultsView, build_results_view
+from app.services.results import Names, ResultsView, build_results_view, publishable
 from app.services.timing import game_setting, next_deadline
 
 __all__ = ["ProcessError", "TurnOutcome", "adjudicate_open_phase", "process_turn", "render_results"]
@@ -113,6 +113,7 @@ def results_view(db: Session, judge: Judge, game: Game, phase: Phase, result: di
                  state_after: dict[str, Any], nmr: list[str], next_deadline_at: datetime | None) -> ResultsView:
     info = judge.variant_data(game.variant)
     zone = game_setting(game.settings, "timezone")
+    result, state_after = publishable(result, state_after)
     return build_results_view(
         game_name=game.name, variant=game.variant, judge_id=judge.settings.judge_id,
         state_before=phase.state_before, result=result, state_after=state_after,
@@ -152,6 +153,9 @@ def bump_version(db: Session, game: Game) -> None:
 def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str | None = None,
                  notes: list[str] | None = None) -> TurnOutcome:
     """Adjudicate and store the open phase of ``game`` and queue everyone's results."""
+    if game.variant == "dod3":  # Days of Decision III (issue 5): its steps are processed by app/services/dod3.py
+        from app.services import dod3
+        return dod3.process_turn(db, judge, game, expected_phase=expected_phase, notes=notes)
     crash = judge.crash
     crash("turn:start")
     if expected_phase and game.phase and expected_phase.upper() != game.phase.upper():
