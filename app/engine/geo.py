@@ -45,7 +45,9 @@ class MapError(ValueError):
 
 
 def province_of(location: str) -> str:
-    return location.split("/", 1)[0]
+    """`SPA/NC` -> `SPA`; a province id stays as it is. (Called very often: kept cheap.)"""
+    slash = location.find("/")
+    return location if slash < 0 else location[:slash]
 
 
 def normalize_name(text: str) -> str:
@@ -68,6 +70,8 @@ class GameMap:
     _fleet_province_borders: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _distances: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict, repr=False)
     _prefixes: dict[tuple[str, ...], str] | None = field(default=None, repr=False)
+    _sea_routes: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
+    _neighbours: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._fleet_province_borders = {
@@ -147,6 +151,12 @@ class GameMap:
 
     def neighbours(self, province: str) -> frozenset[str]:
         """Every province bordering this one, by land or by sea."""
+        known = self._neighbours.get(province)
+        if known is None:
+            known = self._neighbours[province] = self._find_neighbours(province)
+        return known
+
+    def _find_neighbours(self, province: str) -> frozenset[str]:
         result = set(self.army_borders.get(province, ()))
         prov = self.provinces[province]
         for loc in prov.coasts or (province,):
@@ -156,6 +166,13 @@ class GameMap:
 
     def sea_route_exists(self, source: str, target: str) -> bool:
         """Some chain of convoy waters links two coastal provinces (ignoring units)."""
+        key = (source, target)
+        known = self._sea_routes.get(key)
+        if known is None:
+            known = self._sea_routes[key] = self._find_sea_route(source, target)
+        return known
+
+    def _find_sea_route(self, source: str, target: str) -> bool:
         start = [p for p in self.neighbours(source) if self.provinces[p].convoy_water]
         seen = set(start)
         queue = deque(start)
