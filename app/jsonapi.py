@@ -334,10 +334,6 @@ def describe_phase(phase: str, variant_name: str = DEFAULT_VARIANT) -> str:
 
 
 def variant_info(variant_name: str) -> dict[str, Any]:
-    if variant_name == "dod3":  # DoD III: powers only, no map (app/dod3/variant.py)
-        from .dod3.variant import variant_info as dod3_info
-
-        return dod3_info()
     variant = load_variant(variant_name)
     return {
         "name": variant.name,
@@ -354,8 +350,6 @@ def variant_info(variant_name: str) -> dict[str, Any]:
 
 def variant_map(variant_name: str) -> dict[str, Any]:
     """`judge variant show --json`: every province, name, alias and border."""
-    if variant_name == "dod3":  # DoD III: powers only, no map (app/dod3/variant.py)
-        return variant_info(variant_name)
     variant = load_variant(variant_name)
     game_map = variant.map
     aliases: dict[str, list[str]] = {}

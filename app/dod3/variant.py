@@ -12,7 +12,7 @@ from typing import Any
 
 from .powers import IDEOLOGY_OF, INITIAL_TRACK, POWERS
 
-__all__ = ["VARIANT", "LETTERS", "SHORT_NAMES", "variant_info"]
+__all__ = ["LETTERS", "SHORT_NAMES", "VARIANT", "variant_info"]
 
 VARIANT = "dod3"
 

@@ -43,6 +43,11 @@ class Judge:
     def variant_data(self, name: str) -> dict[str, Any]:
         """Powers and province names of a variant (cached: variant data never changes)."""
         if name not in self.variants:
-            loader = getattr(self.api, "variant_map", None) or self.api.variant_info
-            self.variants[name] = loader(name)
+            if name == "dod3":  # Days of Decision III is no map game: its powers only
+                from app.dod3.variant import variant_info as dod3_variant
+
+                self.variants[name] = dod3_variant()
+            else:
+                loader = getattr(self.api, "variant_map", None) or self.api.variant_info
+                self.variants[name] = loader(name)
         return self.variants[name]

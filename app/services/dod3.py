@@ -23,10 +23,10 @@ authorises, rolls the committed dice, and mails.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
-from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -42,6 +42,7 @@ from app.dod3.state import (
     GameSetup,
     GameState,
     advance,
+    apply_bonus_bid_points,
     choose_option,
     democrat_move_downs,
     gm_adjust,
@@ -50,9 +51,9 @@ from app.dod3.state import (
     resolve_initiative,
     roll_political_end,
     start_political_phase,
-    apply_bonus_bid_points,
 )
-from app.dod3.turns import MONTH_PAIRS, PHASE_TITLES, Phase as Step, turn_key, turn_label
+from app.dod3.turns import MONTH_PAIRS, PHASE_TITLES, turn_key, turn_label
+from app.dod3.turns import Phase as Step
 from app.dod3.variant import SHORT_NAMES, VARIANT
 from app.dod3.victory import victory_tally
 from app.mail.commands import CommandError
@@ -111,7 +112,10 @@ def is_dod3(game: Game | None) -> bool:
 
 
 def _cfg(game: Game) -> dict[str, Any]:
-    return dict((game.settings or {}).get("dod3") or {})
+    cfg = dict((game.settings or {}).get("dod3") or {})
+    if "setup" not in cfg:
+        raise CommandError(f"game '{game.name}' has no Days of Decision III set-up (create it with DOD3 CREATE)")
+    return cfg
 
 
 def _save_cfg(game: Game, cfg: dict[str, Any]) -> None:
@@ -170,10 +174,6 @@ def _bump(db: Session, game: Game) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # dice
-
-
-def _new_seed() -> str:
-    return generate_seed(secrets.token_bytes)
 
 
 def _roller(game: Game) -> DiceRoller:
@@ -335,7 +335,7 @@ def start_game(db: Session, judge: Judge, game: Game) -> str:
         "mail/dod3/notice.txt.j2",
         n=_notice(game, f"The game begins: {turn_label(0)}", [
             ("The players", roster),
-            ("Dice", [f"This turn's dice are committed: SHA256(seed) =", f"  {state.dice_commitment}",
+            ("Dice", ["This turn's dice are committed: SHA256(seed) =", f"  {state.dice_commitment}",
                       "The seed is revealed with the turn report so that every roll can be checked."]),
         ] + ([("So far", events)] if events else []), opened),
     )
@@ -383,7 +383,7 @@ def _continue(db: Session, judge: Judge, game: Game, state: GameState, events: l
         step = state.phase
         if step == Step.INITIATIVE:
             opened = _open(db, game, state, "A", now)
-            opened["text"] = (f"{turn_label(state.turn)}, step A: initiative bids (BID <power> <points> "
+            opened["text"] = (f"{opened['code']}, {turn_label(state.turn)}, step A: initiative bids (BID <power> <points> "
                               f"[OPTIONS <n>]) by {opened['deadline_text']}.")
             opened["commitment"] = state.dice_commitment
             return opened
@@ -398,7 +398,7 @@ def _continue(db: Session, judge: Judge, game: Game, state: GameState, events: l
                 state = advance(after)
                 continue
             opened = _open(db, game, state, "B", now)
-            opened["text"] = (f"{turn_label(state.turn)}, step B: the GM enters the weather "
+            opened["text"] = (f"{opened['code']}, {turn_label(state.turn)}, step B: the GM enters the weather "
                               f"(DOD3 WEATHER <result>) by {opened['deadline_text']}.")
             mail_master(db, judge, game, f"DoD3 {game.name}: enter the weather for {turn_label(state.turn)}",
                         f"The weather chart column for {_months(state)} has not been entered.\n"
@@ -418,7 +418,7 @@ def _continue(db: Session, judge: Judge, game: Game, state: GameState, events: l
             opened = _open(db, game, state, f"C{slot}", now)
             power = political.current_power or "?"
             opened["power"] = power
-            opened["text"] = (f"{turn_label(state.turn)}, political affairs: {_name(power)} to name its option "
+            opened["text"] = (f"{opened['code']}, {turn_label(state.turn)}, political affairs: {_name(power)} to name its option "
                               f"(OPTION {power} <option> [MINOR <minor>], or PASS {power}) by "
                               f"{opened['deadline_text']}.")
             return opened
@@ -437,7 +437,7 @@ def _continue(db: Session, judge: Judge, game: Game, state: GameState, events: l
             continue
         # Steps E to I: entered by the GM, closed by DOD3 PROCESS (or the deadline).
         opened = _open(db, game, state, "E", now)
-        opened["text"] = (f"{turn_label(state.turn)}, steps E-I: the GM enters military affairs, production, "
+        opened["text"] = (f"{opened['code']}, {turn_label(state.turn)}, steps E-I: the GM enters military affairs, production, "
                           f"US entry, conquest and objectives by {opened['deadline_text']}.")
         return opened
 
@@ -508,15 +508,15 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
         _finish(db, judge, phase, after, {"weather": after.weather}, f"Weather: {after.weather}")
         opened = _continue(db, judge, game, advance(after), events)
         mails = _send_notice(db, judge, game, f"weather {turn_label(state.turn)}",
-                             [("Weather", [f"Not entered by the GM by the deadline."] + events)], opened)
+                             [("Weather", ["Not entered by the GM by the deadline."] + events)], opened)
     elif step.startswith("C"):
         political = state.political
         if political is None or political.current_power is None:
             raise ProcessError("no option is awaited")
         power = political.current_power
         after = replace(state, political=political.pass_turn(power)).note(f"{power} passes (no option by the deadline)")
-        mails = _after_slot(db, judge, game, phase, state, after, [f"{_name(power)} named no option by the "
-                                                                    f"deadline and passes."])
+        silent = f"{_name(power)} named no option by the deadline and passes."
+        mails = _after_slot(db, judge, game, phase, state, after, [silent])
     elif step == "E":
         mails = _end_turn(db, judge, game, phase, state)
     else:
@@ -542,7 +542,7 @@ def _reveal_bids(db: Session, judge: Judge, game: Game, phase: Phase, state: Gam
     if order:
         _finish(db, judge, phase, after, {"initiative": after.initiative.to_dict()}, "\n".join(lines))
         opened = _open(db, game, after, "AM", judge.now())
-        opened["text"] = ("Democrat move-downs, in reverse initiative order "
+        opened["text"] = (f"{opened['code']}: Democrat move-downs, in reverse initiative order "
                           f"({', '.join(order)}): MOVEDOWN <power> BELOW <power> or STAY <power> "
                           f"by {opened['deadline_text']}.")
         return _send_notice(db, judge, game, f"bids revealed {turn_label(state.turn)}",
@@ -601,13 +601,13 @@ def _end_turn(db: Session, judge: Judge, game: Game, phase: Phase, state: GameSt
         cfg["tally"] = False
         _save_cfg(game, cfg)
     after = advance(at_i)
+    _finish(db, judge, phase, after, {"dice": roller.to_dict(reveal=True), "tally": tally_view}, "")
     events: list[str] = []
     opened = _continue(db, judge, game, after, events)
     view = report_view(game, at_i, roller.to_dict(reveal=True), tally=tally_view, opened=opened, events=events)
     text = judge.templates.render("mail/dod3/report.txt.j2", v=view)
     html = judge.templates.render("mail/dod3/report.html.j2", v=view)
-    _finish(db, judge, phase, after if not after.ended else after, {"dice": roller.to_dict(reveal=True),
-                                                                     "tally": tally_view}, text)
+    phase.results_text = text
     return _mail_all(db, judge, game, f"DoD3 {game.name}: {turn_label(state.turn)} turn report", text, html=html)
 
 
@@ -695,7 +695,7 @@ def bid(ctx: Any, power: str, points: str, options: str | None) -> None:
     ctx.db.flush()
     ctx.audit("dod3_bid", power=code)  # the amount stays out of the audit log until the reveal
     mine = []
-    for own in _own_powers(ctx, game):
+    for own in sorted(_own_powers(ctx, game), key=lambda p: state.track.index(p) if p in state.track else 99):
         for item in queries.orders_for(ctx.db, game.id, phase.code, own):
             if item.unit == "BID":
                 p, _, n = (item.order or "0/1").partition("/")
@@ -704,6 +704,10 @@ def bid(ctx: Any, power: str, points: str, options: str | None) -> None:
                  + (f" for {count} options" if count > 1 else "") + ". It stays secret until the deadline "
                  f"({_deadline_text(game, game.deadline)}).")
     ctx.add_note("Your bids this turn: " + "; ".join(mine) + ".")
+    live = {p.power for p in state.powers if not p.conquered}
+    if live <= set(_bids_of(ctx.db, game, phase)):
+        outcome = process_turn(ctx.db, ctx.judge, game)
+        ctx.add_note(f"Every power has bid (0 = no bid): the bids are revealed (next step {outcome.next_phase}).")
 
 
 def move_down(ctx: Any, power: str, below: str | None) -> None:
@@ -777,7 +781,7 @@ def play_option(ctx: Any, power: str, option: str | None, minor: str | None = No
             after = roll_political_end(chosen, die)
         assert after.political is not None
         roll = after.political.rolls[-1]
-        lines = [_play_line(play)] + _roll_lines(roll, len(_roller(game).rolls) - 1)
+        lines = [_play_line(play)] + _roll_lines(roll, None if roll.die is None else len(_roller(game).rolls) - 1)
         ctx.audit("dod3_option", power=code, option=play.option, die=roll.die)
         ctx.add_note(" ".join(lines))
     _after_slot(ctx.db, ctx.judge, game, phase, state, after, lines)
@@ -1058,8 +1062,9 @@ def _initiative_lines(state: GameState) -> list[str]:
                        f" = {format_number(entry.final_bid)}")
         else:
             how = f"no bid ({format_number(entry.final_bid)})"
-        marker = "  <-- last card" if result.last_card == entry.position else ""
-        lines.append(f"{_ordinal(entry.position):>4} {_name(entry.power):<17} {how}{marker}")
+        lines.append(f"{_ordinal(entry.position):>4} {_name(entry.power):<17} {how}")
+        if result.last_card == entry.position:
+            lines.append("     ---------------- last card ----------------")
     for move in result.move_downs:
         lines.append(f"     {_name(move.power)} moved down below {_name(move.below or '?')}")
     if result.last_card is None:
@@ -1166,8 +1171,8 @@ def report_view(game: Game, state: GameState, dice: Mapping[str, Any] | None, *,
                 + (f" (rounds to {round_rule(p.us_entry)})" if p.us_entry.denominator != 1 else "")
                 for p in state.powers if p.us_entry]
     wars = [f"{_name(p.power)}: " + ", ".join(p.at_war_with) for p in state.powers if p.at_war_with]
-    record = [entry.text for entry in state.log if entry.turn == state.turn and (gm or not entry.secret)
-              and entry.text.startswith("GM:")]
+    record = [entry.text[4:] for entry in state.log if entry.turn == state.turn and (gm or not entry.secret)
+              and entry.text.startswith("GM: ")]
     rolls = []
     for roll in (dice or {}).get("rolls", []):
         rolls.append({"counter": roll["counter"], "purpose": roll["purpose"], "result": roll["result"],
@@ -1225,5 +1230,4 @@ def process_now(ctx: Any, expected: str | None = None) -> str:
                                                else "the game is over.")
 
 
-__all__ += ["add_player", "gm_status", "process_now", "tally_lines", "turn_code", "is_dod3", "setup_of"]
-_unused: tuple[Callable[..., Any], ...] = (Fraction,)  # keep the import list honest for readers
+__all__ += ["add_player", "gm_status", "is_dod3", "process_now", "setup_of", "tally_lines", "turn_code"]

@@ -40,7 +40,7 @@ class Templates:
     def env(self) -> jinja2.Environment:
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(self.directory)),
-            autoescape=jinja2.select_autoescape(enabled_extensions=("html",), default=False),
+            autoescape=jinja2.select_autoescape(enabled_extensions=("html", "htm", "html.j2"), default=False),
             keep_trailing_newline=True,
             trim_blocks=True,
             lstrip_blocks=True,

@@ -40,3 +40,17 @@ def test_postal_press_published_with_results(started: Harness) -> None:
     assert "GM NOTES" in results.body_text and "Welcome to the Alpha gazette." in results.body_text
     assert all(len(line) <= 72 for line in results.body_text.splitlines()), results.body_text
     assert results.body_html and "<table" in results.body_html
+
+
+def test_player_text_is_escaped_in_the_html_results(started: Harness) -> None:
+    started.send("gm@example.com", "SIGNON master@alpha masterpw\nSET PRESS postal\nSET LAYOUT zine\n"
+                 "NOTE Mind the <b>bold</b> GM.")
+    started.send(player("FRANCE"), signon("FRANCE") + "BROADCAST\n<script>alert('x')</script> & more\nENDPRESS")
+    hold_all(started)
+    tick(started.judge)
+    results = started.outbox(to=player("ITALY"), kind="results")[0]
+    assert results.body_html
+    assert "<script>" not in results.body_html
+    assert "&lt;script&gt;" in results.body_html and "&amp; more" in results.body_html
+    assert "<b>bold</b>" not in results.body_html
+    assert "<script>alert('x')</script>" in results.body_text  # the text part stays as written

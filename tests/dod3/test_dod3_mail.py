@@ -1,0 +1,480 @@
+"""Days of Decision III by mail: a game created, bid on, carried through several turns.
+
+The database and the memory outbox are the server tests' (tests/server/conftest.py); the
+dice are the server's committed dice with a seed chosen by the test, so that the rule 8.6
+example comes out of a real end roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app import jsonapi
+from app.db import queries
+from app.db.models import Game, OrderRow, Phase
+from app.db.session import make_engine, make_sessionmaker
+from app.dod3.dice import Roll, derive_roll, verify_rolls
+from app.dod3.state import GameState
+from app.dod3.turns import turn_key
+from app.services import dod3 as service
+from app.services.context import Judge
+from app.services.deadlines import tick
+from app.settings import Settings
+from tests.server.conftest import Clock, Harness
+
+GAME = "gazette"
+GM = "gm@example.com"
+PLAYERS = {  # rule 3.1, four players (4b): the worked victory example's players
+    "Axis": ("axis@example.com", "pwaxis", ["GE", "JA", "IT"]),
+    "France/Commonwealth": ("fc@example.com", "pwfc", ["FR", "CW"]),
+    "USA/China": ("usc@example.com", "pwusc", ["US", "CH"]),
+    "Soviet": ("soviet@example.com", "pwsoviet", ["RU"]),
+}
+PE = {"GE": 4, "IT": 3, "CW": 2, "FR": 2, "RU": 2, "JA": 1, "US": 1, "CH": 0}
+COSTS = {"IPO 3": 2, "IPO 5": 1, "RU 2": 1, "FR 1": 1, "JA 1": 2, "CW 2": 1, "GE 1": 1, "IT 1": 1}
+SIGNON = {  # sign on as one power of the player (any of them would do)
+    "Axis": "SIGNON it@gazette pwaxis\n",
+    "France/Commonwealth": "SIGNON Cgazette pwfc\n",
+    "USA/China": "SIGNON us@gazette pwusc\n",
+    "Soviet": "SIGNON Rgazette pwsoviet\n",
+}
+OWNER = {power: name for name, (_, _, powers) in PLAYERS.items() for power in powers}
+
+
+@pytest.fixture
+def harness(tmp_path: Path) -> Iterator[Harness]:
+    from app.db.migrate import upgrade
+
+    url = f"sqlite:///{tmp_path / 'judge.sqlite3'}"
+    upgrade(url)
+    clock = Clock()
+    engine = make_engine(url)
+    settings = Settings(database_url=url, judge_address="judge@judge.test", outage_minutes=10**7)
+    judge = Judge(settings=settings, sessions=make_sessionmaker(engine), api=jsonapi, clock=clock)
+    yield Harness(judge, clock)
+    engine.dispose()
+
+
+class Seeds:
+    """The turn seeds the server draws (in order); fixed so the test knows the dice."""
+
+    def __init__(self) -> None:
+        self.queue: list[str] = []
+        self.drawn: list[str] = []
+
+    def __call__(self, token_bytes: Any = None) -> str:
+        seed = self.queue.pop(0) if self.queue else f"{len(self.drawn) + 1:064x}"
+        self.drawn.append(seed)
+        return seed
+
+
+@pytest.fixture
+def seeds(monkeypatch: pytest.MonkeyPatch) -> Seeds:
+    source = Seeds()
+    monkeypatch.setattr(service, "generate_seed", source)
+    return source
+
+
+def send(h: Harness, player: str, body: str) -> str:
+    email = PLAYERS[player][0]
+    outcome = h.send(email, SIGNON[player] + body)
+    assert outcome.status == "done", outcome.error
+    return flat(h.last_reply(email))
+
+
+def flat(text: str) -> str:
+    """A reply with its wrapped notes joined up again."""
+    return " ".join(text.split())
+
+
+def gm(h: Harness, body: str) -> str:
+    outcome = h.send(GM, f"SIGNON master@{GAME} masterpw\n" + body)
+    assert outcome.status == "done", outcome.error
+    return h.last_reply(GM)
+
+
+def game_row(h: Harness) -> Game:
+    with h.judge.sessions.begin() as db:
+        game = queries.game_by_name(db, GAME)
+        assert game is not None
+        return game
+
+
+def open_state(h: Harness) -> tuple[str, GameState]:
+    with h.judge.sessions.begin() as db:
+        game = queries.game_by_name(db, GAME)
+        assert game is not None
+        phase = queries.open_phase(db, game.id)
+        assert phase is not None
+        return phase.code, service.current_state(game, phase)
+
+
+def phase_row(h: Harness, code: str) -> Phase:
+    with h.judge.sessions.begin() as db:
+        game = queries.game_by_name(db, GAME)
+        assert game is not None
+        rows = [p for p in queries.phases_of(db, game.id) if p.code == code]
+        assert rows, f"no processed step {code}"
+        return rows[-1]
+
+
+def create(h: Harness, **options: Any) -> None:
+    setup = {
+        "players": {name: powers for name, (_, _, powers) in PLAYERS.items()},
+        "powers": {p: {"pe": PE[p], "money": 10, "credit_limit": 5, "bid_points": 8} for p in PE},
+        "option_costs": COSTS,
+        "weather_chart": {"Jan/Feb": ["Snow"] * 3 + ["Frost"] * 4 + ["Mild"] * 3},  # no other column yet
+        "options": options,
+    }
+    with h.judge.sessions.begin() as db:
+        service.create_game(db, h.judge, GAME, GM, "masterpw", setup,
+                            {name: (email, pw) for name, (email, pw, _) in PLAYERS.items()})
+
+
+def play_first_turn_passing(h: Harness) -> None:
+    """Jan/Feb 1936: no bids; each power in the initial order passes its one option."""
+    for power in ("GE", "IT", "CW", "FR", "RU", "JA", "US", "CH"):
+        code, state = open_state(h)
+        assert state.political is not None and state.political.current_power == power, code
+        send(h, OWNER[power], f"PASS {power}")
+
+
+def find_seed(game: str, turn: int, purposes: list[str], want: list[Any]) -> str:
+    """A seed whose rolls for ``purposes`` (counters 0, 1, ...) satisfy ``want`` (predicates)."""
+    for n in range(1, 100000):
+        seed = f"{n:064x}"
+        dice = [derive_roll(seed, game, turn_key(turn), purpose, i)[0] for i, purpose in enumerate(purposes)]
+        if all(check(d) for check, d in zip(want, dice)):
+            return seed
+    raise AssertionError("no seed found")
+
+
+# ----------------------------------------------------------------------------------------------
+
+
+def test_created_game_is_stored_as_game_settings_and_phase_rows(harness: Harness, seeds: Seeds) -> None:
+    create(harness, rule_8_6=True)
+    game = game_row(harness)
+    assert game.variant == "dod3" and game.status == "forming"
+    setup = game.settings["dod3"]["setup"]
+    assert setup["options"] == {"bitter_end": False, "rule_8_6": True}
+    assert setup["option_costs"]["IPO 3"] == 2
+    assert setup["players"]["USA/China"] == ["US", "CH"]
+    with harness.judge.sessions.begin() as db:
+        seats = queries.seats_of(db, game.id)
+        assert sorted(s.power for s in seats) == sorted(PE)
+        assert {s.email for s in seats if s.power in ("US", "CH")} == {"usc@example.com"}
+    reply = gm(harness, "DOD3 START")
+    assert "The game has started" in flat(reply)
+    code, state = open_state(harness)
+    assert code == "JF1936C1" and state.turn == 0
+    assert state.political is not None and state.political.current_power == "GE"
+    start = harness.outbox(to="usc@example.com", kind="start")
+    assert len(start) == 1  # one copy for the player of two powers
+    assert state.dice_commitment and state.dice_commitment in start[0].body_text
+    assert seeds.drawn[0] not in start[0].body_text  # the seed itself stays secret
+    assert state.weather in ("Snow", "Frost", "Mild")  # rolled on the GM's chart at once
+    assert "Weather (Jan/Feb, d10 = " in start[0].body_text
+
+
+def test_gm_sets_up_a_game_by_mail(harness: Harness) -> None:
+    out = harness.send(GM, "DOD3 CREATE mailgame secretpw PRESET 5")
+    assert out.status == "done"
+    reply = harness.last_reply(GM)
+    assert "created" in reply and "CH+US" in reply and "secretpw" not in reply
+    body = "SIGNON master@mailgame secretpw\n" + "\n".join(
+        f"DOD3 SEAT {name} p{i}@example.com pw{i}" for i, name in enumerate(["GE", "JA+IT", "CW+FR", "CH+US", "RU"]))
+    body += "\nDOD3 SET COST IPO 3 2\nDOD3 SET RULE86 ON\nDOD3 SET BITTEREND ON\nDOD3 PE GE 4\nDOD3 START"
+    harness.send(GM, body)
+    reply = harness.last_reply(GM)
+    assert "Error" not in reply, reply
+    with harness.judge.sessions.begin() as db:
+        game = queries.game_by_name(db, "mailgame")
+        assert game is not None and game.status == "active"
+        cfg = game.settings["dod3"]["setup"]
+        assert cfg["options"] == {"bitter_end": True, "rule_8_6": True}
+        assert cfg["option_costs"]["IPO 3"] == 2
+        assert next(p for p in cfg["powers"] if p["power"] == "GE")["pe"] == 4
+        assert {s.power for s in game.players if s.email == "p3@example.com"} == {"CH", "US"}
+
+
+def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
+    create(harness)
+    gm(harness, "DOD3 START")
+
+    # --- Jan/Feb 1936: no bidding, one option each in the initial track order --------------
+    reply = send(harness, "Soviet", "PASS GE")
+    assert "you do not play Germany" in reply
+    reply = send(harness, "Axis", "BID IT 3")
+    assert "bids are taken in step A" in reply
+    play_first_turn_passing(harness)
+    code, state = open_state(harness)
+    assert code == "JF1936E"
+    bonus = {c.power: c.bid_points_gained for c in state.bonus}
+    assert bonus == {"GE": 4, "IT": 3, "CW": 2, "FR": 2, "RU": 2, "JA": 1, "US": 1, "CH": 0}
+
+    # The second turn's seed: end rolls that do not stop the first three options, a 6 after
+    # the fourth (the rule 8.6 example), and one that lets Japan's second option go on.
+    purposes = ["end roll after IT IPO 3", "end roll after RU RU 2", "end roll after FR FR 1",
+                "end roll after JA JA 1", "end roll after JA IPO 5"]
+    seeds.queue.append(find_seed(GAME, 1, purposes, [lambda d: True, lambda d: d >= 2, lambda d: d >= 3,
+                                                     lambda d: d == 6, lambda d: d >= 5]))
+    gm(harness, "DOD3 PROCESS")
+    report1 = harness.outbox(to="soviet@example.com", kind="results")[-1]
+    assert "Jan/Feb 1936 turn report" in report1.subject
+    assert "Soviet Union passes." in report1.body_text
+    assert seeds.drawn[0] in report1.body_text  # turn 1's seed revealed
+    code, state = open_state(harness)
+    assert code == "MA1936A" and state.turn == 1
+    assert state.dice_commitment in report1.body_text  # turn 2's commitment published with it
+
+    # --- Mar/Apr 1936, A: the rule 6 second-turn example -----------------------------------
+    reply = send(harness, "France/Commonwealth", "BID CW 1\nBID FR 2")
+    assert "Your bids this turn: CW 1; FR 2." in reply
+    assert "RU" not in reply.split("Your bids")[-1]
+    reply = send(harness, "Soviet", "BID RU 3\nBID GE 5")
+    assert "you do not play Germany" in reply
+    assert "Your bids this turn: RU 3." in reply
+    assert "CW 1" not in reply and "FR 2" not in reply  # nobody sees another player's bid
+    reply = send(harness, "Axis", "BID IT 2\nBID JA 6 OPTIONS 2\nBID GE 40")
+    assert "Germany has only 12 bid points" in reply
+    assert "Your bids this turn: IT 2; JA 6 for 2 options." in reply
+    status = gm(harness, "DOD3 STATUS")
+    assert "5 power(s) have sent a bid" in status and "BID" not in status.split("DOD3 STATUS")[-1]
+    notices = [m.body_text for m in harness.outbox(to="usc@example.com")]
+    assert not any("RU 3" in text or "bid 3" in text for text in notices)
+
+    harness.clock.now = game_row(harness).deadline + timedelta(minutes=1)  # type: ignore[operator]
+    assert tick(harness.judge).processed == [GAME]  # the deadline reveals the bids
+    revealed = phase_row(harness, "MA1936A")
+    initiative = revealed.state_after["initiative"]
+    assert [e["power"] for e in initiative["entries"]] == ["IT", "RU", "CW", "FR", "JA", "GE", "US", "CH"]
+    assert initiative["last_card"] == 5 and initiative["last_card_power"] == "JA"
+    finals = {e["power"]: e["final_bid"] for e in initiative["entries"]}
+    assert finals == {"IT": 5, "RU": 5, "CW": 4, "FR": 4, "JA": 3.5, "GE": 4, "US": 1, "CH": 0}
+    notice = harness.outbox(to="soviet@example.com", kind="results")[-1].body_text
+    assert "bid 6 for 2 options: (6+1)/2 = 3.5" in notice and "last card" in notice
+    assert notice.index("Japan") < notice.index("last card") < notice.index("Germany")
+
+    # --- the Democrats' move-downs (reverse order CH, US, FR, CW) --------------------------
+    code, _ = open_state(harness)
+    assert code == "MA1936AM"
+    reply = send(harness, "Axis", "MOVEDOWN IT BELOW JA")
+    assert "only the Democrats may move down" in reply
+    reply = send(harness, "France/Commonwealth", "MOVEDOWN CW BELOW US")
+    assert "must stay above every power that did not bid" in reply
+    send(harness, "USA/China", "STAY CH\nSTAY US")
+    reply = send(harness, "France/Commonwealth", "STAY FR\nMOVEDOWN CW BELOW JA")
+    assert "Every Democrat has answered" in reply
+    code, state = open_state(harness)
+    assert state.track == ("IT", "RU", "FR", "JA", "CW", "GE", "US", "CH")
+    assert code == "MA1936B"  # no weather chart: the GM enters it
+
+    # --- B and C: wars, weather, political affairs with the end rolls ----------------------
+    gm(harness, "DOD3 WAR GE CW FR\nDOD3 WAR IT RU\nDOD3 WEATHER Clear skies over Europe")
+    code, state = open_state(harness)
+    assert code == "MA1936C1" and state.political is not None and state.political.current_power == "IT"
+    reply = send(harness, "Soviet", "OPTION RU RU 2")
+    assert "it is Italy's turn" in reply
+    reply = send(harness, "Axis", "OPTION IT IPO 3 MINOR Albania")
+    assert "Italy plays IPO 3 (cost 2), activating Albania." in reply
+    gm(harness, "DOD3 EFFECT IT Albania <moves> one box towards Italy")
+    send(harness, "Soviet", "OPTION RU RU 2")
+    reply = send(harness, "France/Commonwealth", "OPTION FR FR 1 MINOR Belgium")
+    reply = send(harness, "Axis", "OPTION JA JA 1")
+    assert "End roll #3: d10 6 - 3 + 1 = 4: they continue." in reply  # the rule 8.6 example
+    reply = send(harness, "Axis", "OPTION JA IPO 3")
+    assert "IPO 3 has already been chosen this turn" in reply
+    send(harness, "Axis", "OPTION JA IPO 5")
+    reply = send(harness, "France/Commonwealth", "OPTION CW CW 2")
+    assert "political affairs end (no roll)" in reply
+    code, state = open_state(harness)
+    assert code == "MA1936E"
+    rolls = phase_row(harness, "MA1936C4").state_after["political"]["rolls"]
+    assert rolls[3] == {"die": 6, "previous_options": 3, "previous_mp0": 0, "rule_8_6": False, "subtracted": 3,
+                        "powers_at_war": 5, "at_war_bonus": 1, "all_at_war": False, "all_at_war_bonus": 0,
+                        "modified": 4, "ends": False, "automatic": False, "passed": None}
+    # D: only the powers that played no option gain bid points (GE +4, US +1, CH +0).
+    points = {p.power: p.bid_points for p in state.powers}
+    assert points == {"CH": 8, "CW": 9, "FR": 8, "US": 10, "GE": 16, "IT": 9, "JA": 3, "RU": 7}
+    money = {p.power: p.money for p in state.powers}
+    assert money == {"CH": 10, "CW": 9, "FR": 9, "US": 10, "GE": 10, "IT": 8, "JA": 7, "RU": 9}
+
+    # --- E-I: the GM's entries, then the turn report ---------------------------------------
+    reply = gm(harness, "DOD3 MONEY GE 13\nDOD3 USENTRY GE 3/2\nDOD3 USENTRY JA 0.25\n"
+                        "DOD3 RECORD Germany remilitarises the Rhineland <b>unopposed</b>\nDOD3 OBJECTIVES GE 3")
+    assert "Error" not in reply
+    reply = send(harness, "Axis", "DOD3 MONEY GE 99")
+    assert "only the game master" in reply
+    gm(harness, "DOD3 PROCESS")
+    mail = harness.outbox(to="usc@example.com", kind="results")[-1]
+    text = mail.body_text
+    assert "Mar/Apr 1936 turn report" in mail.subject
+    assert all(len(line) <= 72 for line in text.splitlines()), [l for l in text.splitlines() if len(l) > 72]
+    for expected in ("1st Italy", "bid 2 +3 = 5", "5th Commonwealth", "Commonwealth moved down below Japan",
+                     "Clear skies over Europe", "Italy plays IPO 3 (cost 2), activating Albania.",
+                     "Effects: Albania <moves> one box towards Italy",
+                     "End roll: d10 6 - 3 + 1 = 4: they continue.", "Germany: +4 bid points",
+                     "USA: ? (PE face down)", "Germany: 1.5 (rounds to 2)", "Japan: 0.25 (rounds to 0)",
+                     "Germany remilitarises the Rhineland", "MJ1936A"):
+        assert expected in text, expected
+    dice = phase_row(harness, "MA1936E").results["dice"]
+    assert dice["seed"] in text and dice["commitment"] in text
+    assert verify_rolls(dice["seed"], dice["commitment"], [Roll.from_dict(r) for r in dice["rolls"]]) == []
+    assert [r["result"] for r in dice["rolls"]][3] == 6
+    assert mail.body_html is not None
+    assert "&lt;b&gt;unopposed&lt;/b&gt;" in mail.body_html and "<b>unopposed" not in mail.body_html
+    assert "&lt;moves&gt;" in mail.body_html
+    table = text.split("THE POWERS")[1].split("\n\n")[0].splitlines()
+    assert next(line for line in table if line.startswith("  Germany ")).split()[1:] == ["4", "4", "13", "5", "16",
+                                                                                        "1.5"]
+    assert next(line for line in table if line.startswith("  USA ")).split()[1:5] == ["?", "?", "10", "5"]
+
+    # --- May/Jun 1936: everyone bids (early reveal), a weather chart, the victory tally ---
+    gm(harness, "DOD3 SET WEATHER May/Jun Fine,Fine,Fine,Fine,Fine,Rain,Rain,Rain,Storm,Storm")
+    send(harness, "Axis", "BID GE 0\nBID IT 1\nBID JA 0")
+    send(harness, "USA/China", "BID US 2\nBID CH 0")
+    send(harness, "Soviet", "BID RU 1")
+    reply = send(harness, "France/Commonwealth", "BID CW 0\nBID FR 0")
+    assert "Every power has bid" in reply
+    send(harness, "France/Commonwealth", "STAY CW\nSTAY FR")
+    send(harness, "USA/China", "STAY US\nSTAY CH")
+    code, state = open_state(harness)
+    assert code == "MJ1936C1"  # the weather was rolled on the GM's chart
+    assert state.weather in ("Fine", "Rain", "Storm")
+    order = [power for power, _ in state.political.order]  # type: ignore[union-attr]
+    assert set(order) == {"IT", "US", "RU"}
+    while code.startswith("MJ1936C"):
+        send(harness, OWNER[state.political.current_power], f"PASS {state.political.current_power}")  # type: ignore
+        code, state = open_state(harness)
+    assert code == "MJ1936E"
+    reply = gm(harness, "DOD3 OBJECTIVES FR 7\nDOD3 OBJECTIVES CW 20\nDOD3 OBJECTIVES US 18\nDOD3 OBJECTIVES CH 2\n"
+                        "DOD3 OBJECTIVES RU 15\nDOD3 OBJECTIVES GE 0\nDOD3 TALLY")
+    assert "not printed in the draft: the GM must enter them" in flat(reply)
+    reply = gm(harness, "DOD3 SET NEEDED GE 20\nDOD3 SET NEEDED JA 12\nDOD3 NEUTRAL Sao_Paulo CW 6 US 6\nDOD3 TALLY")
+    assert "Democrats   holds    48, needs  50: net -2  WINS" in reply
+    assert "Communists  holds    15, needs  17: net -2  WINS" in reply
+    assert "Fascists    holds     0, needs  40: net -40" in reply
+    assert "USA/China            20.5 (21) of 20: net 0.5  WINS" in reply
+    assert "France/Commonwealth  27.5 (28) of 30: net -2.5" in reply
+    assert "Winning ideology: Democrats and Communists; winning player: USA/China" in reply
+    gm(harness, "DOD3 PROCESS")
+    text = harness.outbox(to="axis@example.com", kind="results")[-1].body_text
+    assert "May/Jun 1936" in text and "VICTORY TALLY" in text and "winning player: USA/China" in text
+    assert "#0 weather: d10 =" in text
+    code, state = open_state(harness)
+    assert code == "JA1936A" and state.turn == 3
+    with harness.judge.sessions.begin() as db:
+        game = queries.game_by_name(db, GAME)
+        codes = [p.code for p in queries.phases_of(db, game.id)]  # type: ignore[union-attr]
+    assert codes[:10] == ["JF1936B"] + [f"JF1936C{i}" for i in range(1, 9)] + ["JF1936D"]
+    assert codes[10:13] == ["JF1936E", "MA1936A", "MA1936AM"]
+    assert "MJ1936B" in codes and "MJ1936D" in codes
+
+
+def test_bids_stay_secret_and_foreign_bids_are_refused(harness: Harness, seeds: Seeds) -> None:
+    create(harness)
+    gm(harness, "DOD3 START")
+    play_first_turn_passing(harness)
+    gm(harness, "DOD3 PROCESS")
+    reply = send(harness, "Soviet", "BID CW 3")
+    assert "you do not play Commonwealth" in reply
+    reply = send(harness, "Soviet", "BID RU 3")
+    assert "RU 3" in reply
+    harness.send("stranger@example.com", "SIGNON Rgazette wrongpw\nBID RU 9")
+    assert "wrong password" in harness.last_reply("stranger@example.com")
+    with harness.judge.sessions.begin() as db:
+        game = queries.game_by_name(db, GAME)
+        rows = [r for r in db.query(OrderRow).filter(OrderRow.game_id == game.id)]  # type: ignore[union-attr]
+    assert [(r.power, r.order) for r in rows] == [("RU", "3/1")]
+    # The GM's view counts bids but never shows them; other players' mail never names them.
+    assert "RU 3" not in gm(harness, "DOD3 STATUS")
+    for name, (email, _, _) in PLAYERS.items():
+        if name != "Soviet":
+            assert not any("RU 3" in m.body_text for m in harness.outbox(to=email))
+
+
+def test_conquest_ends_the_game_unless_bitter_end(harness: Harness, seeds: Seeds) -> None:
+    create(harness)
+    gm(harness, "DOD3 START")
+    play_first_turn_passing(harness)
+    gm(harness, "DOD3 CONQUERED RU YES\nDOD3 PROCESS")
+    assert game_row(harness).status == "finished"
+    text = harness.outbox(to="soviet@example.com", kind="results")[-1].body_text
+    assert "THE GAME HAS ENDED: all the major powers of Communists have been conquered" in text
+
+
+def test_bitter_end_goes_on(harness: Harness, seeds: Seeds) -> None:
+    create(harness, bitter_end=True)
+    gm(harness, "DOD3 START")
+    play_first_turn_passing(harness)
+    gm(harness, "DOD3 CONQUERED RU YES\nDOD3 PROCESS")
+    assert game_row(harness).status == "active"
+    code, state = open_state(harness)
+    assert code == "MA1936A" and "RU" in state.track
+    send(harness, "Axis", "BID GE 1")
+    send(harness, "France/Commonwealth", "BID CW 1")
+    gm(harness, "DOD3 PROCESS")
+    revealed = phase_row(harness, "MA1936A").state_after["initiative"]
+    assert "RU" not in [e["power"] for e in revealed["entries"]]  # conquered: off the track
+
+
+def test_option_cost_and_credit_limit_checked(harness: Harness, seeds: Seeds) -> None:
+    create(harness)
+    gm(harness, "DOD3 START")
+    reply = send(harness, "Axis", "OPTION GE GE 7")
+    assert "no cost entered for GE 7: the GM must give it" in reply
+    gm(harness, "DOD3 SET COST GE 7 16")
+    reply = send(harness, "Axis", "OPTION GE GE 7")
+    assert "cannot afford GE 7" in reply
+    reply = send(harness, "Axis", "OPTION GE IT 1")
+    assert "another major power's card" in reply
+    reply = send(harness, "Axis", "OPTION GE GE 1")
+    assert "Germany plays GE 1 (cost 1)" in reply
+    code, state = open_state(harness)
+    assert state.power("GE").money == 9
+    # first turn: one option per power; the next slot (if the roll did not end the step) is Italy's
+    assert code in ("JF1936C2", "JF1936E")
+
+
+def test_deadlines_pass_silent_powers_and_keep_the_track(harness: Harness, seeds: Seeds) -> None:
+    create(harness)
+    gm(harness, "DOD3 START")
+    harness.clock.now = game_row(harness).deadline + timedelta(minutes=1)  # type: ignore[operator]
+    assert tick(harness.judge).processed == [GAME]
+    code, state = open_state(harness)
+    assert code == "JF1936C2" and state.political is not None and state.political.current_power == "IT"
+    assert "Germany named no option by the deadline and passes." in \
+        harness.outbox(to="axis@example.com", kind="results")[-1].body_text
+    assert "Italy to name an option" in harness.outbox(to="axis@example.com", kind="notice")[-1].subject
+    for power in ("IT", "CW", "FR", "RU", "JA", "US", "CH"):
+        send(harness, OWNER[power], f"PASS {power}")
+    gm(harness, "DOD3 PROCESS JF1936E")
+    send(harness, "France/Commonwealth", "BID CW 1")
+    send(harness, "Axis", "BID GE 1")
+    gm(harness, "DOD3 PROCESS")
+    code, _ = open_state(harness)
+    assert code == "MA1936AM"
+    reply = send(harness, "France/Commonwealth", "MOVEDOWN CW BELOW GE")  # GE 1+4 = 5 is above CW 1+3 = 4
+    assert "Commonwealth cannot move down: CW can only move down: GE is above it" in reply
+    harness.clock.now = game_row(harness).deadline + timedelta(minutes=1)  # type: ignore[operator]
+    assert tick(harness.judge).processed == [GAME]  # the short sub-deadline passes
+    settled = phase_row(harness, "MA1936AM").state_after["initiative"]
+    assert settled["move_downs_done"] is True
+    assert settled["track"][:2] == ["GE", "CW"]
+    assert settled["last_card"] == 2
+    reply = gm(harness, "DOD3 PROCESS MA1936A")
+    assert "the step is MA1936B, not MA1936A" in flat(reply)
+
+
+def test_a_dod3_game_needs_its_set_up(harness: Harness) -> None:
+    harness.send(GM, "CREATE plain masterpw dod3")
+    reply = flat(harness.last_reply(GM))
+    assert "Game 'plain' (dod3) created" in reply
+    harness.send(GM, "SIGNON master@plain masterpw\nDOD3 PE GE 4")
+    assert "has no Days of Decision III set-up (create it with DOD3 CREATE)" in flat(harness.last_reply(GM))
