@@ -5,6 +5,7 @@ This is the one place where engine values and JSON meet (see docs/engine-api.md)
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .engine.adjudicate import PhaseResult, adjudicate, read_orders, reveal_hidden_choices
@@ -15,6 +16,7 @@ from .engine.orders import Hold, Unit
 from .engine.parse import OrderSyntaxError, parse_order
 from .engine.retreats import retreat_options
 from .engine.state import NEUTRAL, Dislodged, GameState
+from .engine.rules import EDITIONS
 from .engine.variant import Variant
 from .variants import load_variant
 
@@ -30,9 +32,37 @@ class RequestError(ValueError):
 
 def _variant(data: dict[str, Any]) -> Variant:
     try:
-        return load_variant(str(data.get("variant") or DEFAULT_VARIANT))
+        variant = load_variant(str(data.get("variant") or DEFAULT_VARIANT))
     except LookupError as error:
         raise RequestError(str(error)) from None
+    rules = data.get("rules")
+    if not rules:
+        return variant
+    if not isinstance(rules, dict):
+        raise RequestError('"rules" must be an object of rule options')
+    try:
+        return with_game_rules(variant, rules)
+    except ValueError as error:
+        raise RequestError(str(error)) from None
+
+
+def with_game_rules(variant: Variant, rules: dict[str, Any]) -> Variant:
+    """A variant with one game's rule options: any option of `RuleOptions` (an `edition`
+    resets the rest to that edition's), and `victory_groups` (bool) for the three-group
+    victory rule of a variant that defines groups."""
+    options = dict(rules)
+    groups = options.pop("victory_groups", None)
+    edition = options.pop("edition", None)
+    base = EDITIONS[str(edition)] if edition is not None else variant.rules
+    if edition is not None and str(edition) not in EDITIONS:
+        raise ValueError(f"unknown rules edition {edition!r}")
+    changed = replace(variant, rules=base.with_overrides(options))
+    if groups is not None:
+        defined = tuple(variant.extra.get("victory_groups", {}).get("groups", ()))
+        if groups and not defined:
+            raise ValueError(f"{variant.name} has no victory groups")
+        changed = replace(changed, victory_groups=defined if groups else ())
+    return changed
 
 
 def parse_unit(text: str, variant: Variant) -> Unit:

@@ -180,5 +180,5 @@ def variant_from_data(data: dict[str, Any], name: str | None = None) -> Variant:
 
 _KNOWN_KEYS = {
     "name", "title", "start_phase", "victory_centres", "rules", "powers", "provinces",
-    "build_sites", "conditional_homes", "hooks", "setups", "hidden_choices", "victory_groups",
+    "build_sites", "conditional_homes", "hooks", "setups", "hidden_choices",
 }

@@ -173,6 +173,17 @@ class SetGrace(MasterCommand):
         set_timing(ctx, "all", f"GRACE {args.strip()}")
 
 
+@register
+class SetRule(MasterCommand):
+    names = ("SET RULE",)
+    help = "SET RULE <option> <value> -- (GM) a rule option of this game, e.g. SET RULE victory_groups on."
+
+    def process(self, ctx: MailSession, args: str) -> None:
+        from app.services.gm import set_rule
+
+        set_rule(ctx, args)
+
+
 class _BoundTiming(MasterCommand):
     kind = "movement"
 
@@ -185,7 +196,7 @@ class _BoundTiming(MasterCommand):
 @register
 class SetMoveTiming(_BoundTiming):
     names = ("SET MOVE", "SET MOVEMENT")
-    help = "SET MOVE|RETREAT|ADJUST NEXT <hours> | GRACE <hours> | AT <hh:mm> -- (GM) timing per phase type."
+    help = "SET MOVE|RETREAT|ADJUST NEXT <hours> | GRACE <hours> | AT <hh:mm> | DAYS -MTWTF- -- (GM) timing per phase type."
     kind = "movement"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import select
 
@@ -14,7 +15,7 @@ from app.services.mail_session import MailSession
 from app.services.notify import mail_game, mail_seat
 from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
-from app.services.timing import game_setting, parse_when
+from app.services.timing import game_setting, parse_days, parse_when
 from app.services.turns import ProcessError, preview_turn, process_turn
 
 __all__ = ["process_now", "rollback", "rollforward", "set_deadline"]
@@ -140,14 +141,20 @@ def set_deadline(ctx: MailSession, text: str) -> None:
 
 
 def set_timing(ctx: MailSession, kind: str, args: str) -> None:
-    """``SET MOVE NEXT 48``, ``SET RETREAT GRACE 12``, ``SET ADJUST AT 20:00``, ``SET GRACE 24``."""
+    """``SET MOVE NEXT 48``, ``SET RETREAT GRACE 12``, ``SET ADJUST AT 20:00``, ``SET MOVE DAYS -MTWTF-``,
+    ``SET GRACE 24``."""
     game = ctx.require_game()
     words = args.upper().split()
-    if len(words) != 2 or words[0] not in ("NEXT", "GRACE", "AT"):
-        raise CommandError("say SET MOVE|RETREAT|ADJUST NEXT|GRACE <hours> or AT <hh:mm>")
-    key = {"NEXT": "next_hours", "GRACE": "grace_hours", "AT": "at"}[words[0]]
+    if len(words) != 2 or words[0] not in ("NEXT", "GRACE", "AT", "DAYS"):
+        raise CommandError("say SET MOVE|RETREAT|ADJUST NEXT|GRACE <hours>, AT <hh:mm> or DAYS -MTWTF-")
+    key = {"NEXT": "next_hours", "GRACE": "grace_hours", "AT": "at", "DAYS": "days"}[words[0]]
     value: float | str | None
-    if key == "at":
+    if key == "days":
+        try:
+            value = parse_days(words[1])
+        except ValueError as error:
+            raise CommandError(str(error)) from error
+    elif key == "at":
         value = None if words[1] in ("NONE", "OFF") else words[1]
     else:
         try:
@@ -167,6 +174,32 @@ def set_timing(ctx: MailSession, kind: str, args: str) -> None:
     game.settings = settings
     ctx.audit("set_timing", kind=kind, key=key, value=value)
     ctx.add_note(f"{', '.join(kinds)}: {key.replace('_', ' ')} = {value}.")
+
+
+def set_rule(ctx: MailSession, args: str) -> None:
+    """``SET RULE victory_groups on``, ``SET RULE removal_default civil_disorder``,
+    ``SET RULE edition 1971``; ``SET RULE <option> default`` drops the game's choice."""
+    from app.jsonapi import with_game_rules
+    from app.variants import load_variant
+
+    game = ctx.require_game()
+    words = args.split()
+    if len(words) != 2:
+        raise CommandError("say SET RULE <option> <value>, e.g. SET RULE victory_groups on")
+    name, text = words[0].lower(), words[1].lower()
+    value: Any = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}.get(text, text)
+    rules = dict((game.settings or {}).get("rules") or {})
+    if text == "default":
+        rules.pop(name, None)
+    else:
+        rules[name] = value
+    try:
+        with_game_rules(load_variant(game.variant), rules)
+    except (ValueError, LookupError) as error:
+        raise CommandError(f"rule not changed: {error}") from error
+    game.settings = {**(game.settings or {}), "rules": rules}
+    ctx.audit("set_rule", option=name, value=value)
+    ctx.add_note(f"Rule {name} = {rules.get(name, 'the variant default')}.")
 
 
 def set_option(ctx: MailSession, key: str, value: str) -> None:

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from app.services.phases import PhaseName
 
-__all__ = ["DEFAULT_SETTINGS", "game_setting", "next_deadline", "parse_when", "timing_for"]
+__all__ = ["DEFAULT_SETTINGS", "game_setting", "next_deadline", "parse_days", "parse_when", "timing_for"]
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "layout": "judge",  # judge | zine
@@ -50,7 +50,32 @@ def next_deadline(settings: dict[str, Any] | None, phase_code: str, now: datetim
         if snapped < local:
             snapped += timedelta(days=1)
         when = snapped.astimezone(ZoneInfo("UTC"))
+    days = timing.get("days")
+    if days:
+        zone = ZoneInfo(game_setting(settings, "timezone"))
+        for _ in range(7):  # njudge's DAYS: the weekdays a deadline may fall on
+            if _day_allowed(days, when.astimezone(zone).weekday()):
+                break
+            when += timedelta(days=1)
     return when.replace(microsecond=0)
+
+
+WEEK = "SMTWTFS"  # njudge writes the week from Sunday: SMTWTFS, '-' for a day off
+
+
+def parse_days(pattern: str) -> str | None:
+    """``-MTWTF-`` (no weekends) -> the pattern; ``ALL`` -> None (every day)."""
+    text = pattern.strip().upper()
+    if text in ("ALL", "ANY", "NONE", "OFF", WEEK):
+        return None
+    if len(text) != 7 or any(c not in ("-", w) for c, w in zip(text, WEEK)) or text == "-------":
+        raise ValueError("DAYS takes seven letters from Sunday, a '-' for a day off: -MTWTF-")
+    return text
+
+
+def _day_allowed(days: str, weekday: int) -> bool:
+    """`weekday` as Python counts it (Monday 0); `days` from Sunday."""
+    return days[(weekday + 1) % 7] != "-"
 
 
 def parse_when(text: str, now: datetime, zone: str = "UTC") -> datetime | None:

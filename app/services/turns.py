@@ -89,7 +89,8 @@ def adjudicate_open_phase(db: Session, judge: Judge, game: Game) -> tuple[Phase,
     if phase is None:
         raise ProcessError(f"game '{game.name}' has no open phase")
     received, parsed = _orders_by_power(db, judge, game, phase)
-    result = judge.api.adjudicate_request({**phase.state_before, "orders": parsed})
+    rules = (game.settings or {}).get("rules") or {}  # the game's own rule options (SET RULE)
+    result = judge.api.adjudicate_request({**phase.state_before, "orders": parsed, "rules": rules})
     nmr = _nmr_powers(db, judge, game, phase, parsed)
     return phase, result, {"received": received, "parsed": parsed}, parsed, nmr
 
