@@ -16,6 +16,7 @@ run: $(VENV)/.installed
 	$(BIN)/judge serve --demo-game demo
 
 test: $(VENV)/.installed
+	$(BIN)/ruff check app tests benchmarks
 	$(BIN)/python -m pytest -q
 
 # The benchmark peer (MILA's diplomacy package) lives in its own virtualenv:

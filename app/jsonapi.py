@@ -15,8 +15,8 @@ from .engine.legality import build_sites
 from .engine.orders import Hold, Unit
 from .engine.parse import OrderSyntaxError, parse_order
 from .engine.retreats import retreat_options
-from .engine.state import NEUTRAL, Dislodged, GameState
 from .engine.rules import EDITIONS
+from .engine.state import NEUTRAL, Dislodged, GameState
 from .engine.variant import Variant
 from .variants import load_variant
 

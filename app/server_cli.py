@@ -140,7 +140,7 @@ def _game_create(args: argparse.Namespace) -> int:
     try:
         notes = create_game_direct(judge, args.name, args.master, args.password, variant=args.variant,
                                    settings=settings, press=args.press, seats=seats, start=not args.no_start)
-    except Exception as error:  # noqa: BLE001 - CommandError and friends: say why
+    except Exception as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     print(f"game '{args.name}' created.")

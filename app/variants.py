@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,7 @@ def _split_setup(name: str) -> tuple[str, str | None]:
     return _SETUP_NAMES.get(name, (name, None))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_variant(name: str) -> Variant:
     folder, setup = _split_setup(name)
     path = VARIANTS_DIR / folder / "variant.toml"

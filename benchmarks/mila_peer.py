@@ -23,14 +23,15 @@ def build(request):
 
 
 def main(path):
-    requests = [json.loads(line) for line in open(path)]
+    with open(path) as handle:
+        lines = handle.read().splitlines()
+    requests = [json.loads(line) for line in lines]
     games = [build(r) for r in requests]
     orders = sum(len(o) for r in requests for o in r["orders"].values())
     start = time.perf_counter()
     for game in games:
         game.process()
     resolution = time.perf_counter() - start
-    lines = open(path).read().splitlines()
     start = time.perf_counter()
     for line in lines:
         game = build(json.loads(line))

@@ -46,4 +46,4 @@ class UtcDateTime(TypeDecorator[datetime]):
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
-    type_annotation_map = {datetime: UtcDateTime, dict: JSON, list: JSON}  # noqa: RUF012
+    type_annotation_map = {datetime: UtcDateTime, dict: JSON, list: JSON}

@@ -16,6 +16,7 @@ verifiable roller (dice.py). Modules:
 """
 
 from .dice import DiceRoller, FixedRoller, Roll, commitment, derive_roll, generate_seed, verify_roll, verify_rolls
+from .exact import format_number, parse_number, round_rule, to_json_number
 from .initiative import (
     DEFAULT_BID_MODIFIERS,
     Bid,
@@ -28,7 +29,6 @@ from .initiative import (
     final_bid,
     move_down_order,
 )
-from .exact import format_number, parse_number, round_rule, to_json_number
 from .political import (
     BonusChange,
     EndRoll,

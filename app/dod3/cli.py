@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Mapping
 from decimal import Decimal
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from .initiative import DEFAULT_BID_MODIFIERS, MoveDown, apply_move_downs, compute_initiative, move_down_order
 from .exact import parse_number, round_rule, to_json_number
+from .initiative import DEFAULT_BID_MODIFIERS, MoveDown, apply_move_downs, compute_initiative, move_down_order
 from .political import end_of_political_affairs
 from .powers import INITIAL_TRACK, grouping_preset
 from .victory import victory_tally

@@ -26,8 +26,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import Any, Protocol
 
 __all__ = [
     "Roll",
@@ -105,7 +106,7 @@ class Roll:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Roll":
+    def from_dict(cls, data: Mapping[str, Any]) -> Roll:
         return cls(
             game=str(data["game"]),
             turn=str(data["turn"]),
@@ -165,7 +166,7 @@ class DiceRoller:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "DiceRoller":
+    def from_dict(cls, data: Mapping[str, Any]) -> DiceRoller:
         roller = cls(seed=data["seed"], game=data["game"], turn=data["turn"],
                      rolls=[Roll.from_dict(item) for item in data.get("rolls", ())])
         if "commitment" in data and data["commitment"] != roller.commitment:

@@ -96,7 +96,7 @@ def _terminating(number: Fraction) -> bool:
     return denominator == 1
 
 
-def to_json_number(value: NumberInput) -> Union[int, float, str]:
+def to_json_number(value: NumberInput) -> int | float | str:
     """An exact JSON form: int if whole, float if a short terminating decimal, else "p/q"."""
     number = parse_number(value)
     if number.denominator == 1:

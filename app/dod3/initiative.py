@@ -15,10 +15,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cmp_to_key
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from .exact import NumberInput, parse_number, parse_whole, to_json_number
 from .powers import DEMOCRATS, IDEOLOGIES, normalise_power, normalise_powers
@@ -69,7 +70,7 @@ class Bid:
         return {"power": self.power, "points": self.points, "options": self.options}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Bid":
+    def from_dict(cls, data: Mapping[str, Any]) -> Bid:
         return cls(power=data["power"], points=data.get("points", 0), options=data.get("options", 1))
 
 
@@ -99,7 +100,7 @@ class InitiativeEntry:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "InitiativeEntry":
+    def from_dict(cls, data: Mapping[str, Any]) -> InitiativeEntry:
         pe = data.get("modified_pe")
         return cls(
             power=normalise_power(data["power"]),
@@ -140,7 +141,7 @@ class MoveDown:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "MoveDown":
+    def from_dict(cls, data: Mapping[str, Any]) -> MoveDown:
         return cls(power=data["power"], below=data.get("below"), to=data.get("to"))
 
 
@@ -184,7 +185,7 @@ class InitiativeResult:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "InitiativeResult":
+    def from_dict(cls, data: Mapping[str, Any]) -> InitiativeResult:
         return cls(
             entries=tuple(InitiativeEntry.from_dict(item) for item in data["entries"]),
             last_card=data.get("last_card"),

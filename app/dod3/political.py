@@ -11,9 +11,10 @@ them (as text and as changes of money, PE, bid points and US entry).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from .exact import NumberInput, parse_number, parse_whole, round_rule, to_json_number
 from .powers import POWERS, normalise_power, normalise_powers
@@ -134,7 +135,7 @@ class EndRoll:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "EndRoll":
+    def from_dict(cls, data: Mapping[str, Any]) -> EndRoll:
         return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
 
 
@@ -252,7 +253,7 @@ class OptionPlay:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "OptionPlay":
+    def from_dict(cls, data: Mapping[str, Any]) -> OptionPlay:
         return cls(
             power=normalise_power(data["power"]),
             option=normalise_option(data["option"], data["power"]),
@@ -322,7 +323,7 @@ class PoliticalAffairs:
         minor_activated: str | None = None,
         effects: str = "",
         pending: bool = False,
-    ) -> "PoliticalAffairs":
+    ) -> PoliticalAffairs:
         """Record the current power's option (8.2). Raises ValueError if it may not be chosen.
         pending: the option succeeds only on a later approval or roll (8.4)."""
         code = normalise_power(power)
@@ -357,7 +358,7 @@ class PoliticalAffairs:
         )
         return replace(self, plays=self.plays + (play,))
 
-    def settle(self, power: str, option: str, succeeded: bool, effects: str | None = None) -> "PoliticalAffairs":
+    def settle(self, power: str, option: str, succeeded: bool, effects: str | None = None) -> PoliticalAffairs:
         """Settle a pending option (8.4): it succeeded (its cost and effects now apply) or failed."""
         code = normalise_power(power)
         family = option_family(normalise_option(option, code))
@@ -375,14 +376,14 @@ class PoliticalAffairs:
     def pending(self) -> tuple[OptionPlay, ...]:
         return tuple(play for play in self.plays if play.status == "pending")
 
-    def update_play(self, **changes: Any) -> "PoliticalAffairs":
+    def update_play(self, **changes: Any) -> PoliticalAffairs:
         """Amend the latest play (the GM records effects or the minor activated)."""
         if not self.plays:
             raise ValueError("no option has been played")
         latest = replace(self.plays[-1], **changes)
         return replace(self, plays=self.plays[:-1] + (latest,))
 
-    def pass_turn(self, power: str) -> "PoliticalAffairs":
+    def pass_turn(self, power: str) -> PoliticalAffairs:
         """The current power cannot or does not play its option (e.g. no valid target): its slot is skipped
         without an end roll."""
         code = normalise_power(power)
@@ -401,7 +402,7 @@ class PoliticalAffairs:
         powers_at_war: int,
         all_at_war: bool,
         rule_8_6: bool = False,
-    ) -> "PoliticalAffairs":
+    ) -> PoliticalAffairs:
         """The end-of-political-affairs roll after the current option (no die needed after the last)."""
         if self.ended:
             raise ValueError("political affairs have already ended")
@@ -429,7 +430,7 @@ class PoliticalAffairs:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "PoliticalAffairs":
+    def from_dict(cls, data: Mapping[str, Any]) -> PoliticalAffairs:
         return cls(
             order=tuple((normalise_power(power), int(count)) for power, count in data["order"]),
             plays=tuple(OptionPlay.from_dict(item) for item in data.get("plays", ())),

@@ -7,8 +7,8 @@ and RU (the Soviet Union, which always includes the Communist Chinese, CC).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from typing import Iterable, Mapping
 
 __all__ = [
     "POWERS",

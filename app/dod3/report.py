@@ -3,7 +3,7 @@ supplies the rolls, the revealed seed and the next deadline as text)."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .dice import Roll
 from .exact import format_number

@@ -13,12 +13,13 @@ applied with :func:`gm_adjust` and logged.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
-from .initiative import DEFAULT_BID_MODIFIERS, InitiativeResult, apply_move_downs, compute_initiative
 from .exact import NumberInput, parse_number, to_json_number
+from .initiative import DEFAULT_BID_MODIFIERS, InitiativeResult, apply_move_downs, compute_initiative
 from .political import BonusChange, PoliticalAffairs, bonus_bid_points, option_family, start_political_affairs
 from .powers import (
     DEFAULT_OBJECTIVES_NEEDED,
@@ -78,7 +79,7 @@ class GameOptions:
         return {"bitter_end": self.bitter_end, "rule_8_6": self.rule_8_6}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> "GameOptions":
+    def from_dict(cls, data: Mapping[str, Any] | None) -> GameOptions:
         data = data or {}
         return cls(bitter_end=bool(data.get("bitter_end", False)), rule_8_6=bool(data.get("rule_8_6", False)))
 
@@ -107,7 +108,7 @@ class PowerSetup:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "PowerSetup":
+    def from_dict(cls, data: Mapping[str, Any]) -> PowerSetup:
         power = normalise_power(data["power"])
         needed = data.get("objectives_needed", DEFAULT_OBJECTIVES_NEEDED[power])
         return cls(
@@ -175,7 +176,7 @@ class GameSetup:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "GameSetup":
+    def from_dict(cls, data: Mapping[str, Any]) -> GameSetup:
         players_raw = data.get("players")
         if players_raw is None and data.get("preset") is not None:
             players = players_from_preset(str(data["preset"]), soviet_with=data.get("soviet_with"))
@@ -255,7 +256,7 @@ class PowerState:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "PowerState":
+    def from_dict(cls, data: Mapping[str, Any]) -> PowerState:
         kwargs: dict[str, Any] = {name: parse_number(data.get(name, 0)) for name in _FIELDS_EXACT}
         return cls(
             power=normalise_power(data["power"]),
@@ -278,7 +279,7 @@ class LogEntry:
                 "secret": self.secret}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "LogEntry":
+    def from_dict(cls, data: Mapping[str, Any]) -> LogEntry:
         return cls(turn=int(data["turn"]), phase=str(data["phase"]), text=str(data["text"]),
                    secret=bool(data.get("secret", False)))
 
@@ -314,10 +315,10 @@ class GameState:
                 return item
         raise KeyError(code)
 
-    def with_power(self, updated: PowerState) -> "GameState":
+    def with_power(self, updated: PowerState) -> GameState:
         return replace(self, powers=tuple(updated if p.power == updated.power else p for p in self.powers))
 
-    def note(self, text: str, secret: bool = False) -> "GameState":
+    def note(self, text: str, secret: bool = False) -> GameState:
         return replace(self, log=self.log + (LogEntry(self.turn, self.phase.value, text, secret),))
 
     def modified_pe(self) -> dict[str, Fraction]:
@@ -342,7 +343,7 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "GameState":
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
         return cls(
             setup=GameSetup.from_dict(data["setup"]),
             turn=int(data["turn"]),

@@ -18,9 +18,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .exact import NumberInput, parse_number, parse_whole, round_rule, to_json_number
 from .powers import (
@@ -54,7 +55,7 @@ class NeutralObjective:
     nearest: tuple[str, ...] = ()
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "NeutralObjective":
+    def from_dict(cls, data: Mapping[str, Any]) -> NeutralObjective:
         name = str(data.get("name", "?"))
         distances = tuple(
             (normalise_power(power), parse_whole(value, what=f"{name} distance to {power}"))

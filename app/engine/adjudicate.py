@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from . import adjustments, armyfleet, retreats
 from .geo import province_of
 from .legality import IllegalOrder, legal_order
-from .orders import ARMY_FLEET, Board, Convoy, Disband, Hold, Land, Move, Order, Retreat, SupportHold, SupportMove, Unit
+from .orders import ARMY_FLEET, Board, Convoy, Hold, Land, Move, Order, Retreat, SupportHold, SupportMove, Unit
 from .outcomes import FAILS, INVALID, SUCCEEDS, OrderResult, Reason
 from .parse import OrderSyntaxError, parse_order
 from .phases import Phase
@@ -231,7 +231,7 @@ class _UnitNames:
         return str(here[1]) if here else province
 
 
-def describe_order(order: Order, name: "_UnitNames") -> str:
+def describe_order(order: Order, name: _UnitNames) -> str:
     """The order in the judges' short form, naming supported and convoyed units."""
     if isinstance(order, SupportHold):
         return f"{order.unit} S {name(order.supported)}"

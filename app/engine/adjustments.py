@@ -7,6 +7,7 @@ order follow the variant's default (civil disorder, or least impact).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from .geo import province_of
@@ -36,7 +37,7 @@ def adjustments_needed(variant: Variant, state: GameState) -> bool:
 
 
 def resolve_adjustments(
-    variant: Variant, state: GameState, entries: list["OrderEntry"]
+    variant: Variant, state: GameState, entries: list[OrderEntry]
 ) -> tuple[list[OrderResult], dict[str, tuple[str, Unit]], list[tuple[str, Unit]]]:
     counts = adjustment_counts(variant, state)
     units = dict(state.units)
@@ -48,9 +49,7 @@ def resolve_adjustments(
             continue
         order, power = entry.order, entry.power
         owed = counts.get(power, 0)
-
-        def done(ok: bool, reason: str, why: str) -> OrderResult:
-            return OrderResult(power, entry.text, str(order), SUCCEEDS if ok else FAILS, reason, why)
+        done = partial(_done, entry)
 
         if isinstance(order, (Build, Waive)):
             if used[power] >= owed:
@@ -88,6 +87,10 @@ def resolve_adjustments(
                                          "no build ordered: waived", default=True))
     results = [e.result for e in entries if e.result is not None] + extra
     return results, units, removed
+
+
+def _done(entry: OrderEntry, ok: bool, reason: str, why: str) -> OrderResult:
+    return OrderResult(entry.power, entry.text, str(entry.order), SUCCEEDS if ok else FAILS, reason, why)
 
 
 def _owed_text(owed: int) -> str:

@@ -21,10 +21,9 @@ variants/smallworld/NOTES.md and docs/rules.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from .geo import GameMap, province_of
 from typing import TYPE_CHECKING
 
+from .geo import GameMap, province_of
 from .orders import ARMY_FLEET, Board, Convoy, Hold, Land, Move, SupportMove, Unit
 
 if TYPE_CHECKING:
@@ -158,7 +157,7 @@ def ferry_boarders(
     return result
 
 
-def landed(res: "MovementResolution", province: str) -> bool:
+def landed(res: MovementResolution, province: str) -> bool:
     """The army of the A/F at `province` got ashore this turn."""
     return res.succeeded.get(province + ARMY_PART, False)
 
@@ -166,7 +165,7 @@ def landed(res: "MovementResolution", province: str) -> bool:
 def after_movement(
     variant: Variant,
     state: GameState,
-    res: "MovementResolution",
+    res: MovementResolution,
     units: dict[str, tuple[str, Unit]],
     removed: list[tuple[str, Unit]],
 ) -> dict[str, int]:

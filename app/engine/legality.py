@@ -8,8 +8,8 @@ to an impossible or unnamed coast (4.B.3, 4.B.1).
 
 from __future__ import annotations
 
-from .geo import GameMap, Terrain, province_of
 from . import armyfleet
+from .geo import GameMap, Terrain, province_of
 from .orders import (
     ARMY_FLEET,
     Board,
@@ -390,7 +390,7 @@ def _adjustment(order: Order, power: str, state: GameState, variant: Variant) ->
     game_map = variant.map
     if isinstance(order, Waive):
         return order
-    if isinstance(order, Remove) or isinstance(order, Disband):
+    if isinstance(order, (Remove, Disband)):
         return Remove(_own_unit(order.unit, power, state, game_map))
     if not isinstance(order, Build):
         raise IllegalOrder("in the adjustment phase you may build, remove or waive")

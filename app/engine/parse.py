@@ -188,9 +188,7 @@ class _Reader:
         if self.take(_VIA):
             self.take({"convoy", "sea", "c"})
             return True
-        if self.take({"vc"}):
-            return True
-        return False
+        return bool(self.take({"vc"}))
 
 
 def _original_words(text: str, lowered: str) -> str:

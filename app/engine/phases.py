@@ -18,7 +18,7 @@ class Phase:
     digits: int = 4  # how many digits the variant writes the year with
 
     @classmethod
-    def parse(cls, text: str) -> "Phase":
+    def parse(cls, text: str) -> Phase:
         match = _PHASE.match(text.strip().upper())
         if not match:
             raise ValueError(f"not a phase: {text!r} (expected like S1901M, F1901R, W1901A)")
@@ -34,7 +34,7 @@ class Phase:
         """'Spring 1901 movement', 'Spring 01 movement' for a two-digit calendar."""
         return f"{SEASON_NAMES[self.season]} {self.year:0{self.digits}d} {KIND_NAMES[self.kind]}"
 
-    def with_(self, season: str, kind: str, year: int | None = None) -> "Phase":
+    def with_(self, season: str, kind: str, year: int | None = None) -> Phase:
         return Phase(self.year if year is None else year, season, kind, self.digits)
 
     @property
@@ -42,7 +42,7 @@ class Phase:
         """Phases in playing order: S1901M < S1901R < F1901M < F1901R < W1901A < S1902M."""
         return self.year * 10 + "SFW".index(self.season) * 3 + "MRA".index(self.kind)
 
-    def next_movement(self) -> "Phase":
+    def next_movement(self) -> Phase:
         if self.season == "S":
             return self.with_("F", "M")
         return self.with_("S", "M", self.year + 1)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .geo import GameMap, province_of
-from .orders import Convoy, Hold, Move, MovementOrder, SupportHold, SupportMove, Unit
+from .orders import Convoy, Move, MovementOrder, SupportHold, SupportMove, Unit
 from .rules import RuleOptions
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
@@ -40,13 +40,13 @@ class MovementResolution:
     paradox_fleets: frozenset[str]  # fleets whose convoy Szykman's rule cancelled
     dislodged_by: dict[str, str]  # dislodged unit's province -> attacker's origin
     void_supports: frozenset[str]  # supports whose supported unit did something else
-    strengths: "Strengths"
+    strengths: Strengths
 
 
 class Strengths:
     """Strength figures of the settled position, for explanations."""
 
-    def __init__(self, resolver: "_Resolver") -> None:
+    def __init__(self, resolver: _Resolver) -> None:
         self._r = resolver
 
     def attack(self, source: str) -> int:

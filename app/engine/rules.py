@@ -33,7 +33,7 @@ class RuleOptions:
     # Builds may be waived explicitly (DATC 4.D.7, 2000/2023); unordered builds are waived.
     nmr_builds: str = "waive"
 
-    def with_overrides(self, overrides: dict[str, Any]) -> "RuleOptions":
+    def with_overrides(self, overrides: dict[str, Any]) -> RuleOptions:
         known = {f.name for f in fields(self)}
         unknown = set(overrides) - known
         if unknown:

@@ -29,7 +29,7 @@ class GameState:
     retreated: frozenset[str] = frozenset()  # where units dislodged this year now stand
     af_moves: dict[str, int] = field(default_factory=dict)  # A/F province -> moves made at sea
 
-    def evolve(self, **changes: object) -> "GameState":
+    def evolve(self, **changes: object) -> GameState:
         """A copy with some fields replaced; the mappings are copied, never shared."""
         fields = {
             "phase": self.phase,

@@ -67,7 +67,7 @@ class Variant:
     conditional_homes: tuple[ConditionalHome, ...] = ()
     standing_armies: tuple[str, ...] = ()  # provinces holding a neutral army at the start
     hooks: tuple[str, ...] = ()  # named rule hooks the variant switches on
-    hidden_choices: tuple["HiddenChoice", ...] = ()
+    hidden_choices: tuple[HiddenChoice, ...] = ()
     victory_groups: tuple[str, ...] = ()  # when set: a solo needs `group_minimum` centres in each group
     group_minimum: int = 0
     extra: dict[str, Any] = field(default_factory=dict)  # variant data the engine passes through

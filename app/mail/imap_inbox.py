@@ -253,5 +253,5 @@ def _quietly(action: Callable[[], object]) -> None:
     """Run a clean-up step whose failure changes nothing (the connection is going anyway)."""
     try:
         action()
-    except Exception as exc:  # noqa: BLE001 - clean-up of a dead connection
+    except Exception as exc:
         log.debug("ignored during IMAP clean-up: %r", exc)

@@ -12,7 +12,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email import message_from_bytes
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
@@ -96,15 +96,15 @@ def parse_message(raw: bytes) -> IncomingMail:
     """Read ``raw``; never raises.  Problems found are listed, not thrown."""
     try:
         data = _as_bytes(raw)
-    except Exception:  # noqa: BLE001 - not bytes-like at all
+    except Exception:
         data = b""
     try:
         return _parse(data)
-    except Exception as exc:  # noqa: BLE001 - the contract is "never raises"
+    except Exception as exc:
         problem = f"unreadable message body ({type(exc).__name__})"
     try:
         return _parse(data, headers_only=True, problem=problem)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         return IncomingMail(
             message_id=derived_message_id(data),
             sender="",
@@ -193,7 +193,7 @@ def _is_attachment(part: Message) -> bool:
         return True
     try:
         return disposition != "inline" and part.get_filename() is not None
-    except Exception:  # noqa: BLE001 - a mangled filename parameter
+    except Exception:
         return True
 
 
@@ -224,7 +224,7 @@ def _finish(text: str, problems: list[str]) -> str:
 def _part_text(part: Message, problems: list[str]) -> str:
     try:
         data = part.get_payload(decode=True)
-    except Exception:  # noqa: BLE001 - broken transfer encoding
+    except Exception:
         problems.append("undecodable transfer encoding")
         data = None
     if not isinstance(data, bytes):
@@ -232,7 +232,7 @@ def _part_text(part: Message, problems: list[str]) -> str:
         data = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
     try:
         charset = part.get_content_charset()
-    except Exception:  # noqa: BLE001 - a mangled charset parameter
+    except Exception:
         charset = None
         problems.append("unreadable charset parameter")
     return _decode(data, charset, problems)
@@ -298,7 +298,7 @@ def render_message(mail: OutgoingMail, default_sender: str, *, date: datetime | 
     msg["From"] = sender
     msg["To"] = mail.to
     msg["Subject"] = mail.subject
-    msg["Date"] = format_datetime(date or datetime.now(timezone.utc))
+    msg["Date"] = format_datetime(date or datetime.now(UTC))
     msg["Message-ID"] = mail.message_id or make_msgid(domain=sender_address.partition("@")[2])
     in_reply_to = mail.in_reply_to or ""
     if in_reply_to.isascii() and _MSG_ID.fullmatch(in_reply_to):

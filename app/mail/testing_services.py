@@ -78,7 +78,7 @@ class MailServices:
         finally:
             try:
                 client.logout()
-            except Exception:  # noqa: BLE001 - closing a test connection
+            except Exception:
                 client.shutdown()
 
     def smtp_down(self) -> None:

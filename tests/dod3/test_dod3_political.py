@@ -16,7 +16,6 @@ from app.dod3.political import (
     within_credit_limit,
 )
 
-
 # --- 8.6 the end roll --------------------------------------------------------
 
 def test_rulebook_end_roll_example():

@@ -11,8 +11,8 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from app.dod3.dice import DiceRoller, verify_rolls  # noqa: E402
-from app.dod3.initiative import apply_move_downs, compute_initiative, move_down_order  # noqa: E402
 from app.dod3.exact import parse_number, round_rule, to_json_number  # noqa: E402
+from app.dod3.initiative import apply_move_downs, compute_initiative, move_down_order  # noqa: E402
 from app.dod3.powers import INITIAL_TRACK  # noqa: E402
 
 fractions = st.builds(Fraction, st.integers(-10**6, 10**6), st.integers(1, 1000))

@@ -11,7 +11,7 @@ import pytest
 from app import jsonapi
 from app.engine.adjudicate import adjudicate
 from app.engine.variant import Variant
-from app.variants import load_variant, variant_from_data, VARIANTS_DIR
+from app.variants import VARIANTS_DIR, load_variant, variant_from_data
 
 DATC_DIR = Path(__file__).parent / "datc"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.message import EmailMessage
 
 from hypothesis import HealthCheck, given, settings
@@ -29,7 +29,7 @@ SEEDS = [
     render_message(
         OutgoingMail(to="a@example.org", subject="Résultats", text="Armée\n", html="<b>x</b>"),
         "j@judge.test",
-        date=datetime(1901, 1, 1, tzinfo=timezone.utc),
+        date=datetime(1901, 1, 1, tzinfo=UTC),
     ),
     b"From: p@example.org\r\nContent-Type: text/plain; charset=koi8-r\r\n"
     b"Content-Transfer-Encoding: base64\r\n\r\n4dLNydEK\r\n",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default
@@ -12,7 +12,7 @@ import pytest
 from app.mail.messages import Attachment, OutgoingMail, parse_message, render_message
 
 JUDGE = "Postal Judge <judge@judge.test>"
-WHEN = datetime(1901, 3, 1, 12, 0, tzinfo=timezone.utc)
+WHEN = datetime(1901, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def parsed(raw: bytes) -> EmailMessage:

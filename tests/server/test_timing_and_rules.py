@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -11,7 +11,7 @@ from app.db import queries
 from app.services.timing import next_deadline, parse_days
 from tests.server.conftest import Harness
 
-SATURDAY_NOON = datetime(2026, 11, 28, 12, 0, tzinfo=timezone.utc)
+SATURDAY_NOON = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(

@@ -219,7 +219,8 @@ def check_invariants(board: Board, variant: str, before: dict, result: dict, wha
     assert set(owners) <= board.centres, f"{where}: not a centre: {set(owners) - board.centres}"
     season, _, _, kind = parse_phase(before["phase"])
     fall_ends = season == "F" and not result["next_phase"].endswith("R")
-    norm = lambda cs: {p: sorted(v) for p, v in cs.items() if v}
+    def norm(cs):
+        return {p: sorted(v) for p, v in cs.items() if v}
     if not fall_ends:
         assert norm(result["centers"]) == norm(before["centers"]), f"{where}: centres changed"
     else:
