@@ -61,7 +61,7 @@ def postgres_available() -> None:
     except Exception as error:
         if os.environ.get("CI"):  # the end-to-end suite must run against real PostgreSQL in CI
             pytest.fail(f"PostgreSQL on 127.0.0.1:5432 is required in CI: {error}")
-        pytest.skip(f"PostgreSQL on 127.0.0.1:5432 is not available: {error}")
+        pytest.skip(reason=f"PostgreSQL on 127.0.0.1:5432 is not available: {error}")
 
 
 @pytest.fixture

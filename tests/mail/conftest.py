@@ -28,7 +28,7 @@ def mail_services() -> Iterator[MailServices]:
         print(f"\nmail integration tests skipped: {reason}")
         if os.environ.get("CI"):
             pytest.fail(f"real mail servers are required in CI: {reason}")
-        pytest.skip(reason)
+        pytest.skip(reason=reason)
     was_running = services_running()
     services = start_mail_services()
     yield services

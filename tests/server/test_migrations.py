@@ -36,7 +36,7 @@ def test_models_match_migrations_postgresql() -> None:
     except Exception as error:
         if os.environ.get("CI"):
             pytest.fail(f"PostgreSQL is required in CI: {error}")
-        pytest.skip(f"no PostgreSQL: {error}")
+        pytest.skip(reason=f"no PostgreSQL: {error}")
     try:
         upgrade(database_url(name))
         assert _diff(database_url(name)) == []
