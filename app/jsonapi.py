@@ -104,7 +104,7 @@ def state_from_json(data: dict[str, Any], variant: Variant) -> GameState:
                 raise RequestError(f"{text!r}: that unit cannot stand in {variant.map.name(province)}")
             units[province] = (power, unit)
     if "units" not in data:
-        units = initial_units(variant, phase)
+        units = initial_units(variant)
     centres: dict[str, str] = {}
     if "centers" in data or "centres" in data:
         for power, provinces in (data.get("centers") or data.get("centres") or {}).items():
@@ -145,7 +145,7 @@ def _dislodged_from_json(data: dict[str, Any], variant: Variant, units: dict[str
     return result
 
 
-def initial_units(variant: Variant, phase: Any = None) -> dict[str, tuple[str, Unit]]:
+def initial_units(variant: Variant) -> dict[str, tuple[str, Unit]]:
     units: dict[str, tuple[str, Unit]] = {}
     for power in variant.powers:
         for text in power.units:

@@ -94,15 +94,9 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
             move = Move(unit, move.target)  # "via convoy" with no fleet to take: by land
         return move
     if isinstance(order, SupportHold):
-        _check_support_reach(unit, order.supported, game_map)
-        if order.supported not in state.units:
-            raise IllegalOrder(f"there is no unit at {game_map.name(order.supported)} to support")
-        return SupportHold(unit, order.supported)
+        return _support_hold(unit, order, state, game_map)
     if isinstance(order, SupportMove):
-        _check_support_reach(unit, order.target, game_map)
-        supported = state.units.get(order.supported)
-        if supported is None:
-            raise IllegalOrder(f"there is no unit at {game_map.name(order.supported)} to support")
+        supported = _supported_unit(unit, order, state, game_map)
         if order.supported == here:
             raise IllegalOrder("a unit cannot support its own move")
         supported_unit = supported[1]
@@ -151,6 +145,22 @@ def _check_protected(province: str, state: GameState, game_map: GameMap) -> None
 
 def _order_word(order: Order) -> str:
     return type(order).__name__.lower()
+
+
+def _support_hold(unit: Unit, order: SupportHold, state: GameState, game_map: GameMap) -> SupportHold:
+    _check_support_reach(unit, order.supported, game_map)
+    if order.supported not in state.units:
+        raise IllegalOrder(f"there is no unit at {game_map.name(order.supported)} to support")
+    return SupportHold(unit, order.supported)
+
+
+def _supported_unit(unit: Unit, order: SupportMove, state: GameState, game_map: GameMap) -> tuple[str, Unit]:
+    """The unit a support of a move names, once the supporter is known to reach the target."""
+    _check_support_reach(unit, order.target, game_map)
+    supported = state.units.get(order.supported)
+    if supported is None:
+        raise IllegalOrder(f"there is no unit at {game_map.name(order.supported)} to support")
+    return supported
 
 
 def _check_support_reach(unit: Unit, target: str, game_map: GameMap) -> None:
@@ -281,14 +291,9 @@ def _army_fleet_order(order: Order, unit: Unit, state: GameState, variant: Varia
     if isinstance(order, Board):
         raise IllegalOrder("this army is already aboard")
     if isinstance(order, SupportHold):
-        _check_support_reach(unit, order.supported, game_map)
-        if order.supported not in state.units:
-            raise IllegalOrder(f"there is no unit at {game_map.name(order.supported)} to support")
-        return SupportHold(unit, order.supported)
+        return _support_hold(unit, order, state, game_map)
     if isinstance(order, SupportMove):
-        _check_support_reach(unit, order.target, game_map)
-        if order.supported not in state.units:
-            raise IllegalOrder(f"there is no unit at {game_map.name(order.supported)} to support")
+        _supported_unit(unit, order, state, game_map)
         return SupportMove(unit, order.supported, order.target)
     raise IllegalOrder(f"{order} is not an order an A/F can take")
 

@@ -156,7 +156,7 @@ class _Resolver:
 
         self.convoy_moves: set[str] = set()
         for source, target in self.target.items():
-            if source not in carried and self._goes_by_convoy(source, target, units):
+            if source not in carried and self._goes_by_convoy(source, target):
                 self.convoy_moves.add(source)
         self.head_to_head: set[str] = {
             source
@@ -173,7 +173,7 @@ class _Resolver:
         # A coast named in the support must be the coast moved to (DATC 4.B.4, 6.B.9).
         return "/" not in order.target or "/" not in move.target or move.target == order.target
 
-    def _goes_by_convoy(self, source: str, target: str, units: dict[str, tuple[str, Unit]]) -> bool:
+    def _goes_by_convoy(self, source: str, target: str) -> bool:
         order = self.orders[source]
         if type(order) is not Move or order.unit.type != "A":
             return False
