@@ -26,50 +26,6 @@ class Start(MasterCommand):
 
 
 @register
-class Process(MasterCommand):
-    names = ("PROCESS", "PROCESS!")
-    help = "PROCESS [S1901M] -- (GM) process the phase now; naming it guards against a stale command."
-
-    def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import process_now
-
-        process_now(ctx, args)
-
-
-@register
-class Preview(MasterCommand):
-    names = ("PREVIEW", "PREDICT")
-    help = "PREVIEW -- (GM) the results as they would be now, to the GM only; nothing changes."
-
-    def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import preview
-
-        preview(ctx)
-
-
-@register
-class Rollback(MasterCommand):
-    names = ("ROLLBACK",)
-    help = "ROLLBACK [phase] [RESTORE] -- (GM) reopen an earlier phase; RESTORE keeps its orders."
-
-    def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import rollback
-
-        rollback(ctx, args)
-
-
-@register
-class Rollforward(MasterCommand):
-    names = ("ROLLFORWARD",)
-    help = "ROLLFORWARD -- (GM) undo a rollback, if nothing was processed since."
-
-    def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import rollforward
-
-        rollforward(ctx)
-
-
-@register
 class Pause(MasterCommand):
     names = ("PAUSE",)
     help = "PAUSE | RESUME -- (GM) stop or restart the clock."

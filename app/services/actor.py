@@ -1,0 +1,30 @@
+"""Who asks a use case for something: an address, a role, and the game and power it acts for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = ["Actor", "Role"]
+
+
+class Role(str, Enum):
+    ANYONE = "anyone"  # not signed on to a game (JOIN, CREATE, LIST …)
+    PLAYER = "player"
+    OBSERVER = "observer"
+    GM = "gm"  # the game's master
+    KEEPER = "keeper"  # the judgekeeper: every game
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Established by a door (mail sign-on, web sign-in); use cases trust it and check the role."""
+
+    address: str
+    role: Role = Role.ANYONE
+    game_id: int | None = None
+    power: str | None = None  # the power a player (or a GM who BECOMEs one) acts for
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role in (Role.GM, Role.KEEPER)
