@@ -10,6 +10,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 
+class RuleOptionError(ValueError):
+    """An unknown rule option, or a value the option does not take."""
+
+
 @dataclass(frozen=True)
 class RuleOptions:
     edition: str = "2023"
@@ -37,7 +41,7 @@ class RuleOptions:
         known = {f.name for f in fields(self)}
         unknown = set(overrides) - known
         if unknown:
-            raise ValueError(f"unknown rule options: {', '.join(sorted(unknown))}")
+            raise RuleOptionError(f"unknown rule options: {', '.join(sorted(unknown))}")
         return replace(self, **overrides)
 
 
@@ -65,5 +69,5 @@ def rule_options(settings: dict[str, Any] | None) -> RuleOptions:
     settings = dict(settings or {})
     edition = str(settings.pop("edition", "2023"))
     if edition not in EDITIONS:
-        raise ValueError(f"unknown rules edition {edition!r}; known: {', '.join(EDITIONS)}")
+        raise RuleOptionError(f"unknown rules edition {edition!r}; known: {', '.join(EDITIONS)}")
     return EDITIONS[edition].with_overrides(settings)

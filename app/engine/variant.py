@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .geo import GameMap
 from .phases import Phase
-from .rules import RuleOptions
+from .rules import EDITIONS, RuleOptionError, RuleOptions
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,17 @@ class HiddenChoice:
 
 
 @dataclass(frozen=True)
+class HiddenBuildRule:
+    """Builds of `power` in `phase` at one of `sites` stay secret until the results of
+    `reveal_after` (Zeus 5 rule 4)."""
+
+    power: str
+    phase: str
+    sites: tuple[str, ...]
+    reveal_after: str
+
+
+@dataclass(frozen=True)
 class Variant:
     name: str
     title: str
@@ -68,6 +80,7 @@ class Variant:
     standing_armies: tuple[str, ...] = ()  # provinces holding a neutral army at the start
     hooks: tuple[str, ...] = ()  # named rule hooks the variant switches on
     hidden_choices: tuple[HiddenChoice, ...] = ()
+    hidden_builds: tuple[HiddenBuildRule, ...] = ()
     victory_groups: tuple[str, ...] = ()  # when set: a solo needs `group_minimum` centres in each group
     group_minimum: int = 0
     extra: dict[str, Any] = field(default_factory=dict)  # variant data the engine passes through
@@ -90,3 +103,23 @@ class Variant:
     def phase(self, text: str) -> Phase:
         phase = Phase.parse(text)
         return Phase(phase.year, phase.season, phase.kind, self.start_phase.digits)
+
+
+def with_game_rules(variant: Variant, rules: Mapping[str, Any]) -> Variant:
+    """A variant with one game's rule options: any option of `RuleOptions` (an `edition`
+    resets the rest to that edition's), and `victory_groups` (bool) for the three-group
+    victory rule of a variant that defines groups. Unknown names or values raise
+    `RuleOptionError`."""
+    options = dict(rules)
+    groups = options.pop("victory_groups", None)
+    edition = options.pop("edition", None)
+    if edition is not None and str(edition) not in EDITIONS:
+        raise RuleOptionError(f"edition must be one of: {', '.join(EDITIONS)} (got {edition!r})")
+    base = EDITIONS[str(edition)] if edition is not None else variant.rules
+    changed = replace(variant, rules=base.with_overrides(options))
+    if groups is not None:
+        defined = tuple(variant.extra.get("victory_groups", {}).get("groups", ()))
+        if groups and not defined:
+            raise RuleOptionError(f"{variant.name} has no victory groups")
+        changed = replace(changed, victory_groups=defined if groups else ())
+    return changed
