@@ -53,7 +53,7 @@ def run(row: Row) -> dict[str, Any]:
 
 def entry(result: dict[str, Any], line: str) -> dict[str, Any]:
     """The result of the order written as `line`; else of the judge's default with that text."""
-    found = [item for item in result["orders"] if item["order"] == line]
+    found: list[dict[str, Any]] = [item for item in result["orders"] if item["order"] == line]
     found.sort(key=lambda item: bool(item.get("default")))
     assert found, f"no result for {line!r} in {[o['order'] for o in result['orders']]}"
     return found[0]
