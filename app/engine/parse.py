@@ -267,30 +267,31 @@ def _traps(game_map: GameMap) -> dict[str, tuple[str, ...]]:
     locations it could mean, the alias's own first. Zeus 5's `Okhotsk` is an alias of
     Magadan, but a player writing `F Amu - Okhotsk` means the Sea of Okhotsk; Small
     World's `Atlantic` (France's north coast) is in four ocean names. Such a name is
-    refused with the candidates. Full names and province ids are never traps.
+    read as the one candidate that fits the order, else refused with the candidates
+    (`_Reader.location`). Full names and province ids are never traps.
     Computed once per map (a memo keyed by the map object, not state)."""
     cached = _TRAPS.get(id(game_map))
     if cached is not None and cached[0]() is game_map:
         return cached[1]
     full = {pid: name_words(province.name) for pid, province in game_map.provinces.items()}
+    inside: dict[tuple[str, ...], set[str]] = {}  # every run of words of a full name -> provinces
+    for pid, name in full.items():
+        for start in range(len(name)):
+            for end in range(start + 1, len(name) + 1):
+                inside.setdefault(name[start:end], set()).add(pid)
     traps: dict[str, tuple[str, ...]] = {}
     for words, location in game_map.word_aliases.items():
         province = province_of(location)
         key = "".join(words)
         if words == full[province] or key in (province.lower(), normalize_name(location)):
             continue
-        others = [pid for pid, name in full.items() if pid != province and _contains(name, words)]
+        others = inside.get(words, set()) - {province}
         if others:
             traps[key] = (location, *sorted(others))
     if len(_TRAPS) > 32:
         _TRAPS.clear()
     _TRAPS[id(game_map)] = (weakref.ref(game_map), traps)
     return traps
-
-
-def _contains(name: tuple[str, ...], words: tuple[str, ...]) -> bool:
-    size = len(words)
-    return any(name[i : i + size] == words for i in range(len(name) - size + 1))
 
 
 def _described(game_map: GameMap, location: str) -> str:
