@@ -36,7 +36,13 @@ UNKNOWN_TYPE = "?"
 
 
 class OrderSyntaxError(ValueError):
-    """An order we could not read; the message is written for the player."""
+    """An order we could not read; the message is written for the player. `unit` is
+    the ordered unit when it was read before the error (`F Tri - Alb - Ven`), so a
+    rejected line can still replace that unit's order."""
+
+    def __init__(self, message: str, unit: Unit | None = None) -> None:
+        super().__init__(message)
+        self.unit = unit
 
 
 _TOKEN = re.compile(r"[a-z0-9]+|-|/")
@@ -366,6 +372,15 @@ def parse_order(text: str, game_map: GameMap) -> Order:
         landing = reader.location("the landing place", _stands(reader.map, "A"))
         return _finish(reader, Land(Unit(ARMY_FLEET, UNKNOWN_TYPE), landing))
     unit = reader.unit()
+    try:
+        return _unit_order(reader, unit)
+    except OrderSyntaxError as error:
+        error.unit = error.unit or unit
+        raise
+
+
+def _unit_order(reader: _Reader, unit: Unit) -> Order:
+    """The rest of an order given to `unit`."""
     if reader.take(_BOARD):
         reader.take({"f", "fleet"})
         fleet = reader.location("the fleet to board", _stands(reader.map, ARMY_FLEET))

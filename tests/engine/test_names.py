@@ -111,3 +111,13 @@ def test_refused_names(variant: str, text: str, words: list[str]) -> None:
         parse_order(text, MAPS[variant])
     for word in words:
         assert word in str(caught.value)
+
+
+def test_a_refused_order_names_its_unit() -> None:
+    """The error of a multi-step move or a trap name carries the unit it was given to."""
+    with pytest.raises(OrderSyntaxError) as caught:
+        parse_order("F Tri-Alb-Ven", MAPS["standard"])
+    assert caught.value.unit == Unit("F", "TRI")
+    with pytest.raises(OrderSyntaxError) as caught:
+        parse_order("F Amu - Okhotsk", MAPS["zeus5"])
+    assert caught.value.unit == Unit("F", "AMU")
