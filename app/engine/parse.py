@@ -68,7 +68,9 @@ _COASTS = {
 }
 _BARE_COASTS = {"nc", "sc", "ec", "wc"}
 _KEYWORDS = set(_UNIT_WORDS) | _HOLD | _MOVE | _SUPPORT | _CONVOY | _BUILD | _REMOVE | _WAIVE | _VIA | _BOARD | _LAND
-_FOLLOWERS = _KEYWORDS | set(_COASTS) | {"-", "/", "af", "coast", "cst", "vc", "convoy"}  # may follow a place name
+# Words that may follow a place name. Not "sea" or other name words: `France - North Sea`
+# must not read as `France North` (a coast) followed by `Sea`.
+_FOLLOWERS = _KEYWORDS | _RETREAT | set(_COASTS) | {"-", "/", "af", "coast", "cst", "vc", "convoy"}
 _MAX_NAME_WORDS = 6
 _ONE_DESTINATION = "a move has one destination; to convoy, order the fleets to convoy"
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.geo import GameMap
-from app.engine.orders import ARMY_FLEET, Hold, Land, Move, SupportMove, Unit
+from app.engine.geo import GameMap, Terrain, province_of
+from app.engine.orders import ARMY_FLEET, Convoy, Hold, Land, Move, Retreat, SupportHold, SupportMove, Unit
 from app.engine.parse import OrderSyntaxError, parse_order
 from app.variants import load_variant
 
@@ -53,6 +53,71 @@ def test_every_neighbouring_pair_by_full_names(variant: str, form: str) -> None:
         if got != want:
             wrong.append(f"{text!r} -> {got}")
     assert not wrong, f"{len(wrong)} of {len(pairs)} misread:\n" + "\n".join(wrong[:40])
+
+
+def _misread(game_map: GameMap, cases: list[tuple[str, object]]) -> list[str]:
+    wrong = []
+    for text, want in cases:
+        try:
+            got: object = parse_order(text, game_map)
+        except OrderSyntaxError as error:
+            got = f"refused: {error}"
+        if got != want:
+            wrong.append(f"{text!r} -> {got}")
+    return wrong
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_supports_and_retreats_between_neighbours(variant: str) -> None:
+    """`F Mid-Atlantic Ocean retreats to Portugal`, `F Roaring 40's S Chile`: a name
+    followed by a retreat or support word is read whole."""
+    game_map = MAPS[variant]
+    name = game_map.name
+    cases: list[tuple[str, object]] = []
+    for unit_type, source, target in _pairs(game_map):
+        unit = Unit(unit_type, source)
+        cases += [
+            (f"{unit_type} {name(source)} Supports {unit_type} {name(target)}", SupportHold(unit, province_of(target))),
+            (f"{unit_type} {name(source)} S {name(target)}", SupportHold(unit, province_of(target))),
+            (f"{unit_type} {name(source)} retreats to {name(target)}", Retreat(unit, target)),
+            (f"{unit_type} {name(source)} R {name(target)}", Retreat(unit, target)),
+        ]
+    wrong = _misread(game_map, cases)
+    assert not wrong, f"{len(wrong)} of {len(cases)} misread:\n" + "\n".join(wrong[:40])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_convoys_and_supported_moves_by_full_names(variant: str) -> None:
+    """Every sea convoying between two of its coasts, the army's move by convoy (with
+    and without the path), and a support of every army move from a neighbour."""
+    game_map = MAPS[variant]
+    name = game_map.name
+    cases: list[tuple[str, object]] = []
+    for sea, province in sorted(game_map.provinces.items()):
+        if province.terrain is not Terrain.SEA:
+            continue
+        coasts = sorted({province_of(loc) for loc in game_map.fleet_borders.get(sea, ())
+                         if game_map.provinces[province_of(loc)].terrain is Terrain.COAST})
+        for first in coasts:
+            for second in (c for c in coasts if c > first):
+                fleet, army = Unit("F", sea), Unit("A", first)
+                cases += [
+                    (f"F {name(sea)} Convoys A {name(first)} - {name(second)}", Convoy(fleet, first, second)),
+                    (f"F {name(sea)} C {name(first)}-{name(second)}", Convoy(fleet, first, second)),
+                    (f"A {name(first)} - {name(second)} via convoy", Move(army, second, True)),
+                    (f"A {name(first)}-{name(sea)}-{name(second)}", Move(army, second, True)),
+                ]
+    for source, targets in sorted(game_map.army_borders.items()):
+        for target in sorted(targets):
+            helper = next((p for p in sorted(game_map.army_borders.get(target, ())) if p != source), None)
+            if helper is not None:
+                want = SupportMove(Unit("A", helper), source, target)
+                cases += [
+                    (f"A {name(helper)} Supports A {name(source)} - {name(target)}", want),
+                    (f"A {name(helper)} S {name(source)}-{name(target)}", want),
+                ]
+    wrong = _misread(game_map, cases)
+    assert not wrong, f"{len(wrong)} of {len(cases)} misread:\n" + "\n".join(wrong[:40])
 
 
 NATURAL = [
