@@ -11,6 +11,7 @@ from tests.maps import mapcheck
 # (folder of map.json, the variant set-ups that share the drawing)
 MAPS = [
     ("standard", ["standard"]),
+    ("zeus5", ["zeus5"]),
 ]
 
 

@@ -17,9 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from shapely.geometry import LineString  # noqa: E402
+from shapely.geometry import Point as ShapelyPoint  # noqa: E402
+
 from tools.mapgen.check import problems  # noqa: E402
 from tools.mapgen.graph import Graph, province_graph  # noqa: E402
-from tools.mapgen.grow import Point, contacts, grow  # noqa: E402
+from tools.mapgen.grow import Point, contacts, grow, split_path  # noqa: E402
 from tools.mapgen.labels import coast_anchors, crossing_line, province_anchors  # noqa: E402
 from tools.mapgen.shapes import region_polygons, rings_json, simplify  # noqa: E402
 
@@ -91,6 +94,23 @@ def _anchors(name: str, spec: dict[str, Any], graph: Graph) -> dict[str, list[Po
     return out
 
 
+def _ends(
+    p: str, q: str, anchors: dict[str, list[Point]], spines: dict[str, list[Point]], via: list[Point]
+) -> tuple[tuple[Point, float], tuple[Point, float]]:
+    """Where the path of an adjacent pair starts in each province, and how far along its spine."""
+    a, b = min(((a, b) for a in anchors[p] for b in anchors[q]), key=lambda ab: math.dist(*ab))
+    ends = []
+    for me, mine, other in ((p, a, via[0] if via else b), (q, b, via[-1] if via else a)):
+        if me in spines:
+            line = LineString(spines[me])
+            along = line.project(ShapelyPoint(other))
+            point = line.interpolate(along)
+            ends.append(((point.x, point.y), along))
+        else:
+            ends.append((mine, 0.0))
+    return ends[0], ends[1]
+
+
 def build(name: str) -> tuple[dict[str, Any], list[str]]:
     spec = tomllib.loads((ROOT / "variants" / name / "map-anchors.toml").read_text())
     graph = province_graph(SETUPS[name])
@@ -98,25 +118,29 @@ def build(name: str) -> tuple[dict[str, Any], list[str]]:
     anchors = _anchors(name, spec, graph)
     projection = spec.get("projection", {})
     crossings = {frozenset(c["between"]): c for c in spec.get("crossings", [])}
-    may_touch = {
-        p: graph.adjacent.get(p, frozenset()) | {q for pair in crossings if p in pair for q in pair} for p in ids
-    }
+    apart = {pair for pair, c in crossings.items() if not c.get("touch", False)}
+    may_touch = {p: frozenset(q for q in graph.adjacent.get(p, ()) if frozenset((p, q)) not in apart) for p in ids}
     waypoints = {
         frozenset(k.split("-")): [_project(projection, w) for w in v] for k, v in spec.get("waypoints", {}).items()
     }
-    _fit(spec, anchors, list(waypoints.values()))
-    paths: list[tuple[str, str, list[Point]]] = []
+    spines = {p: [_project(projection, w) for w in v] for p, v in spec.get("spines", {}).items()}
+    _fit(spec, anchors, [*waypoints.values(), *spines.values()])
+    for p, line in spines.items():
+        anchors[p] = [line[0]]  # a province with a spine grows from the whole spine
+    corridors: list[tuple[str, list[Point], float]] = [(p, line, 0.0) for p, line in spines.items()]
     for p in ids:
         for q in sorted(graph.adjacent.get(p, ())):
             pair = frozenset((p, q))
-            if q <= p or pair in crossings:
+            if q <= p or pair in apart:
                 continue
-            a, b = min(((a, b) for a in anchors[p] for b in anchors[q]), key=lambda ab: math.dist(*ab))
             via = list(waypoints.get(pair, []))
+            a, b = min(((a, b) for a in anchors[p] for b in anchors[q]), key=lambda ab: math.dist(*ab))
             if via and math.dist(a, via[0]) > math.dist(b, via[0]):
                 via.reverse()
-            paths.append((p, q, [a, *via, b]))
-    raster = grow(spec["width"], spec["height"], spec["cell"], ids, anchors, may_touch, paths, spec.get("weights", {}))
+            (a, offset_a), (b, offset_b) = _ends(p, q, anchors, spines, via)
+            first, second = split_path([a, *via, b])
+            corridors += [(p, first, offset_a), (q, second, offset_b)]
+    raster = grow(spec["width"], spec["height"], spec["cell"], ids, anchors, may_touch, corridors, spec.get("weights", {}))
     touched = contacts(raster)
     raw, empty = region_polygons(raster, len(ids))
     shapes = simplify(raw, empty, spec.get("simplify", 1.5 * spec["cell"]))

@@ -84,7 +84,7 @@ def grow(
     ids: list[str],
     anchors: dict[str, list[Point]],
     may_touch: dict[str, frozenset[str]],
-    paths: list[tuple[str, str, list[Point]]],
+    corridors: list[tuple[str, list[Point], float]],
     weights: dict[str, float],
 ) -> Raster:
     nx, ny = math.ceil(width / cell), math.ceil(height / cell)
@@ -93,21 +93,19 @@ def grow(
     labels = array("i", [-1]) * (nx * ny)
     heap: list[tuple[float, int, int, int, float, int]] = []  # prio, cell, province, origin, base, seed kind
 
-    def push_seed(p: int, cells: list[tuple[int, float]], core: bool) -> None:
+    def push_seed(p: int, cells: list[tuple[int, float]], offset: float = 0.0) -> None:
         for k, along in cells:
-            base = along * CORRIDOR_COST
-            heap.append((base, k, p, k, base, 2 if core and along == cells[0][1] else 1))
+            base = (along + offset) * CORRIDOR_COST
+            heap.append((base, k, p, k, base, 1))
 
     for p in ids:
         for x, y in anchors[p]:
             ring = _cells_near_polyline([(x, y), (x, y)], cell, nx, ny, ANCHOR_RADIUS)
             centre = min(nx - 1, int(x / cell)) + min(ny - 1, int(y / cell)) * nx
             heap.append((0.0, centre, index[p], centre, 0.0, 2))
-            push_seed(index[p], ring, core=False)
-    for a, b, path in paths:
-        first, second = split_path(path)
-        push_seed(index[a], _cells_near_polyline(first, cell, nx, ny, CORRIDOR_REACH), core=False)
-        push_seed(index[b], _cells_near_polyline(second, cell, nx, ny, CORRIDOR_REACH), core=False)
+            push_seed(index[p], ring)
+    for p, path, offset in corridors:
+        push_seed(index[p], _cells_near_polyline(path, cell, nx, ny, CORRIDOR_REACH), offset / cell)
     heapq.heapify(heap)
 
     weight = [weights.get(p, 1.0) for p in ids]

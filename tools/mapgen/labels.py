@@ -64,6 +64,23 @@ def coast_anchors(shape: BaseGeometry, facing: list[BaseGeometry], taken: list[P
 
 
 def crossing_line(a: BaseGeometry, b: BaseGeometry) -> list[list[float]]:
+    """A line from inside a to inside b: across the water, or across their border if they touch."""
+    if a.distance(b) == 0:
+        border = a.intersection(b)
+        middle = border.interpolate(0.5, normalized=True) if border.length > 0 else border.centroid
+        ends = []
+        for shape in (a, b):
+            pole = _pole(shape) or middle
+            length = max(middle.distance(pole), 1e-9)
+            inside = middle
+            for step in (14.0, 10.0, 6.0, 3.0):
+                t = min(1.0, step / length)
+                candidate = Point(middle.x + (pole.x - middle.x) * t, middle.y + (pole.y - middle.y) * t)
+                if candidate.within(shape):
+                    inside = candidate
+                    break
+            ends.append(_xy(inside))
+        return ends
     pa, pb = nearest_points(a, b)
     line = LineString([pa, pb])
     if line.length == 0:
