@@ -12,6 +12,7 @@ from tests.maps import mapcheck
 MAPS = [
     ("standard", ["standard"]),
     ("zeus5", ["zeus5"]),
+    ("smallworld", ["smallworld8", "smallworld7"]),
 ]
 
 

@@ -37,8 +37,17 @@ def _project(spec: dict[str, Any], values: list[float]) -> Point:
         x = spec["x_centre"] + (lon - spec["lon0"]) * math.cos(math.radians(lat)) * scale
         y = (spec["lat_top"] - lat) * scale
         return (x, y)
+    if kind == "warp":  # piecewise linear in x and in y: [[in, out], ...]
+        return (_piecewise(spec["x_warp"], values[0]), _piecewise(spec["y_warp"], values[1]))
     factor = spec.get("factor", 1.0)
     return (values[0] * factor + spec.get("dx", 0.0), values[1] * factor + spec.get("dy", 0.0))
+
+
+def _piecewise(table: list[list[float]], value: float) -> float:
+    for (x0, y0), (x1, y1) in zip(table, table[1:]):
+        if value <= x1 or (x1, y1) == tuple(table[-1]):
+            return y0 + (value - x0) * (y1 - y0) / (x1 - x0)
+    return value
 
 
 def _fit(spec: dict[str, Any], anchors: dict[str, list[Point]], extra: list[list[Point]]) -> None:
@@ -89,20 +98,19 @@ def _anchors(name: str, spec: dict[str, Any], graph: Graph) -> dict[str, list[Po
             out[pid] = [_project(projection, p) for p in points]
             continue
         info = variant["provinces"][pid]
-        base = {"kind": "xy", **spec.get("variant_xy", {})}
-        out[pid] = [_project(base, info[key]) for key in ("xy", "xy2") if key in info]
+        out[pid] = [_project(projection, info[key]) for key in ("xy", "xy2") if key in info]
     return out
 
 
 def _ends(
-    p: str, q: str, anchors: dict[str, list[Point]], spines: dict[str, list[Point]], via: list[Point]
+    p: str, q: str, anchors: dict[str, list[Point]], spines: dict[str, list[list[Point]]], via: list[Point]
 ) -> tuple[tuple[Point, float], tuple[Point, float]]:
     """Where the path of an adjacent pair starts in each province, and how far along its spine."""
     a, b = min(((a, b) for a in anchors[p] for b in anchors[q]), key=lambda ab: math.dist(*ab))
     ends = []
     for me, mine, other in ((p, a, via[0] if via else b), (q, b, via[-1] if via else a)):
         if me in spines:
-            line = LineString(spines[me])
+            line = min((LineString(ln) for ln in spines[me]), key=lambda ln: ln.distance(ShapelyPoint(other)))
             along = line.project(ShapelyPoint(other))
             point = line.interpolate(along)
             ends.append(((point.x, point.y), along))
@@ -123,11 +131,14 @@ def build(name: str) -> tuple[dict[str, Any], list[str]]:
     waypoints = {
         frozenset(k.split("-")): [_project(projection, w) for w in v] for k, v in spec.get("waypoints", {}).items()
     }
-    spines = {p: [_project(projection, w) for w in v] for p, v in spec.get("spines", {}).items()}
-    _fit(spec, anchors, [*waypoints.values(), *spines.values()])
-    for p, line in spines.items():
-        anchors[p] = [line[0]]  # a province with a spine grows from the whole spine
-    corridors: list[tuple[str, list[Point], float]] = [(p, line, 0.0) for p, line in spines.items()]
+    spines = {
+        p: [[_project(projection, w) for w in line] for line in (v if isinstance(v[0][0], list) else [v])]
+        for p, v in spec.get("spines", {}).items()
+    }
+    _fit(spec, anchors, [line for lines in spines.values() for line in lines] + list(waypoints.values()))
+    for p, lines in spines.items():
+        anchors[p] = [line[0] for line in lines]  # a province with spines grows from the whole lines
+    corridors: list[tuple[str, list[Point], float]] = [(p, line, 0.0) for p, ls in spines.items() for line in ls]
     for p in ids:
         for q in sorted(graph.adjacent.get(p, ())):
             pair = frozenset((p, q))
