@@ -185,7 +185,7 @@ def attempt(plan: Layout, widened: set[frozenset[str]]) -> Attempt:
         (p, line, offset, WIDE_REACH if pair in widened else CORRIDOR_REACH) for p, line, offset, pair in plan.corridors
     ]
     raster = grow(
-        spec["width"], spec["height"], spec["cell"], ids, plan.anchors, plan.may_touch, corridors, spec.get("weights", {})
+        spec["width"], spec["height"], spec["cell"], ids, plan.anchors, plan.may_touch, corridors, spec.get("weights", {}), spec.get("radius", {})
     )
     raw, empty = region_polygons(raster, len(ids))
     shapes = dict(zip(ids, simplify(raw, empty, spec.get("simplify", 1.5 * spec["cell"]))))

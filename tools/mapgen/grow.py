@@ -87,6 +87,7 @@ def grow(
     may_touch: dict[str, frozenset[str]],
     corridors: list[tuple[str, list[Point], float, float]],
     weights: dict[str, float],
+    radius: dict[str, float] | None = None,
 ) -> Raster:
     nx, ny = math.ceil(width / cell), math.ceil(height / cell)
     index = {p: k for k, p in enumerate(ids)}
@@ -110,6 +111,9 @@ def grow(
     heapq.heapify(heap)
 
     weight = [weights.get(p, 1.0) for p in ids]
+    # A province with a radius (an island) claims no cell farther than that from its anchors.
+    reach = [(radius or {}).get(p, math.inf) / cell for p in ids]
+    centres = [[(x / cell, y / cell) for x, y in anchors[p]] for p in ids]
     inv_cells = 1.0
     while heap:
         prio, k, p, origin, base, seed = heapq.heappop(heap)
@@ -132,6 +136,8 @@ def grow(
             if not ok:
                 break
         if not ok:
+            continue
+        if reach[p] != math.inf and min(math.hypot(i + 0.5 - cx, j + 0.5 - cy) for cx, cy in centres[p]) > reach[p]:
             continue
         if seed == 1:
             connected = (
