@@ -21,7 +21,7 @@ from app.variants import VARIANTS_DIR, load_variant
 
 MIN_BORDER = 4.0  # map units: a shared border shorter than this is not visible
 MAX_OVERLAP = 0.5  # square map units
-COAST_REACH = 60.0  # a coast's unit anchor lies at most this far from a space its fleets reach
+COAST_REACH = 30.0  # a coast's unit anchor lies at most this far from a sea its fleets reach
 CROSSING_KINDS = {"canal", "land_crossing", "passage", "ferry"}
 KINDS = {"land", "coast", "sea", "impassable"}
 

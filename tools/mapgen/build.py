@@ -25,7 +25,7 @@ from shapely.geometry.base import BaseGeometry  # noqa: E402
 from tools.mapgen.check import problems  # noqa: E402
 from tools.mapgen.graph import Graph, province_graph  # noqa: E402
 from tools.mapgen.grow import CORRIDOR_REACH, WIDE_REACH, Point, contacts, grow, split_path  # noqa: E402
-from tools.mapgen.labels import coast_anchors, crossing_line, province_anchors  # noqa: E402
+from tools.mapgen.labels import coast_anchors, crossing_line, name_anchor, province_anchors  # noqa: E402
 from tools.mapgen.shapes import region_polygons, rings_json, simplify  # noqa: E402
 
 SHORT_BORDER = 3  # cell sides: adjacent pairs meeting along less are reported (legibility)
@@ -231,6 +231,12 @@ def drawing(name: str, plan: Layout, shapes: dict[str, BaseGeometry]) -> dict[st
                 coasts[coast] = coast_anchors(shape, facing, taken)
                 taken.append(ShapelyPoint(*coasts[coast]["unit"]))
             entry["coasts"] = coasts
+        taken_points = [entry[k] for k in ("unit", "label", "centre") if k in entry]
+        taken_points += [c[k] for c in entry.get("coasts", {}).values() for k in ("unit", "label")]
+        if graph.kinds[pid] != "impassable":
+            name_label = name_anchor(shape, graph.names[pid], [ShapelyPoint(*xy) for xy in taken_points])
+            if name_label is not None:
+                entry["name_label"] = name_label
         provinces[pid] = entry
     crossing_out = []
     for pair, c in sorted(plan.crossings.items(), key=lambda item: sorted(item[0])):
