@@ -234,10 +234,11 @@ def _attention(judge: Judge, db: Session, game: Game, not_ordered: list[str]) ->
     if game.status == "active" and game.deadline is not None and game.deadline <= judge.now() and not_ordered:
         flags.append(Attention("late", "late: " + ", ".join(not_ordered)))
     seats = [s for s in game.players if s.role == "player"]
-    absent = [s.power or s.email for s in seats if s.status == "absent"]
+    book = _book(judge, game)
+    absent = [book.name(s.power) if s.power else s.email for s in seats if s.status == "absent"]
     if absent:
         flags.append(Attention("absent", "absent: " + ", ".join(absent)))
-    disorder = [s.power or s.email for s in seats if s.status in ("cd", "abandoned")]
+    disorder = [book.name(s.power) if s.power else s.email for s in seats if s.status in ("cd", "abandoned")]
     if disorder:
         flags.append(Attention("civil_disorder", "civil disorder: " + ", ".join(disorder)))
     return flags
