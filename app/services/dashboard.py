@@ -63,7 +63,8 @@ class GameSummary:
     phase: str | None
     deadline: datetime | None
     master: str
-    not_ordered: tuple[str, ...]
+    not_ordered: tuple[str, ...]  # powers that owe orders and sent none
+    incomplete: tuple[str, ...]  # powers that sent some orders but not all
     waiting: tuple[str, ...]  # powers that asked the judge to WAIT
     paused_reason: str | None
     attention: tuple[Attention, ...]
@@ -248,12 +249,15 @@ def _summary(judge: Judge, db: Session, game: Game) -> GameSummary:
     phase, _state = _open_state(db, game)
     statuses = _order_statuses(judge, db, game, phase)
     book = _book(judge, game)
-    not_ordered = [book.name(p) for p, s in statuses.items() if s.needs_orders and not s.complete]
+    owing = [(book.name(p), s) for p, s in statuses.items() if s.needs_orders and not s.complete]
+    not_ordered = [name for name, s in owing if not s.submitted]
+    incomplete = [name for name, s in owing if s.submitted]
     waiting = [book.name(s.power) for s in game.players if s.wait and s.power]
     return GameSummary(
         name=game.name, variant=game.variant, status=game.status, phase=game.phase, deadline=game.deadline,
-        master=game.master_email, not_ordered=tuple(not_ordered), waiting=tuple(waiting),
-        paused_reason=game.paused_reason, attention=tuple(_attention(judge, db, game, not_ordered)),
+        master=game.master_email, not_ordered=tuple(not_ordered), incomplete=tuple(incomplete),
+        waiting=tuple(waiting), paused_reason=game.paused_reason,
+        attention=tuple(_attention(judge, db, game, not_ordered + incomplete)),
     )
 
 

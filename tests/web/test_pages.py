@@ -21,9 +21,10 @@ def test_overview_shows_each_game_with_phase_deadline_and_who_has_not_ordered(wo
     text = page.text
     assert 'href="/games/alpha"' in text and "standard" in text and "F1901M" in text
     assert "Tue Mar 03 2026 12:00 UTC" in text  # the next deadline
-    # England and Russia ordered one unit each; France ordered none this phase
+    # England and Russia ordered one unit each (incomplete); France and the others none this phase
     row = text.split('href="/games/alpha"', 1)[1].split("</tr>", 1)[0]
     assert "France" in row and "Austria" in row
+    assert "incomplete: England, Russia" in row
     assert "beta" not in text  # another GM's game
 
 
