@@ -94,6 +94,7 @@ def test_sign_in_overview_game_phase_and_public_page(chromium: object, base_url:
     assert page.get_by_text("F Lon - Nth", exact=True).count() == 1  # England's current order
     assert page.locator("svg[role=img]").count() == 1  # the centre chart
     _shot(page, "game")
+    _shot(page, "game-top", full_page=False)
     page.get_by_role("link", name="Your games").click()
     page.wait_for_url(f"{base_url}/")
     assert page.get_by_role("link", name="alpha").count() == 1
