@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from functools import cache
 
 from sqlalchemy import delete, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from app.db.models import Game
 from app.db.models_web import GmAccount, GmAccountGame, SignInAttempt, WebSession
@@ -77,9 +77,9 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _recent_failures(db: Session, column: object, value: str, since: datetime) -> int:
+def _recent_failures(db: Session, column: InstrumentedAttribute[str], value: str, since: datetime) -> int:
     stmt = select(func.count()).select_from(SignInAttempt).where(
-        column == value, SignInAttempt.at >= since, SignInAttempt.ok.is_(False))  # type: ignore[operator]
+        column == value, SignInAttempt.at >= since, SignInAttempt.ok.is_(False))
     return int(db.scalar(stmt) or 0)
 
 
@@ -168,8 +168,8 @@ def gm_actor(db: Session, principal: GmPrincipal, game: Game) -> Actor:
     """The actor for ``game``: the judgekeeper, or the GM of a linked game it is still run from."""
     if principal.keeper:
         return Actor(principal.email, Role.KEEPER, game.id)
-    runs = _normal(game.master_email) == principal.email and db.get(GmAccountGame, (principal.account_id, game.id))
-    if not runs:
+    linked = db.get(GmAccountGame, (principal.account_id, game.id)) is not None
+    if not linked or _normal(game.master_email) != principal.email:
         raise DomainError("not_gm", f"You are not the GM of game '{game.name}'.")
     return Actor(principal.email, Role.GM, game.id)
 

@@ -12,19 +12,16 @@ from app.services.errors import DomainError
 from app.services.gm_accounts import close_session, sign_in
 from app.web.config import SESSION_COOKIE
 from app.web.deps import Db, JudgeDep, MaybeGm, get_config, safe_next
+from app.web.templating import pages
 
 __all__ = ["router"]
 
 router = APIRouter(tags=["sign-in"])
 
 
-def _pages(request: Request):  # type: ignore[no-untyped-def]
-    return request.app.state.pages
-
-
 @router.get("/signin", include_in_schema=False)
 def signin_page(request: Request, principal: MaybeGm, next: str = "/", denied: int = 0) -> Response:
-    return _pages(request).render(request, "signin.html.j2", title="Sign in", next=safe_next(next),
+    return pages(request).render(request, "signin.html.j2", title="Sign in", next=safe_next(next),
                                   denied=bool(denied and principal), address="", error=None)
 
 
@@ -39,7 +36,7 @@ def signin_submit(request: Request, judge: JudgeDep, db: Db, address: Annotated[
                          keeper_address=config.keeper_address)
     except DomainError as error:  # the failed attempt is committed with this request all the same
         status = 429 if error.code == "too_many_attempts" else 401
-        return _pages(request).render(request, "signin.html.j2", status_code=status, title="Sign in",
+        return pages(request).render(request, "signin.html.j2", status_code=status, title="Sign in",
                                       next=safe_next(next), denied=False, address=address, error=error.message)
     response = RedirectResponse(safe_next(next), status_code=303)
     max_age = int((signed.expires_at - judge.now()).total_seconds())

@@ -11,27 +11,24 @@ from app.services.actor import Actor, Role
 from app.services.dashboard import list_games, show_game, show_mail, show_phase
 from app.services.errors import DomainError
 from app.web.deps import Db, JudgeDep, PageGame, PageGm
+from app.web.templating import pages
 
 __all__ = ["router"]
 
 router = APIRouter(include_in_schema=False)
 
 
-def _pages(request: Request):  # type: ignore[no-untyped-def]
-    return request.app.state.pages
-
-
 @router.get("/")
 def overview(request: Request, judge: JudgeDep, db: Db, principal: PageGm) -> Response:
     actor = Actor(principal.email, Role.KEEPER if principal.keeper else Role.GM)
     games = list_games(judge, db, actor)
-    return _pages(request).render(request, "overview.html.j2", title="Your games", games=games)
+    return pages(request).render(request, "overview.html.j2", title="Your games", games=games)
 
 
 @router.get("/games/{name}")
 def game_page(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
     detail = show_game(judge, db, actor, name)
-    return _pages(request).render(request, "game.html.j2", title=f"Game {detail.summary.name}", g=detail)
+    return pages(request).render(request, "game.html.j2", title=f"Game {detail.summary.name}", g=detail)
 
 
 @router.get("/games/{name}/phases/{code}")
@@ -40,7 +37,7 @@ def phase_page(request: Request, name: str, code: str, judge: JudgeDep, db: Db, 
         phase = show_phase(judge, db, actor, name, code)
     except DomainError as error:
         raise HTTPException(status_code=404, detail=error.message) from error
-    return _pages(request).render(request, "phase.html.j2", title=f"{phase.game} {phase.code}", p=phase)
+    return pages(request).render(request, "phase.html.j2", title=f"{phase.game} {phase.code}", p=phase)
 
 
 @router.get("/games/{name}/mail/{direction}/{mail_id}")

@@ -11,20 +11,17 @@ from app.services.actor import Actor
 from app.services.dashboard import show_public_game
 from app.services.errors import DomainError
 from app.web.deps import Db, JudgeDep
+from app.web.templating import pages
 
 __all__ = ["router"]
 
 router = APIRouter(include_in_schema=False)
 
 
-def _pages(request: Request):  # type: ignore[no-untyped-def]
-    return request.app.state.pages
-
-
 @router.get("/public")
 def public_index(request: Request, db: Db) -> Response:
     games = list(db.execute(select(Game.name, Game.variant, Game.status, Game.phase).order_by(Game.name)))
-    return _pages(request).render(request, "public_index.html.j2", title="Games", games=games)
+    return pages(request).render(request, "public_index.html.j2", title="Games", games=games)
 
 
 @router.get("/public/games/{name}")
@@ -33,4 +30,4 @@ def public_game(request: Request, name: str, judge: JudgeDep, db: Db) -> Respons
         game = show_public_game(judge, db, Actor("public"), name)
     except DomainError as error:
         raise HTTPException(status_code=404, detail=error.message) from error
-    return _pages(request).render(request, "public_game.html.j2", title=f"Game {game.name}", g=game)
+    return pages(request).render(request, "public_game.html.j2", title=f"Game {game.name}", g=game)

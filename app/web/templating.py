@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse
 from app.services.render import format_deadline
 from app.web.charts import centre_chart
 
-__all__ = ["Pages"]
+__all__ = ["Pages", "pages"]
 
 DEFAULT_DIR = Path(__file__).resolve().parent.parent.parent / "templates" / "web"
 
@@ -48,3 +48,9 @@ class Pages:
         context.setdefault("title", "Postal Judge")
         html = self.env.get_template(name).render(request=request, **context)
         return HTMLResponse(html, status_code=status_code)
+
+
+def pages(request: Request) -> Pages:
+    """The app's page renderer (set up by ``create_app``)."""
+    found: Pages = request.app.state.pages
+    return found
