@@ -104,6 +104,7 @@ def linked_game_ids(db: Session, account_id: int) -> set[int]:
 
 
 def _open_session(db: Session, account: GmAccount, keeper: bool, now: datetime) -> tuple[GmPrincipal, str, datetime]:
+    db.execute(delete(WebSession).where(WebSession.expires_at <= now))
     token = secrets.token_urlsafe(32)
     csrf = secrets.token_urlsafe(32)
     expires = now + SESSION_LIFETIME

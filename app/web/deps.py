@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from typing import Annotated
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
@@ -51,8 +51,12 @@ class SignInRequired(Exception):
 
 
 def safe_next(value: str | None) -> str:
-    """Only a local path may follow sign-in (no open redirect to another site)."""
-    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+    """Only a local path may follow sign-in (no open redirect to another site).  Browsers drop
+    tabs and newlines and read a backslash as a slash, so "/<tab>/evil" is refused as well."""
+    if not value or not value.startswith("/") or any(c <= " " or c in "\\\x7f" for c in value):
+        return "/"
+    parts = urlsplit(value)
+    if value.startswith("//") or parts.scheme or parts.netloc:
         return "/"
     return value
 

@@ -38,6 +38,9 @@ def signin_submit(request: Request, judge: JudgeDep, db: Db, address: Annotated[
         status = 429 if error.code == "too_many_attempts" else 401
         return pages(request).render(request, "signin.html.j2", status_code=status, title="Sign in",
                                       next=safe_next(next), denied=False, address=address, error=error.message)
+    previous = request.cookies.get(SESSION_COOKIE, "")
+    if previous:  # a new session for every sign-in: the old one (if any) ends here
+        close_session(db, previous)
     response = RedirectResponse(safe_next(next), status_code=303)
     max_age = int((signed.expires_at - judge.now()).total_seconds())
     response.set_cookie(SESSION_COOKIE, signed.session_token, max_age=max_age, path="/",
