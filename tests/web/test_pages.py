@@ -136,3 +136,27 @@ def test_unknown_game_and_phase(world: World) -> None:
     assert gm.get("/api/games/nosuch").status_code == 403
     assert gm.get("/api/games/alpha/phases/F1905M").status_code == 404
     assert world.client().get("/public/games/nosuch").status_code == 404
+
+
+def test_order_text_is_escaped_too(world: World) -> None:
+    """Mail cannot store an order line with markup (the parser refuses it), so one is written
+    straight into the table, as a later GM edit might: the page still shows it as text."""
+    from sqlalchemy import select
+
+    from app.db.models import OrderRow
+
+    with world.judge.sessions.begin() as db:
+        row = db.scalar(select(OrderRow).where(OrderRow.power == "ENGLAND", OrderRow.phase == "F1901M"))
+        assert row is not None
+        original = row.line
+        row.line = f"F Lon - Nth {EVIL}"
+    try:
+        for path in ("/games/alpha", "/public/games/alpha"):
+            text = _gm(world).get(path).text
+            assert "<script>alert" not in text, path
+        assert f"F Lon - Nth {ESCAPED}" in _gm(world).get("/games/alpha").text
+    finally:
+        with world.judge.sessions.begin() as db:
+            row = db.scalar(select(OrderRow).where(OrderRow.power == "ENGLAND", OrderRow.phase == "F1901M"))
+            assert row is not None
+            row.line = original
