@@ -29,6 +29,18 @@ def _shift(a: Point, b: Point, by: float) -> tuple[Point, Point]:
     return (a[0] + ox, a[1] + oy), (b[0] + ox, b[1] + oy)
 
 
+def describe_mark(mark: OrderMark, powers: dict[str, PowerStyle]) -> str:
+    """`France: A PIC – BEL (fails: bounce)`: the order's tooltip."""
+    path = " – ".join(mark.path)
+    what = {
+        HOLD: "holds", MOVE: f"– {path}", RETREAT: f"retreats to {path}", BOARD: f"boards the fleet in {path}",
+        LAND: f"– {path} (lands)", SUPPORT_HOLD: f"supports {path}", SUPPORT_MOVE: f"supports {path}",
+        CONVOY: f"convoys {path}",
+    }.get(mark.kind, mark.kind)
+    power = powers[mark.power].name if mark.power in powers else mark.power
+    return f"{power}: {mark.unit} {what}" + ("" if mark.ok else f" (fails: {mark.reason.replace('_', ' ')})")
+
+
 class ArrowPainter:
     def __init__(self, drawing: Drawing, pieces: tuple[Piece, ...], powers: dict[str, PowerStyle], r: float) -> None:
         self.drawing, self.powers, self.r = drawing, powers, r
@@ -95,8 +107,7 @@ class ArrowPainter:
     # -- order kinds ----------------------------------------------------------------
 
     def draw(self, mark: OrderMark, supported_moves: dict[str, str]) -> str:
-        words = f"{mark.power.title()}: {mark.unit} {mark.kind.replace('-', ' ')} {' '.join(mark.path)}".strip()
-        words += "" if mark.ok else f" (fails: {mark.reason.replace('_', ' ')})"
+        words = describe_mark(mark, self.powers)
         dislodged = mark.kind == RETREAT
         start = self._piece_point(mark.province, dislodged)
         if start is None:

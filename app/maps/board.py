@@ -70,7 +70,7 @@ def build_board(variant: Variant, position: dict[str, Any] | None, result: dict[
     pieces = pieces_of(units, variant) + _dislodged_pieces(dislodged, variant, hidden)
     marks: list[OrderMark] = []
     if result is not None:
-        marks = [_public_mark(m, hidden) for m in order_marks(result)]
+        marks = [_landing(_public_mark(m, hidden), variant) for m in order_marks(result)]
         pieces = _with_outcomes(variant, phase, pieces, marks, result, hidden)
     pieces = undeclared(variant, pieces, published)
     source = result if result is not None else position
@@ -97,6 +97,16 @@ def _dislodged_pieces(dislodged: dict[str, Any], variant: Variant, hidden: list[
     return found
 
 
+def _landing(mark: OrderMark, variant: Variant) -> OrderMark:
+    """`A/F NWG - SCA`: an A/F moving ashore lands its army."""
+    if mark.kind != MOVE or not mark.unit.startswith("A/F "):
+        return mark
+    target = variant.map.provinces.get(mark.path[0].split("/")[0])
+    if target is None or target.terrain.value == "sea":
+        return mark
+    return replace(mark, kind=LAND)
+
+
 def _public_mark(mark: OrderMark, hidden: list[dict[str, Any]]) -> OrderMark:
     for entry in hidden:
         if mark.unit == entry["unit"]:
@@ -111,6 +121,7 @@ def _with_outcomes(
     """Pieces as the results show them: as revealed by their orders, dislodged,
     destroyed, built, removed, disbanded, or an A/F whose army starved at sea."""
     by_province = {(p.province, p.dislodged): i for i, p in enumerate(pieces)}
+    revealed = {(c.power, c.unit.split()[-1].split("/")[0]) for c in variant.hidden_choices}
     out = list(pieces)
 
     def at(province: str, dislodged: bool = False) -> int | None:
@@ -124,8 +135,8 @@ def _with_outcomes(
         i = at(mark.province, dislodged=mark.kind in (RETREAT, DISBAND) and phase.kind == "R")
         if i is None or parsed is None:
             continue
-        if out[i].power == mark.power and not out[i].secret_site:  # the published order reveals the unit
-            out[i] = replace(out[i], type=parsed[0], location=parsed[1])
+        if (mark.power, mark.province) in revealed and out[i].power == mark.power:
+            out[i] = replace(out[i], type=parsed[0], location=parsed[1])  # a hidden start, revealed by its order
         if mark.kind == REMOVE and mark.ok:
             out[i] = replace(out[i], mark="removed")
         elif mark.kind == DISBAND and mark.ok:

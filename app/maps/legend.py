@@ -16,7 +16,7 @@ def legend_height(board: Board, px: float) -> float:
     return (40 + 24 * rows + (52 if board.results else 28)) * px
 
 
-def _power_cell(x: float, y: float, power: PowerStyle, centres: int, units: int, px: float) -> str:
+def _power_cell(x: float, y: float, cell: float, power: PowerStyle, centres: int, units: int, px: float) -> str:
     r = 8.5 * px
     return (
         element("circle", cx=x + r, cy=y, r=r, fill=power.colour, stroke=INK, stroke_width=1.2 * px)
@@ -24,9 +24,8 @@ def _power_cell(x: float, y: float, power: PowerStyle, centres: int, units: int,
                dominant_baseline="central")
         + text(x + 2 * r + 6 * px, y, power.name, font_size=13 * px, font_weight="bold", fill=INK,
                dominant_baseline="central")
-        + text(x + 2 * r + 6 * px + 0.62 * 13 * px * max(len(power.name), 7) + 8 * px, y,
-               f"{centres} SC · {units} units", font_size=12 * px, fill=INK, dominant_baseline="central",
-               class_="counts")
+        + text(x + cell - 14 * px, y, f"{centres} SC · {units} units", font_size=12 * px, fill=INK,
+               text_anchor="end", dominant_baseline="central", class_="counts")
     )
 
 
@@ -73,7 +72,7 @@ def draw_legend(board: Board, powers: dict[str, PowerStyle], top: float, width: 
     y = top + 44 * px
     for i, power in enumerate(board.variant.powers):
         x = 12 * px + (i % PER_ROW) * cell
-        out.append(_power_cell(x, y + (i // PER_ROW) * 24 * px, powers[power.id], centres[power.id], units[power.id], px))
+        out.append(_power_cell(x, y + (i // PER_ROW) * 24 * px, cell, powers[power.id], centres[power.id], units[power.id], px))
     y += -(-len(board.variant.powers) // PER_ROW) * 24 * px + 4 * px
     out.append(_key(12 * px, y, px, board.results))
     waived = sorted({m.power for m in board.marks if m.kind == WAIVE and m.ok})

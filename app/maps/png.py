@@ -7,8 +7,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import resvg_py
-
 from .render import render_svg
 
 PNG_WIDTH = 1200  # pixels; the map reads at 1,000 and up
@@ -33,6 +31,8 @@ def font_files() -> tuple[str, ...]:
 
 def render_png(svg: str, width: int = PNG_WIDTH) -> bytes:
     """The SVG as a PNG `width` pixels wide (at least 1,000), text in DejaVu Sans."""
+    import resvg_py  # only here: drawing SVG needs no rasterizer
+
     return bytes(resvg_py.svg_to_bytes(
         svg_string=svg,
         width=max(int(width), 1000),

@@ -30,7 +30,7 @@ def attrs(**values: object) -> str:
     return "".join(parts)
 
 
-def element(tag: str, content: str | None = None, **values: object) -> str:
+def element(tag: str, content: str | None = None, /, **values: object) -> str:
     if content is None:
         return f"<{tag}{attrs(**values)}/>"
     return f"<{tag}{attrs(**values)}>{content}</{tag}>"

@@ -5,9 +5,10 @@ on the real drawings' geography."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from functools import cache
 
-from app.maps import Drawing, drawing_from_data
+from app.maps import Drawing, DrawingError, drawing_from_data, load_drawing
 from app.variants import load_variant
 
 CELL = 100
@@ -43,3 +44,36 @@ def grid_drawing(variant_name: str) -> Drawing:
 def test_grid_drawing_has_every_province_of_every_variant() -> None:
     for name in ("standard", "zeus5", "smallworld8"):
         assert set(grid_drawing(name).provinces) == set(load_variant(name).map.provinces)
+
+
+def drawing_for(variant_name: str) -> Drawing:
+    """The variant's real drawing once it exists, else the grid."""
+    try:
+        return load_drawing(variant_name)
+    except DrawingError:
+        return grid_drawing(variant_name)
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def classes(element: ET.Element) -> set[str]:
+    return set((element.get("class") or "").split())
+
+
+def groups(root: ET.Element, cls: str) -> list[ET.Element]:
+    """Every element whose class list holds `cls`."""
+    return [e for e in root.iter() if cls in classes(e)]
+
+
+def texts(element: ET.Element) -> list[str]:
+    return [t.text or "" for t in element.iter(f"{SVG}text")]
+
+
+def title_of(element: ET.Element) -> str:
+    found = element.find(f"{SVG}title")
+    return found.text or "" if found is not None else ""
