@@ -81,8 +81,8 @@ class ArrowPainter:
                            stroke_linecap="butt", stroke_linejoin="round"))
         if head:
             out.append(self._head(before, end, width, colour))
-        if not mark.ok:
-            out.append(self._cross(end if not head else _towards(end, before, 2.4 * width)))
+        if not mark.ok:  # crossed where the last leg is two-thirds done: the head still shows the way
+            out.append(self._cross((before[0] + (end[0] - before[0]) * 0.66, before[1] + (end[1] - before[1]) * 0.66)))
         out.append("</g>")
         return "".join(out)
 

@@ -92,8 +92,7 @@ def _dislodged_pieces(dislodged: dict[str, Any], variant: Variant, hidden: list[
             drawn = piece(str(power).upper(), shown, variant)
             if drawn is None:
                 continue
-            retreats = tuple(str(r).upper() for r in info.get("retreats", ())) if isinstance(info, dict) else ()
-            found.append(replace(drawn, dislodged=True, retreats=retreats))
+            found.append(replace(drawn, dislodged=True, retreats=_retreats(info), attacker=_attacker(info)))
     return found
 
 
@@ -105,6 +104,16 @@ def _landing(mark: OrderMark, variant: Variant) -> OrderMark:
     if target is None or target.terrain.value == "sea":
         return mark
     return replace(mark, kind=LAND)
+
+
+def _retreats(info: Any) -> tuple[str, ...]:
+    return tuple(str(r).upper() for r in info.get("retreats", ())) if isinstance(info, dict) else ()
+
+
+def _attacker(info: Any) -> str | None:
+    """`{"attacker_from": "BUR", ...}` or the short form `"BUR"`."""
+    found = info.get("attacker_from") if isinstance(info, dict) else info
+    return str(found).upper().split("/")[0] if found else None
 
 
 def _public_mark(mark: OrderMark, hidden: list[dict[str, Any]]) -> OrderMark:
@@ -164,8 +173,7 @@ def _movement_outcomes(
     for drawn in pieces:
         if drawn.province in dislodged and not drawn.dislodged:
             info = dislodged[drawn.province]
-            retreats = tuple(str(r).upper() for r in info.get("retreats", ())) if isinstance(info, dict) else ()
-            drawn = replace(drawn, dislodged=True, retreats=retreats)
+            drawn = replace(drawn, dislodged=True, retreats=_retreats(info), attacker=_attacker(info))
         elif drawn.power == NEUTRAL and drawn.province in taken:
             drawn = replace(drawn, mark="destroyed")
         elif drawn.type == "AF" and drawn.province not in landed:

@@ -11,7 +11,7 @@ from app import jsonapi
 from app.variants import load_variant
 
 from .drawing import DrawingError
-from .png import PNG_WIDTH, MissingFont, render_png
+from .png import MIN_WIDTH, MissingFont, render_png
 from .render import render_svg
 
 
@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "`judge adjudicate`. Writes SVG to stdout, or PNG to FILE with --png.",
     )
     command.add_argument("--png", metavar="FILE", help="write a PNG to FILE ('-' for stdout) instead of SVG")
-    command.add_argument("--width", type=int, default=PNG_WIDTH, help=f"PNG width in pixels, at least 1000 (default {PNG_WIDTH})")
+    command.add_argument("--width", type=int, help=f"PNG width in pixels, at least {MIN_WIDTH} (default: the map's own width)")
     command.add_argument("--title", help="the game's name, shown in the legend")
     command.set_defaults(handler=_map)
 
@@ -86,7 +86,7 @@ def _map(args: argparse.Namespace) -> int:
     if not args.png:
         sys.stdout.write(svg + "\n")
         return 0
-    if args.width < 1000:
+    if args.width is not None and args.width < MIN_WIDTH:
         print("judge map: --width must be at least 1000", file=sys.stderr)
         return 2
     try:

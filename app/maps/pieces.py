@@ -26,6 +26,7 @@ class Piece:
     secret_coast: bool = False
     dislodged: bool = False
     retreats: tuple[str, ...] = ()
+    attacker: str | None = None  # where the dislodging attack came from
     mark: str = ""  # "", "built", "removed", "disbanded", "destroyed", "army_lost"
 
     @property

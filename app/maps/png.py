@@ -3,13 +3,15 @@ point the server calls when it publishes a phase."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .render import render_svg
 
-PNG_WIDTH = 1200  # pixels; the map reads at 1,000 and up
+MIN_WIDTH = 1000  # pixels
+_WIDTH = re.compile(r'<svg[^>]*?\swidth="([0-9.]+)"')
 # Debian's fonts-dejavu-core (see scripts/install-map-fonts.sh), loaded explicitly so the
 # picture never depends on which fonts a machine happens to have.
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"), Path("/usr/share/fonts/TTF"))
@@ -29,13 +31,20 @@ def font_files() -> tuple[str, ...]:
     raise MissingFont("DejaVu Sans not found: install Debian's fonts-dejavu-core (scripts/install-map-fonts.sh)")
 
 
-def render_png(svg: str, width: int = PNG_WIDTH) -> bytes:
-    """The SVG as a PNG `width` pixels wide (at least 1,000), text in DejaVu Sans."""
+def natural_width(svg: str) -> int:
+    """The SVG's own width in pixels (a map's sizes are chosen to read at it), at least 1,000."""
+    found = _WIDTH.search(svg[:2000])
+    return max(MIN_WIDTH, round(float(found.group(1))) if found else MIN_WIDTH)
+
+
+def render_png(svg: str, width: int | None = None) -> bytes:
+    """The SVG as a PNG `width` pixels wide (default: its natural width; never under
+    1,000), text in DejaVu Sans."""
     import resvg_py  # only here: drawing SVG needs no rasterizer
 
     return bytes(resvg_py.svg_to_bytes(
         svg_string=svg,
-        width=max(int(width), 1000),
+        width=max(int(width or natural_width(svg)), MIN_WIDTH),
         skip_system_fonts=True,
         font_files=list(font_files()),
         font_family="DejaVu Sans",

@@ -11,9 +11,9 @@ from .arrows import draw_orders, draw_retreat_options
 from .board import Board, build_board
 from .drawing import Drawing, load_drawing
 from .legend import draw_legend, legend_height
-from .style import FONT, power_styles
+from .style import FONT, pixel, power_styles
 from .svg import esc
-from .terrain import base_layer
+from .terrain import base_layer, label_layer
 from .units import draw_centre, draw_piece
 
 
@@ -37,7 +37,7 @@ def render_svg(
 
 
 def svg_of_board(board: Board, drawing: Drawing, variant_name: str, heading: str) -> str:
-    px = drawing.width / 1000.0
+    px = pixel(drawing.width)
     r = 9.5 * px
     powers = power_styles(board.variant)
     width, height = drawing.width, drawing.height + legend_height(board, px)
@@ -56,6 +56,7 @@ def svg_of_board(board: Board, drawing: Drawing, variant_name: str, heading: str
         owner = board.centres.get(province)
         out.append(draw_centre(province, drawn.centre, powers.get(owner) if owner else None, px))
     out.append("</g>")
+    out.append(label_layer(drawing, variant_name))
     if not (board.results and board.phase.kind == "R"):
         out.append(draw_retreat_options(drawing, board.pieces, r))
     out.append('<g class="units">')

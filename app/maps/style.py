@@ -57,28 +57,7 @@ def power_styles(variant: Variant) -> dict[str, PowerStyle]:
     return styles
 
 
-@dataclass(frozen=True)
-class Sizes:
-    """Sizes in the drawing's units, scaled so the map reads at 1,000 pixels wide."""
-
-    px: float  # one pixel of a 1,000-pixel-wide picture
-
-    @property
-    def unit(self) -> float:
-        return 9.5 * self.px
-
-    @property
-    def label(self) -> float:
-        return 11.0 * self.px
-
-    @property
-    def name(self) -> float:
-        return 8.5 * self.px
-
-    @property
-    def legend(self) -> float:
-        return 13.0 * self.px
-
-
-def sizes_for(width: float) -> Sizes:
-    return Sizes(width / 1000.0)
+def pixel(width: float) -> float:
+    """One pixel, in drawing units, of the picture at its natural size: the drawing's own
+    width, or 1,000 pixels for a narrower drawing (sizes are chosen to read at that size)."""
+    return width / max(1000.0, width)

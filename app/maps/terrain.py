@@ -1,5 +1,5 @@
 """The map under the pieces: provinces as areas, borders, crossings, names and coasts.
-It depends only on the drawing and the variant, so it is drawn once and reused."""
+It depends only on the drawing and the variant, so each layer is drawn once and reused."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def _labels(drawn: ProvinceDrawing, name: str, px: float) -> str:
 
 @cache
 def base_layer(drawing: Drawing, variant_name: str) -> str:
-    px = drawing.width / 1000.0
+    px = style.pixel(drawing.width)
     names = {pid: p.name for pid, p in load_variant(variant_name).map.provinces.items()}
     out = [defs(px), element("rect", x=0.0, y=0.0, width=drawing.width, height=drawing.height, fill=style.WATER)]
     if drawing.background_land:
@@ -88,7 +88,13 @@ def base_layer(drawing: Drawing, variant_name: str) -> str:
         out.append(_province(drawn, names.get(drawn.id, drawn.id), px))
     out.append("</g>")
     out.append('<g class="crossings">' + "".join(_crossing(c, px) for c in drawing.crossings) + "</g>")
-    out.append(f'<g class="labels" font-family="{esc(style.FONT)}">')
-    out.extend(_labels(d, names.get(d.id, d.id), px) for d in ordered)
-    out.append("</g>")
     return "".join(out)
+
+
+@cache
+def label_layer(drawing: Drawing, variant_name: str) -> str:
+    """Names and coasts: drawn over the centre markers, under the units."""
+    px = style.pixel(drawing.width)
+    names = {pid: p.name for pid, p in load_variant(variant_name).map.provinces.items()}
+    labels = "".join(_labels(d, names.get(d.id, d.id), px) for _, d in sorted(drawing.provinces.items()))
+    return f'<g class="labels" font-family="{esc(style.FONT)}">{labels}</g>'

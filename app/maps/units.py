@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 from .drawing import Drawing, Point
 from .pieces import UNDECLARED, Piece
 from .style import INK, PowerStyle
 from .svg import element, esc, num, text, title
 
 TYPE_WORDS = {"A": "Army", "F": "Fleet", "AF": "Army/Fleet", UNDECLARED: "Unit (army or fleet, not yet declared)"}
+ASIDE_ANGLE = math.radians(55)
+DISLODGED_OFFSET = 1.7  # radii right and down: beside the unit that took its place
 MARK_WORDS = {
     "built": "built", "removed": "removed", "disbanded": "disbanded", "destroyed": "destroyed",
     "army_lost": "its army is lost at sea",
@@ -24,8 +28,22 @@ def piece_points(piece: Piece, drawing: Drawing, r: float) -> list[Point]:
     else:
         points = [drawing.anchor(piece.location)]
     if piece.dislodged:
-        points = [(x + 1.15 * r, y + 1.15 * r) for x, y in points]
+        dx, dy = _aside(piece, drawing, points[0])
+        points = [(x + dx * r, y + dy * r) for x, y in points]
     return points
+
+
+def _aside(piece: Piece, drawing: Drawing, at: Point) -> Point:
+    """Which way a dislodged unit is drawn (in radii): pushed on by its attacker and to
+    the side, so the attacking arrow does not run over it; else down and to the right."""
+    attacker = drawing.provinces.get(piece.attacker or "")
+    if attacker is None:
+        return DISLODGED_OFFSET, DISLODGED_OFFSET
+    ux, uy = at[0] - attacker.unit[0], at[1] - attacker.unit[1]
+    length = math.hypot(ux, uy) or 1.0
+    ux, uy = ux / length, uy / length
+    cos, sin = math.cos(ASIDE_ANGLE), math.sin(ASIDE_ANGLE)
+    return 2.4 * (ux * cos - uy * sin), 2.4 * (ux * sin + uy * cos)
 
 
 def _shape(unit_type: str, x: float, y: float, r: float, fill: str, dashed: bool) -> str:
@@ -87,7 +105,7 @@ def draw_piece(piece: Piece, drawing: Drawing, power: PowerStyle, r: float) -> s
     out = [f'<g class="{esc(" ".join(classes))}">', title(describe(piece, power))]
     for x, y in piece_points(piece, drawing, r):
         if piece.dislodged:
-            out.append(element("circle", cx=x, cy=y, r=1.55 * r, fill="#FFFFFF", fill_opacity=0.7, stroke=INK,
+            out.append(element("circle", cx=x, cy=y, r=1.3 * r, fill="#FFFFFF", fill_opacity=0.7, stroke=INK,
                                stroke_width=0.16 * r, stroke_dasharray=f"{num(0.35 * r)} {num(0.25 * r)}",
                                class_="dislodged-ring"))
         if piece.mark == "built":
