@@ -9,6 +9,7 @@ from app.variants import load_variant
 
 from . import style
 from .drawing import Crossing, Drawing, ProvinceDrawing
+from .fit import name_spot
 from .svg import element, esc, line_path, polygon_path, text, title
 
 FILL = {"sea": style.SEA, "land": style.LAND, "coast": style.LAND, "impassable": "url(#impassable)"}
@@ -62,8 +63,9 @@ def _labels(drawn: ProvinceDrawing, name: str, px: float) -> str:
     colour = "#17466E" if sea else style.INK
     out = [text(drawn.label[0], drawn.label[1], drawn.id, font_size=11.0 * px, font_weight="bold", fill=colour,
                 text_anchor="middle", dominant_baseline="central", class_="abbr", **halo)]
-    if drawn.name_label is not None:
-        out.append(text(drawn.name_label[0], drawn.name_label[1], name, font_size=8.5 * px, fill=colour,
+    spot = name_spot(drawn, name, 8.5 * px, 9.5 * px)
+    if spot is not None:
+        out.append(text(spot[0], spot[1], name, font_size=8.5 * px, fill=colour,
                         font_style="italic" if sea else None, text_anchor="middle", dominant_baseline="central",
                         class_="name", **halo))
     for coast, where in sorted(drawn.coasts.items()):

@@ -128,12 +128,12 @@ def draw_piece(piece: Piece, drawing: Drawing, power: PowerStyle, r: float) -> s
 
 def draw_centre(province: str, where: Point, owner: PowerStyle | None, px: float) -> str:
     x, y = where
-    r = 5.6 * px
+    r = 6.2 * px
     if owner is None:
         return (f'<g class="centre unowned">{title(f"{province}: supply centre, unowned")}'
                 + element("circle", cx=x, cy=y, r=r, fill="#FFFFFF", stroke=INK, stroke_width=1.3 * px)
                 + element("circle", cx=x, cy=y, r=1.6 * px, fill=INK) + "</g>")
     return (f'<g class="centre owned owner-{esc(owner.id.lower())}">{title(f"{province}: supply centre of {owner.name}")}'
             + element("circle", cx=x, cy=y, r=r, fill=owner.colour, stroke=INK, stroke_width=1.3 * px)
-            + text(x, y, owner.letter, font_size=7.6 * px, font_weight="bold", fill=owner.ink, text_anchor="middle",
+            + text(x, y, owner.letter, font_size=8.4 * px, font_weight="bold", fill=owner.ink, text_anchor="middle",
                    dominant_baseline="central") + "</g>")
