@@ -31,6 +31,7 @@ class Board:
     centres: dict[str, str]  # centre province -> owning power (unowned centres absent)
     marks: tuple[OrderMark, ...] = ()
     results: bool = False  # a results map (orders and outcomes) rather than a position
+    winner: str | None = None
 
     def centre_counts(self) -> dict[str, int]:
         counts = {p.id: 0 for p in self.variant.powers}
@@ -74,7 +75,8 @@ def build_board(variant: Variant, position: dict[str, Any] | None, result: dict[
         pieces = _with_outcomes(variant, phase, pieces, marks, result, hidden)
     pieces = undeclared(variant, pieces, published)
     source = result if result is not None else position
-    return Board(variant, phase, tuple(pieces), _centres(variant, source), tuple(marks), result is not None)
+    winner = str(result["winner"]).upper() if result is not None and result.get("winner") else None
+    return Board(variant, phase, tuple(pieces), _centres(variant, source), tuple(marks), result is not None, winner)
 
 
 def _centres(variant: Variant, data: dict[str, Any]) -> dict[str, str]:

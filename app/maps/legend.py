@@ -75,6 +75,10 @@ def draw_legend(board: Board, powers: dict[str, PowerStyle], top: float, width: 
         out.append(_power_cell(x, y + (i // PER_ROW) * 24 * px, cell, powers[power.id], centres[power.id], units[power.id], px))
     y += -(-len(board.variant.powers) // PER_ROW) * 24 * px + 4 * px
     out.append(_key(12 * px, y, px, board.results))
+    if board.winner:
+        name = powers[board.winner].name if board.winner in powers else board.winner
+        out.append(text(width / 2, top + 20 * px, f"{name} wins", font_size=16 * px, font_weight="bold", fill=INK,
+                        text_anchor="middle", dominant_baseline="central", class_="winner"))
     waived = sorted({m.power for m in board.marks if m.kind == WAIVE and m.ok})
     if waived:
         names = ", ".join(powers[p].name for p in waived if p in powers)

@@ -84,3 +84,40 @@ def test_phase_map_png_is_the_results_map(monkeypatch):
 def test_a_bad_drawing_is_refused_with_a_reason(data, message):
     with pytest.raises(DrawingError, match=message.replace("[", r"\[").replace("]", r"\]")):
         drawing_from_data(data)
+
+
+def _square(size: float, **extra: object) -> dict:
+    return {"kind": "land", "shape": [[[[0, 0], [size, 0], [size, size], [0, size]]]], "label": [size / 2, size / 2],
+            "unit": [size / 2, size * 0.85], **extra}
+
+
+@pytest.mark.parametrize(
+    ("province", "fits"),
+    [
+        (_square(300), True),
+        (_square(30), False),  # too small for "Burgundy"
+        (_square(30, name_label=[15, 25]), True),  # the drawing says where
+    ],
+)
+def test_full_names_only_where_they_fit(province, fits):
+    from app.maps.fit import name_spot
+
+    drawing = drawing_from_data({"format": 1, "width": 1000, "height": 1000, "provinces": {"BUR": province}})
+    assert (name_spot(drawing.provinces["BUR"], "Burgundy", 8.5, 9.5) is not None) == fits
+
+
+def test_seven_player_small_world_has_no_hawaii_centre():
+    seven = parse(render_svg("smallworld7", None, drawing=drawing_for("smallworld7")))
+    eight = parse(render_svg("smallworld8", None, drawing=drawing_for("smallworld8")))
+    def hawaii(root):
+        return [c for c in groups(root, "centre") if (c.find(f"{SVG}title").text or "").startswith("HAW:")]
+    assert not hawaii(seven) and len(hawaii(eight)) == 1
+
+
+def test_a_winner_is_named_in_the_legend():
+    result = jsonapi.adjudicate_request({**jsonapi.initial_state("standard"), "orders": {}})
+    (legend,) = groups(parse(render_svg("standard", None, orders_result={**result, "winner": "FRANCE"},
+                                        drawing=drawing_for("standard"))), "legend")
+    assert "France wins" in texts(legend)
+    (legend,) = groups(parse(render_svg("standard", None, orders_result=result, drawing=drawing_for("standard"))), "legend")
+    assert not any("wins" in t for t in texts(legend))
