@@ -21,7 +21,7 @@ from app.variants import VARIANTS_DIR, load_variant
 
 MIN_BORDER = 4.0  # map units: a shared border shorter than this is not visible
 MAX_OVERLAP = 0.5  # square map units
-COAST_REACH = 60.0  # a coast's unit anchor lies at most this far from a space its fleets reach
+COAST_REACH = 30.0  # a coast's unit anchor lies at most this far from a sea its fleets reach
 CROSSING_KINDS = {"canal", "land_crossing", "passage", "ferry"}
 KINDS = {"land", "coast", "sea", "impassable"}
 
@@ -196,10 +196,11 @@ def anchor_problems(data: dict[str, Any], shapes: dict[str, BaseGeometry], facts
     return out
 
 
-def all_problems(folder: str, setups: list[str]) -> tuple[list[str], int]:
+def all_problems(folder: str, setup: str, sharing: list[str]) -> tuple[list[str], int]:
+    """The problems of `folder`'s drawing for one set-up; `sharing`: every set-up drawn by it."""
     data = load_drawing(folder)
-    facts = variant_facts(setups)
-    out = structure_problems(data, facts)
+    facts = variant_facts([setup])
+    out = structure_problems(data, variant_facts(sharing))
     shapes = {pid: shape_of(info["shape"]) for pid, info in data["provinces"].items() if pid in facts.kinds}
     out += shape_problems(shapes)
     valid = {p: g for p, g in shapes.items() if g.is_valid and not g.is_empty}

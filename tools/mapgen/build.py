@@ -10,6 +10,7 @@ import math
 import sys
 import time
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +20,15 @@ if str(ROOT) not in sys.path:
 
 from shapely.geometry import LineString  # noqa: E402
 from shapely.geometry import Point as ShapelyPoint  # noqa: E402
+from shapely.geometry.base import BaseGeometry  # noqa: E402
 
 from tools.mapgen.check import problems  # noqa: E402
 from tools.mapgen.graph import Graph, province_graph  # noqa: E402
-from tools.mapgen.grow import Point, contacts, grow, split_path  # noqa: E402
-from tools.mapgen.labels import coast_anchors, crossing_line, province_anchors  # noqa: E402
+from tools.mapgen.grow import CORRIDOR_REACH, WIDE_REACH, Point, contacts, grow, split_path  # noqa: E402
+from tools.mapgen.labels import coast_anchors, crossing_line, name_anchor, province_anchors  # noqa: E402
 from tools.mapgen.shapes import region_polygons, rings_json, simplify  # noqa: E402
 
+SHORT_BORDER = 3  # cell sides: adjacent pairs meeting along less are reported (legibility)
 SETUPS = {"standard": ["standard"], "zeus5": ["zeus5"], "smallworld": ["smallworld8", "smallworld7"]}
 
 
@@ -119,7 +122,20 @@ def _ends(
     return ends[0], ends[1]
 
 
-def build(name: str) -> tuple[dict[str, Any], list[str]]:
+@dataclass
+class Layout:
+    """Everything the growth needs: anchors, who may touch whom, and the corridors."""
+
+    spec: dict[str, Any]
+    graph: Graph
+    ids: list[str]
+    anchors: dict[str, list[Point]]
+    may_touch: dict[str, frozenset[str]]
+    crossings: dict[frozenset[str], dict[str, Any]]
+    corridors: list[tuple[str, list[Point], float, frozenset[str] | None]]  # province, line, offset, pair
+
+
+def layout(name: str) -> Layout:
     spec = tomllib.loads((ROOT / "variants" / name / "map-anchors.toml").read_text())
     graph = province_graph(SETUPS[name])
     ids = sorted(graph.kinds)
@@ -138,7 +154,9 @@ def build(name: str) -> tuple[dict[str, Any], list[str]]:
     _fit(spec, anchors, [line for lines in spines.values() for line in lines] + list(waypoints.values()))
     for p, lines in spines.items():
         anchors[p] = [line[0] for line in lines]  # a province with spines grows from the whole lines
-    corridors: list[tuple[str, list[Point], float]] = [(p, line, 0.0) for p, ls in spines.items() for line in ls]
+    corridors: list[tuple[str, list[Point], float, frozenset[str] | None]] = [
+        (p, line, 0.0, None) for p, ls in spines.items() for line in ls
+    ]
     for p in ids:
         for q in sorted(graph.adjacent.get(p, ())):
             pair = frozenset((p, q))
@@ -150,48 +168,88 @@ def build(name: str) -> tuple[dict[str, Any], list[str]]:
                 via.reverse()
             (a, offset_a), (b, offset_b) = _ends(p, q, anchors, spines, via)
             first, second = split_path([a, *via, b])
-            corridors += [(p, first, offset_a), (q, second, offset_b)]
-    raster = grow(spec["width"], spec["height"], spec["cell"], ids, anchors, may_touch, corridors, spec.get("weights", {}))
-    touched = contacts(raster)
+            corridors += [(p, first, offset_a, pair), (q, second, offset_b, pair)]
+    return Layout(spec, graph, ids, anchors, may_touch, crossings, corridors)
+
+
+@dataclass
+class Attempt:
+    shapes: dict[str, BaseGeometry]
+    issues: list[str]
+    short: dict[frozenset[str], int]  # adjacent pairs with a short border -> cell sides shared
+
+
+def attempt(plan: Layout, widened: set[frozenset[str]]) -> Attempt:
+    spec, graph, ids = plan.spec, plan.graph, plan.ids
+    corridors = [
+        (p, line, offset, WIDE_REACH if pair in widened else CORRIDOR_REACH) for p, line, offset, pair in plan.corridors
+    ]
+    raster = grow(
+        spec["width"], spec["height"], spec["cell"], ids, plan.anchors, plan.may_touch, corridors, spec.get("weights", {}), spec.get("radius", {})
+    )
     raw, empty = region_polygons(raster, len(ids))
-    shapes = simplify(raw, empty, spec.get("simplify", 1.5 * spec["cell"]))
-    by_id = dict(zip(ids, shapes))
-    issues = problems(by_id, graph.adjacent, set(crossings))
-    for (a, b), n in sorted(touched.items()):
-        if n < 2 and ids[b] in graph.adjacent.get(ids[a], ()):
-            issues.append(f"{ids[a]}-{ids[b]}: raster contact only {n} cell side(s)")
+    shapes = dict(zip(ids, simplify(raw, empty, spec.get("simplify", 1.5 * spec["cell"]))))
+    issues = problems(shapes, graph.adjacent, set(plan.crossings))
+    issues += [f"{p}: empty shape" for p in ids if shapes[p].is_empty]
+    short = {}
+    touched = contacts(raster)
+    for p in ids:
+        for q in graph.adjacent.get(p, ()):
+            pair = frozenset((p, q))
+            n = touched.get((ids.index(min(p, q)), ids.index(max(p, q))), 0)
+            if q > p and pair not in plan.crossings and n < SHORT_BORDER:
+                short[pair] = n
+    return Attempt(shapes, issues, short)
+
+
+def build(name: str) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The drawing; if some borders come out short, one more try with their corridors widened."""
+    plan = layout(name)
+    best = attempt(plan, set())
+    if best.short:
+        retry = attempt(plan, set(best.short))
+        if len(retry.issues) <= len(best.issues) and len(retry.short) < len(best.short):
+            best = retry
+    notes = [f"{'-'.join(sorted(pair))}: short border ({n} cell sides)" for pair, n in sorted(best.short.items(), key=lambda i: sorted(i[0]))]
+    return drawing(name, plan, best.shapes), best.issues, notes
+
+
+def drawing(name: str, plan: Layout, shapes: dict[str, BaseGeometry]) -> dict[str, Any]:
+    graph = plan.graph
     provinces: dict[str, Any] = {}
-    for pid in ids:
-        shape = by_id[pid]
+    for pid in plan.ids:
+        shape = shapes[pid]
         if shape.is_empty:
-            issues.append(f"{pid}: empty shape")
             continue
         entry: dict[str, Any] = {"kind": graph.kinds[pid], "shape": rings_json(shape)}
         entry.update(province_anchors(shape, pid in graph.centres))
         if pid in graph.coasts:
-            from shapely.geometry import Point as P
-
-            taken = [P(*entry["unit"])]
+            taken = [ShapelyPoint(*entry["unit"])]
             coasts = {}
             for coast, reached in sorted(graph.coasts[pid].items()):
-                facing = [by_id[q] for q in sorted(reached) if graph.kinds[q] == "sea"] or [by_id[q] for q in reached]
+                facing = [shapes[q] for q in sorted(reached) if graph.kinds[q] == "sea"] or [shapes[q] for q in reached]
                 coasts[coast] = coast_anchors(shape, facing, taken)
-                taken.append(P(*coasts[coast]["unit"]))
+                taken.append(ShapelyPoint(*coasts[coast]["unit"]))
             entry["coasts"] = coasts
+        taken_points = [entry[k] for k in ("unit", "label", "centre") if k in entry]
+        taken_points += [c[k] for c in entry.get("coasts", {}).values() for k in ("unit", "label")]
+        if graph.kinds[pid] != "impassable":
+            name_label = name_anchor(shape, graph.names[pid], [ShapelyPoint(*xy) for xy in taken_points])
+            if name_label is not None:
+                entry["name_label"] = name_label
         provinces[pid] = entry
-    crossing_out = [
-        {"between": sorted(pair), "kind": c["kind"], "line": crossing_line(by_id[sorted(pair)[0]], by_id[sorted(pair)[1]])}
-        for pair, c in sorted(crossings.items(), key=lambda item: sorted(item[0]))
-    ]
-    data = {
+    crossing_out = []
+    for pair, c in sorted(plan.crossings.items(), key=lambda item: sorted(item[0])):
+        a, b = sorted(pair)
+        crossing_out.append({"between": [a, b], "kind": c["kind"], "line": crossing_line(shapes[a], shapes[b])})
+    return {
         "format": 1,
         "variant": name,
-        "width": spec["width"],
-        "height": spec["height"],
+        "width": plan.spec["width"],
+        "height": plan.spec["height"],
         "provinces": provinces,
         "crossings": crossing_out,
     }
-    return data, issues
 
 
 def main(argv: list[str]) -> int:
@@ -202,14 +260,16 @@ def main(argv: list[str]) -> int:
     failed = 0
     for name in names:
         started = time.perf_counter()
-        data, issues = build(name)
+        data, issues, notes = build(name)
         if "--check-only" not in argv:
             path = ROOT / "variants" / name / "map.json"
             path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
         took = time.perf_counter() - started
         print(f"{name}: {len(data['provinces'])} provinces, {len(data['crossings'])} crossings, {took:.1f} s")
         for line in issues:
-            print("  ", line)
+            print("  FAIL", line)
+        for line in notes:
+            print("  note", line)
         failed += bool(issues)
     return 1 if failed else 0
 

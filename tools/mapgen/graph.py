@@ -13,6 +13,7 @@ class Graph:
     adjacent: dict[str, frozenset[str]]  # province -> provinces adjacent by any army or fleet border
     coasts: dict[str, dict[str, frozenset[str]]]  # province -> coast -> provinces its fleets reach
     centres: frozenset[str]  # centres in any set-up
+    names: dict[str, str]  # province -> full name
 
 
 def province_graph(variant_names: list[str]) -> Graph:
@@ -21,10 +22,12 @@ def province_graph(variant_names: list[str]) -> Graph:
     adjacent: dict[str, set[str]] = {}
     coasts: dict[str, dict[str, frozenset[str]]] = {}
     centres: set[str] = set()
+    names: dict[str, str] = {}
     for name in variant_names:
         game_map = load_variant(name).map
         for pid, province in game_map.provinces.items():
             kinds[pid] = province.terrain.value
+            names[pid] = province.name
             adjacent.setdefault(pid, set()).update(game_map.army_borders.get(pid, ()))
             if province.centre:
                 centres.add(pid)
@@ -36,4 +39,4 @@ def province_graph(variant_names: list[str]) -> Graph:
                 adjacent.setdefault(other, set()).add(pid)
             if coast:
                 coasts.setdefault(pid, {})[coast] = frozenset(reached)
-    return Graph(kinds, {k: frozenset(v - {k}) for k, v in adjacent.items()}, coasts, frozenset(centres))
+    return Graph(kinds, {k: frozenset(v - {k}) for k, v in adjacent.items()}, coasts, frozenset(centres), names)

@@ -20,6 +20,7 @@ Point = tuple[float, float]
 CORRIDOR_COST = 0.02  # cost per cell along a province's own corridor (other cells cost 1)
 ANCHOR_RADIUS = 2.5  # cells claimed around an anchor from the start
 CORRIDOR_REACH = 1.3  # half-width of a corridor, in cells
+WIDE_REACH = 2.6  # half-width of a widened corridor (pairs whose border came out short)
 
 
 @dataclass(frozen=True)
@@ -84,8 +85,9 @@ def grow(
     ids: list[str],
     anchors: dict[str, list[Point]],
     may_touch: dict[str, frozenset[str]],
-    corridors: list[tuple[str, list[Point], float]],
+    corridors: list[tuple[str, list[Point], float, float]],
     weights: dict[str, float],
+    radius: dict[str, float] | None = None,
 ) -> Raster:
     nx, ny = math.ceil(width / cell), math.ceil(height / cell)
     index = {p: k for k, p in enumerate(ids)}
@@ -104,11 +106,14 @@ def grow(
             centre = min(nx - 1, int(x / cell)) + min(ny - 1, int(y / cell)) * nx
             heap.append((0.0, centre, index[p], centre, 0.0, 2))
             push_seed(index[p], ring)
-    for p, path, offset in corridors:
-        push_seed(index[p], _cells_near_polyline(path, cell, nx, ny, CORRIDOR_REACH), offset / cell)
+    for p, path, offset, reach in corridors:
+        push_seed(index[p], _cells_near_polyline(path, cell, nx, ny, reach), offset / cell)
     heapq.heapify(heap)
 
     weight = [weights.get(p, 1.0) for p in ids]
+    # A province with a radius (an island) claims no cell farther than that from its anchors.
+    reach = [(radius or {}).get(p, math.inf) / cell for p in ids]
+    centres = [[(x / cell, y / cell) for x, y in anchors[p]] for p in ids]
     inv_cells = 1.0
     while heap:
         prio, k, p, origin, base, seed = heapq.heappop(heap)
@@ -131,6 +136,8 @@ def grow(
             if not ok:
                 break
         if not ok:
+            continue
+        if reach[p] != math.inf and min(math.hypot(i + 0.5 - cx, j + 0.5 - cy) for cx, cy in centres[p]) > reach[p]:
             continue
         if seed == 1:
             connected = (

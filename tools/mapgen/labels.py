@@ -100,3 +100,39 @@ def crossing_line(a: BaseGeometry, b: BaseGeometry) -> list[list[float]]:
 
 def _xy(point: Point) -> list[float]:
     return [round(point.x, 1), round(point.y, 1)]
+
+
+CHAR_WIDTH = 6.0  # map units per character of a full name at the renderer's small font (estimate)
+NAME_HEIGHT = 11.0
+
+
+def name_anchor(shape: BaseGeometry, name: str, avoid: list[Point]) -> list[float] | None:
+    """Centre of a box that holds the full name inside the shape, clear of the other anchors; or None.
+
+    `avoid` starts with the unit anchor (kept farther away) and the label (the box goes near it).
+    """
+    import numpy as np
+    import shapely
+
+    width = CHAR_WIDTH * len(name) + 4
+    part = _largest(shape)
+    if part is None:
+        return None
+    minx, miny, maxx, maxy = part.bounds
+    xs = np.arange(minx + width / 2, maxx - width / 2 + 0.1, 3.0)
+    ys = np.arange(miny + NAME_HEIGHT / 2, maxy - NAME_HEIGHT / 2 + 0.1, 3.0)
+    if len(xs) == 0 or len(ys) == 0:
+        return None
+    gx, gy = np.meshgrid(xs, ys)
+    gx, gy = gx.ravel(), gy.ravel()
+    boxes = shapely.box(gx - width / 2, gy - NAME_HEIGHT / 2, gx + width / 2, gy + NAME_HEIGHT / 2)
+    shapely.prepare(part)
+    fits = shapely.contains(part, boxes)
+    clear = [shapely.distance(boxes, point) >= (14.0 if k == 0 else 8.0) for k, point in enumerate(avoid)]
+    ok = fits & np.logical_and.reduce(clear) if clear else fits
+    if not ok.any():
+        return None
+    target = avoid[1] if len(avoid) > 1 else part.centroid  # near the abbreviation
+    distance = np.hypot(gx - target.x, gy - target.y)
+    best = int(np.argmin(np.where(ok, distance, np.inf)))
+    return [round(float(gx[best]), 1), round(float(gy[best]), 1)]

@@ -12,11 +12,16 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 ROOT = Path(__file__).resolve().parents[2]
+NAMES: dict[str, str] = {}
 FILL = {"sea": (170, 200, 235), "land": (235, 220, 180), "coast": (225, 210, 165), "impassable": (150, 150, 150)}
 
 
 def main(name: str, out: str, scale: float = 1.0) -> None:
     data = json.loads((ROOT / "variants" / name / "map.json").read_text())
+    import tomllib
+
+    variant = tomllib.loads((ROOT / "variants" / name / "variant.toml").read_text())
+    NAMES.update({pid: info["name"] for pid, info in variant["provinces"].items()})
     w, h = int(data["width"] * scale), int(data["height"] * scale)
     image = Image.new("RGB", (w, h), (255, 255, 255))
     draw = ImageDraw.Draw(image)
@@ -34,6 +39,9 @@ def main(name: str, out: str, scale: float = 1.0) -> None:
     for pid, info in data["provinces"].items():
         x, y = info["label"]
         draw.text((x * scale - 9, y * scale - 5), pid, fill=(0, 0, 0))
+        if "name_label" in info:
+            nx_, ny_ = info["name_label"]
+            draw.text((nx_ * scale, ny_ * scale), NAMES.get(pid, pid), fill=(90, 90, 90), anchor="mm")
         ux, uy = info["unit"]
         draw.rectangle((ux * scale - 3, uy * scale - 3, ux * scale + 3, uy * scale + 3), outline=(0, 0, 160))
         if "centre" in info:
