@@ -57,13 +57,13 @@ def _crossing(crossing: Crossing, px: float) -> str:
     )
 
 
-def _labels(drawn: ProvinceDrawing, name: str, px: float) -> str:
+def _labels(drawn: ProvinceDrawing, name: str, px: float, compute_names: bool) -> str:
     sea = drawn.kind == "sea"
     halo = {"stroke": "#FFFFFF", "stroke_width": 2.6 * px, "paint_order": "stroke", "stroke_linejoin": "round"}
     colour = "#17466E" if sea else style.INK
     out = [text(drawn.label[0], drawn.label[1], drawn.id, font_size=11.0 * px, font_weight="bold", fill=colour,
                 text_anchor="middle", dominant_baseline="central", class_="abbr", **halo)]
-    spot = name_spot(drawn, name, 8.5 * px, 9.5 * px)
+    spot = drawn.name_label if not compute_names else name_spot(drawn, name, 8.5 * px, 9.5 * px)
     if spot is not None:
         out.append(text(spot[0], spot[1], name, font_size=8.5 * px, fill=colour,
                         font_style="italic" if sea else None, text_anchor="middle", dominant_baseline="central",
@@ -98,5 +98,7 @@ def label_layer(drawing: Drawing, variant_name: str) -> str:
     """Names and coasts: drawn over the centre markers, under the units."""
     px = style.pixel(drawing.width)
     names = {pid: p.name for pid, p in load_variant(variant_name).map.provinces.items()}
-    labels = "".join(_labels(d, names.get(d.id, d.id), px) for _, d in sorted(drawing.provinces.items()))
+    # A drawing that places full names has left out those that do not fit; else we find room.
+    compute = not any(d.name_label is not None for d in drawing.provinces.values())
+    labels = "".join(_labels(d, names.get(d.id, d.id), px, compute) for _, d in sorted(drawing.provinces.items()))
     return f'<g class="labels" font-family="{esc(style.FONT)}">{labels}</g>'
