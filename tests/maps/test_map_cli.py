@@ -91,3 +91,23 @@ def test_bad_input_gets_a_clear_answer(monkeypatch, capsys, data, message):
 def test_png_width_below_1000_is_refused(monkeypatch, capsys, tmp_path):
     code, _, err = run(monkeypatch, capsys, STATE, "--png", str(tmp_path / "x.png"), "--width", "500")
     assert code == 2 and "at least 1000" in err
+
+
+def test_a_winter_result_alone_is_drawn_like_its_position_and_result(monkeypatch, capsys):
+    from tests.maps.test_render_orders import WINTER
+
+    result = jsonapi.adjudicate_request(WINTER)
+    _, alone, _ = run(monkeypatch, capsys, result)
+    _, request, _ = run(monkeypatch, capsys, WINTER)
+    assert alone == request
+    assert "order-build" in alone and "order-remove" in alone
+
+
+def test_a_retreat_result_alone_shows_its_retreats_and_disbands(monkeypatch, capsys):
+    from tests.maps.test_render_orders import RETREATS
+
+    code, out, err = run(monkeypatch, capsys, jsonapi.adjudicate_request(RETREATS))
+    assert code == 0, err
+    root = ET.fromstring(out)
+    assert groups(root, "order-retreat") and groups(root, "order-disband")
+    assert len(groups(root, "dislodged")) == 2
