@@ -64,7 +64,7 @@ class ArrowPainter:
     # -- primitives ---------------------------------------------------------------
 
     def _line(self, points: list[Point], mark: OrderMark, width: float, dash: str | None, head: bool, cls: str,
-              words: str) -> str:
+              words: str, extra: str = "") -> str:
         power = self.powers.get(mark.power)
         colour = power.colour if power else INK
         if not mark.ok:
@@ -83,7 +83,7 @@ class ArrowPainter:
             out.append(self._head(before, end, width, colour))
         if not mark.ok:  # crossed where the last leg is two-thirds done: the head still shows the way
             out.append(self._cross((before[0] + (end[0] - before[0]) * 0.66, before[1] + (end[1] - before[1]) * 0.66)))
-        out.append("</g>")
+        out.append(extra + "</g>")
         return "".join(out)
 
     def _head(self, a: Point, b: Point, width: float, colour: str) -> str:
@@ -142,7 +142,7 @@ class ArrowPainter:
             ring = element("circle", cx=target[0], cy=target[1], r=1.45 * r, fill="none", stroke=INK,
                            stroke_width=0.16 * r, stroke_dasharray=f"{num(0.3 * r)} {num(0.25 * r)}")
             return self._line([_towards(start, end, 1.1 * r), end], mark, thin, f"{num(0.5 * r)} {num(0.3 * r)}",
-                              False, "support-hold", words).replace("</g>", ring + "</g>", 1)
+                              False, "support-hold", words, extra=ring)
         if mark.kind in (SUPPORT_MOVE, CONVOY):
             source = self._piece_point(mark.path[0])
             target = self._place(mark.path[1])
@@ -156,8 +156,7 @@ class ArrowPainter:
             dash = f"{num(0.5 * r)} {num(0.3 * r)}" if mark.kind == SUPPORT_MOVE else \
                 f"{num(1.1 * r)} {num(0.3 * r)} {num(0.25 * r)} {num(0.3 * r)}"
             dot = element("circle", cx=end[0], cy=end[1], r=0.38 * r, fill=INK, class_="end")
-            return self._line([_towards(start, end, 1.1 * r), end], mark, thin, dash, False, mark.kind, words)\
-                .replace("</g>", dot + "</g>", 1)
+            return self._line([_towards(start, end, 1.1 * r), end], mark, thin, dash, False, mark.kind, words, extra=dot)
         return ""
 
 

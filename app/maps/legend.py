@@ -6,7 +6,7 @@ from .board import Board
 from .orders import WAIVE
 from .style import FONT, INK, PowerStyle
 from .svg import element, esc, text
-from .units import _shape
+from .units import unit_shape
 
 PER_ROW = 4
 
@@ -34,7 +34,7 @@ def _key(x: float, y: float, px: float, results: bool) -> str:
     out = []
     items = [("A", "army"), ("F", "fleet"), ("AF", "army aboard a fleet (A/F)"), ("?", "not yet declared")]
     for unit_type, words in items:
-        out.append(_shape(unit_type, x + r * 1.4, y, r, "#FFFFFF", dashed=False))
+        out.append(unit_shape(unit_type, x + r * 1.4, y, r, "#FFFFFF", dashed=False))
         out.append(text(x + r * 3.2, y, words, font_size=11 * px, fill=INK, dominant_baseline="central"))
         x += r * 3.2 + 0.6 * 11 * px * len(words) + 14 * px
     out.append(element("circle", cx=x + r, cy=y, r=5.6 * px, fill="#FFFFFF", stroke=INK, stroke_width=1.3 * px))

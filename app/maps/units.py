@@ -46,7 +46,7 @@ def _aside(piece: Piece, drawing: Drawing, at: Point) -> Point:
     return 2.4 * (ux * cos - uy * sin), 2.4 * (ux * sin + uy * cos)
 
 
-def _shape(unit_type: str, x: float, y: float, r: float, fill: str, dashed: bool) -> str:
+def unit_shape(unit_type: str, x: float, y: float, r: float, fill: str, dashed: bool) -> str:
     common = {"fill": fill, "stroke": INK, "stroke_width": 0.16 * r, "stroke_dasharray": f"{num(0.5 * r)} {num(0.3 * r)}" if dashed else None}
     hull = [(-1.3, -0.55), (1.3, -0.55), (0.85, 0.8), (-0.85, 0.8)]
     if unit_type == "A":
@@ -111,7 +111,7 @@ def draw_piece(piece: Piece, drawing: Drawing, power: PowerStyle, r: float) -> s
         if piece.mark == "built":
             out.append(element("circle", cx=x, cy=y, r=1.6 * r, fill="none", stroke=INK, stroke_width=0.22 * r,
                                class_="order-build"))
-        out.append(_shape(piece.type, x, y, r, power.colour, dashed=piece.secret_site))
+        out.append(unit_shape(piece.type, x, y, r, power.colour, dashed=piece.secret_site))
         out.append(_letter(x, y, r, power, piece.type))
         if secret:
             out.append(_tag(x, y, r, "?", "#FFFFFF"))
