@@ -78,6 +78,11 @@ def drawing_folder(variant_name: str) -> str:
     return variant_name.rstrip("0123456789")
 
 
+def has_drawing(variant_name: str) -> bool:
+    """Whether the variant has a map to draw (Days of Decision III has none)."""
+    return (VARIANTS_DIR / drawing_folder(variant_name) / "map.json").is_file()
+
+
 @cache
 def load_drawing(variant_name: str) -> Drawing:
     path = VARIANTS_DIR / drawing_folder(variant_name) / "map.json"

@@ -121,3 +121,11 @@ def test_a_winner_is_named_in_the_legend():
     assert "France wins" in texts(legend)
     (legend,) = groups(parse(render_svg("standard", None, orders_result=result, drawing=drawing_for("standard"))), "legend")
     assert not any("wins" in t for t in texts(legend))
+
+
+@pytest.mark.parametrize(("variant", "drawn"), [("standard", True), ("zeus5", True), ("smallworld7", True),
+                                               ("smallworld8", True), ("dod3", False), ("nope", False)])
+def test_which_variants_have_a_map(variant, drawn):
+    from app.maps import has_drawing
+
+    assert has_drawing(variant) is drawn
