@@ -9,7 +9,7 @@ import pytest
 from app import jsonapi
 from app.maps import phase_map_png, render_png, render_svg
 from app.maps.drawing import DrawingError, drawing_from_data
-from tests.maps.test_render_grid import SVG, drawing_for, groups, parse, texts
+from tests.maps.test_render_grid import SVG, classes, drawing_for, groups, parse, texts
 
 NASTY = "<script>alert('x')</script> & \"quotes\" ]]> <!-- -->"
 
@@ -129,3 +129,14 @@ def test_which_variants_have_a_map(variant, drawn):
     from app.maps import has_drawing
 
     assert has_drawing(variant) is drawn
+
+
+def test_background_land_is_drawn_under_the_provinces():
+    grid = drawing_for("standard")
+    from dataclasses import replace
+
+    with_land = replace(grid, background_land=(((((0.0, 0.0), (50.0, 0.0), (50.0, 50.0)),)),))
+    root = parse(render_svg("standard", None, drawing=with_land))
+    order = [e for e in root.iter() if {"background", "province"} & classes(e)]
+    assert "background" in classes(order[0]) and all("province" in classes(e) for e in order[1:])
+    assert not groups(parse(render_svg("standard", None, drawing=grid)), "background")
