@@ -25,6 +25,14 @@ def test_every_drawing_is_checked() -> None:
     assert {s for setups in DRAWINGS.values() for s in setups} <= set(available())
 
 
+MAX_BYTES = 300_000  # a drawing is served with every map: keep it small
+
+
+@pytest.mark.parametrize("folder", sorted(DRAWINGS))
+def test_drawing_is_small(folder: str) -> None:
+    assert mapcheck.map_path(folder).stat().st_size < MAX_BYTES
+
+
 @pytest.mark.parametrize(("folder", "setup"), CASES, ids=[c[1] for c in CASES])
 def test_drawing_follows_the_borders(folder: str, setup: str) -> None:
     problems, pairs = mapcheck.all_problems(folder, setup, DRAWINGS[folder])

@@ -114,7 +114,6 @@ def grow(
     # A province with a radius (an island) claims no cell farther than that from its anchors.
     reach = [(radius or {}).get(p, math.inf) / cell for p in ids]
     centres = [[(x / cell, y / cell) for x, y in anchors[p]] for p in ids]
-    inv_cells = 1.0
     while heap:
         prio, k, p, origin, base, seed = heapq.heappop(heap)
         if labels[k] != -1:
@@ -152,7 +151,7 @@ def grow(
         oi, oj = origin % nx, origin // nx
         for nk, ni, nj in ((k - 1, i - 1, j), (k + 1, i + 1, j), (k - nx, i, j - 1), (k + nx, i, j + 1)):
             if 0 <= ni < nx and 0 <= nj < ny and labels[nk] == -1:
-                d = math.hypot(ni - oi, nj - oj) * weight[p] * inv_cells
+                d = math.hypot(ni - oi, nj - oj) * weight[p]
                 heapq.heappush(heap, (base + d, nk, p, origin, base, 0))
     return Raster(nx, ny, cell, labels)
 
