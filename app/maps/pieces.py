@@ -99,12 +99,12 @@ def secret_builds(variant: Variant, units: dict[str, Any], published: int) -> li
     (see `published_through`): the variant's `hidden_builds` rule, applied to the board
     itself, since a stored position no longer carries the result's `hidden` list."""
     hidden = []
-    for rule in variant.extra.get("hidden_builds", []):
-        built, reveal = variant.phase(rule["phase"]), variant.phase(rule["reveal_after"])
+    for rule in variant.hidden_builds:
+        built, reveal = variant.phase(rule.phase), variant.phase(rule.reveal_after)
         if not (built.index <= published < reveal.index):
             continue
-        sites = [str(s) for s in rule["sites"]]
-        mine = [u for u in units.get(rule["power"], []) if str(u).split()[-1].split("/")[0] in sites]
+        sites = list(rule.sites)
+        mine = [u for u in units.get(rule.power, []) if str(u).split()[-1].split("/")[0] in sites]
         if len(mine) == 1:  # both sites built: nothing to hide
             unit = str(mine[0])
             hidden.append({"unit": unit, "public": f"{unit.split()[0]} {'/'.join(sites)}"})
