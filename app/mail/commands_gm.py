@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from app.mail.commands import Command, CommandError, register
-
-if TYPE_CHECKING:
-    from app.services.mail_session import MailSession
+from app.mail.commands import Command, register
+from app.mail.errors import CommandError
+from app.mail.session import MailSession
 
 
 class MasterCommand(Command):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.mail.session import MailSession
 from app.services.context import Judge
 from app.services.lobby import create_game, join_game, start_game
-from app.services.mail_session import MailSession
 
 __all__ = ["SeatSpec", "create_game_direct"]
 

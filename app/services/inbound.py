@@ -20,9 +20,9 @@ from app.db.models import Game, InboundMessage
 from app.mail.commands_all import run_commands, split_lines
 from app.mail.messages import IncomingMail, derived_message_id, parse_message
 from app.mail.replies import reply_context, reply_template
+from app.mail.session import MailSession
 from app.services.context import Judge
 from app.services.deadlines import check_early
-from app.services.mail_session import MailSession
 from app.services.outbox import enqueue
 
 __all__ = ["InboundOutcome", "handle_raw", "process_stored", "store_raw"]
