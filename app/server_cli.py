@@ -125,6 +125,7 @@ def _mail_read(args: argparse.Namespace) -> int:
 
 
 def _game_create(args: argparse.Namespace) -> int:
+    from app.mail.render_lobby import render_joined, render_started
     from app.services.admin import SeatSpec, create_game_direct
     from app.services.runtime import build_judge
 
@@ -138,12 +139,15 @@ def _game_create(args: argparse.Namespace) -> int:
     if args.deadline_hours is not None:
         settings["timing"] = {k: {"next_hours": args.deadline_hours} for k in ("movement", "retreat", "adjustment")}
     try:
-        notes = create_game_direct(judge, args.name, args.master, args.password, variant=args.variant,
-                                   settings=settings, press=args.press, seats=seats, start=not args.no_start)
+        set_up = create_game_direct(judge, args.name, args.master, args.password, variant=args.variant,
+                                    settings=settings, press=args.press, seats=seats, start=not args.no_start)
     except Exception as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     print(f"game '{args.name}' created.")
+    notes = [note for joined in set_up.joined for note in render_joined(joined)]
+    if set_up.started is not None:
+        notes.append(render_started(set_up.started))
     for note in notes:
         print(f"  {note}")
     return 0

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import AuditEntry, Game, Phase, Player
 from app.mail.errors import CommandError
+from app.services import identity
 from app.services import orders as order_service
 from app.services.actor import Actor, Role
 from app.services.context import Judge
@@ -21,10 +22,24 @@ from app.services.errors import DomainError
 from app.services.phases import PhaseName, parse_phase_words
 from app.services.powers import PowerBook
 from app.services.render import format_deadline
-from app.services.security import verify_password
 from app.services.timing import game_setting
 
-__all__ = ["EchoItem", "MailSession"]
+__all__ = ["EchoItem", "MailSession", "parse_sign_on_target"]
+
+
+def parse_sign_on_target(word: str) -> identity.SignOnTarget:
+    """``Fgame``, ``france@game``, ``master@game``, ``observer@game`` -> whom to sign on as."""
+    word = word.strip()
+    if "@" in word:
+        who, _, name = word.partition("@")
+        if who.lower() in ("master", "gm"):
+            return identity.SignOnTarget(name, master=True)
+        if who.lower() in ("observer", "monitor"):
+            return identity.SignOnTarget(name, observer=True)
+        return identity.SignOnTarget(name, power=who)
+    if len(word) < 2:
+        raise CommandError("say which power and game, e.g. SIGNON Fgame password")
+    return identity.SignOnTarget(word[1:], letter=word[0])
 
 
 @dataclass
@@ -102,7 +117,7 @@ class MailSession:
             role = Role.PLAYER
         else:
             role = Role.ANYONE
-        return Actor(self.sender, role, self.game.id, self.power)
+        return Actor(self.sender, role, self.game.id, self.power, self.seat.id if self.seat else None)
 
     def book(self, game: Game | None = None) -> PowerBook:
         game = game or self.require_game()
@@ -135,43 +150,46 @@ class MailSession:
         """``Fgame`` / ``france@game`` / ``master@game`` / ``Mgame`` / ``Ogame`` (observer by address)."""
         self.flush_orders()
         self.stop_on_error = True
-        game, who = self._resolve_target(game_word)
-        if who == "MASTER":
-            if not verify_password(game.master_password_hash, password):
-                self._note_sender(game.master_email)
-                raise CommandError(f"wrong master password for game '{game.name}'")
-            self._enter(game, None, master=True)
-            self._note_sender(game.master_email)
-            self.add_note(f"Signed on as the master of game '{game.name}'.")
-            return
-        if who == "OBSERVER":
-            seat = next((s for s in game.players if s.role == "observer" and s.email == self.sender), None)
-            if seat is None or not verify_password(seat.password_hash, password):
-                raise CommandError(f"no observer with that address and password in '{game.name}'")
-            self._enter(game, seat)
-            self.add_note(f"Signed on as an observer of game '{game.name}'.")
-            return
-        seat = queries.seat_for_power(self.db, game.id, who)
-        if seat is None:
-            raise CommandError(f"{self.book(game).name(who)} has no player in game '{game.name}'")
-        if not verify_password(seat.password_hash, password):
-            self._note_sender(seat.email)
-            raise CommandError(f"wrong password for {self.book(game).name(who)} in game '{game.name}'")
-        if seat.status in ("resigned", "abandoned"):
-            raise CommandError(f"{self.book(game).name(who)} is vacant: use TAKEOVER")
-        self._enter(game, seat)
-        self._note_sender(seat.email)
-        self.add_note(f"Signed on as {self.book(game).name(who)} in game '{game.name}'.")
+        target = parse_sign_on_target(game_word)
+        try:
+            signed = identity.sign_on(self.judge, self.db, self.actor(), target, password)
+        except DomainError as error:
+            if error.code == "wrong_password":
+                self._note_sender(identity.record_address(self.judge, self.db, target) or "")
+            raise
+        self.enter(signed)
+        if signed.role == Role.GM:
+            self.add_note(f"Signed on as the master of game '{signed.game_name}'.")
+        elif signed.role == Role.OBSERVER:
+            self.add_note(f"Signed on as an observer of game '{signed.game_name}'.")
+        else:
+            self.add_note(f"Signed on as {signed.power_name} in game '{signed.game_name}'.")
 
-    def sign_on_token(self, seat: Player) -> None:
-        game = self.db.get_one(Game, seat.game_id)
-        self._enter(game, seat)
-        self._note_sender(seat.email)
+    def sign_on_token(self, token: str) -> bool:
+        """A personal reply address: sign its seat on without a password."""
+        signed = identity.sign_on_by_token(self.judge, self.db, token)
+        if signed is None:
+            return False
+        self.enter(signed)
+        return True
+
+    def enter(self, signed: identity.SignOn, *, status: bool = True) -> None:
+        """Act for a sign-on from now on (its address of record gets a copy of the reply);
+        ``status``: end the reply with its power's orders."""
+        game = self.db.get_one(Game, signed.game_id)
+        seat = self.db.get_one(Player, signed.seat_id) if signed.seat_id is not None else None
+        self._enter(game, seat, master=signed.role == Role.GM, status=status)
+        if signed.record_address:
+            self._note_sender(signed.record_address)
+
+    def enter_as_creator(self, game_id: int) -> None:
+        """The sender just created this game: its master for the rest of the mail."""
+        self.game, self.master, self.seat = self.db.get_one(Game, game_id), True, None
 
     def sign_on_new_seat(self, game: Game, seat: Player) -> None:
         self._enter(game, seat)
 
-    def _enter(self, game: Game, seat: Player | None, *, master: bool = False) -> None:
+    def _enter(self, game: Game, seat: Player | None, *, master: bool = False, status: bool = True) -> None:
         # Lock the game for the rest of this mail's transaction, so that its phase cannot
         # change under the mail (a turn being processed meanwhile waits, or is skipped).
         game = queries.lock_game(self.db, game.id) or game
@@ -182,51 +200,26 @@ class MailSession:
         self.target_phase = None
         self.stop_on_error = False
         self.games_touched.add(game.id)
-        if seat is not None and seat.power and seat.role == "player":
+        if status and seat is not None and seat.power and seat.role == "player":
             self._want_status(game, seat.power)
+
+    def want_status(self, power: str) -> None:
+        """End the reply with this power's orders."""
+        self._want_status(self.require_game(), power)
 
     def _want_status(self, game: Game, power: str) -> None:
         key = (game.id, power)
         if key not in self.status_keys:
             self.status_keys.append(key)
 
-    def become(self, power: str) -> None:
-        game = self.require_game()
-        seat = queries.seat_for_power(self.db, game.id, power)
-        if seat is not None:
-            self._note_sender(seat.email)
-        self.acting_power = power
-        self._want_status(game, power)
-
-    def _resolve_target(self, word: str) -> tuple[Game, str]:
-        """Returns the game and ``MASTER``, ``OBSERVER`` or a power id."""
-        word = word.strip()
-        if "@" in word:
-            who, _, name = word.partition("@")
-            game = self.find_game(name)
-            if who.lower() in ("master", "gm"):
-                return game, "MASTER"
-            if who.lower() in ("observer", "monitor"):
-                return game, "OBSERVER"
-            pid = self.book(game).find(who)
-            if pid is None:
-                raise CommandError(f"no power called '{who}' in game '{game.name}'")
-            return game, pid
-        if len(word) < 2:
-            raise CommandError("say which power and game, e.g. SIGNON Fgame password")
-        letter, name = word[0], word[1:]
-        game = self.find_game(name)
-        if letter.upper() == "M":
-            pid = self.book(game).by_letter("M")
-            if pid is None:
-                return game, "MASTER"
-            return game, pid
-        if letter.upper() == "O" and self.book(game).by_letter("O") is None:
-            return game, "OBSERVER"
-        pid = self.book(game).by_letter(letter)
-        if pid is None:
-            raise CommandError(f"no power with the letter '{letter.upper()}' in game '{game.name}'")
-        return game, pid
+    def become(self, power: str) -> str:
+        """The master acts as ``power`` for the rest of the mail; returns the power's name."""
+        became = identity.become(self.judge, self.db, self.actor(), power)
+        if became.record_address is not None:
+            self._note_sender(became.record_address)
+        self.acting_power = became.power
+        self._want_status(self.require_game(), became.power)
+        return became.power_name
 
     def find_game(self, name: str) -> Game:
         game = queries.game_by_name(self.db, name.strip())
