@@ -21,7 +21,7 @@ def _settings():  # type: ignore[no-untyped-def]
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from app.services.runtime import serve
+    from app.main import serve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
@@ -43,8 +43,8 @@ DEMO_POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TU
 def _ensure_demo_game(settings, name: str) -> None:  # type: ignore[no-untyped-def]
     """A started standard game whose seven players are <power>@example.com, password 'secret'."""
     from app.db import queries
+    from app.main import build_judge
     from app.services.admin import SeatSpec, create_game_direct
-    from app.services.runtime import build_judge
 
     judge = build_judge(settings)
     with judge.sessions.begin() as db:
@@ -126,8 +126,8 @@ def _mail_read(args: argparse.Namespace) -> int:
 
 def _game_create(args: argparse.Namespace) -> int:
     from app.mail.render_lobby import render_joined, render_started
+    from app.main import build_judge
     from app.services.admin import SeatSpec, create_game_direct
-    from app.services.runtime import build_judge
 
     judge = build_judge(_settings())
     seats = []
@@ -154,16 +154,16 @@ def _game_create(args: argparse.Namespace) -> int:
 
 
 def _tick(args: argparse.Namespace) -> int:
+    from app.main import build_judge
     from app.services.deadlines import tick
-    from app.services.runtime import build_judge
 
     print(tick(build_judge(_settings())))
     return 0
 
 
 def _drain(args: argparse.Namespace) -> int:
-    from app.services.outbox import drain_once
-    from app.services.runtime import build_judge, make_mailer
+    from app.mail.drain import drain_once
+    from app.main import build_judge, make_mailer
 
     settings = _settings()
     print(f"sent {asyncio.run(drain_once(build_judge(settings), make_mailer(settings)))} mails")
