@@ -7,7 +7,7 @@ The stable API for command classes: ``ctx.actor()``, ``ctx.db``, ``ctx.judge``,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
@@ -24,7 +24,7 @@ from app.services.powers import PowerBook
 from app.services.render import format_deadline
 from app.services.timing import game_setting
 
-__all__ = ["EchoItem", "MailSession", "parse_sign_on_target"]
+__all__ = ["Collector", "EchoItem", "MailSession", "parse_sign_on_target"]
 
 
 def parse_sign_on_target(word: str) -> identity.SignOnTarget:
@@ -40,6 +40,14 @@ def parse_sign_on_target(word: str) -> identity.SignOnTarget:
     if len(word) < 2:
         raise CommandError("say which power and game, e.g. SIGNON Fgame password")
     return identity.SignOnTarget(word[1:], letter=word[0])
+
+
+class Collector(Protocol):
+    """Gathers the lines after a command (PRESS ... ENDPRESS), then acts on them."""
+
+    def append(self, line: str) -> None: ...
+
+    def finish(self, ctx: MailSession) -> None: ...
 
 
 @dataclass
@@ -72,7 +80,7 @@ class MailSession:
         self.master = False
         self.acting_power: str | None = None
         self.target_phase: str | None = None
-        self.collector: Any = None
+        self.collector: Collector | None = None
         self.stop_on_error = False
         self.copies: set[str] = set()
         self.status_keys: list[tuple[int, str]] = []
