@@ -10,18 +10,25 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.settings import Settings
 
 __all__ = ["register"]
 
+# The handlers import what they need when they run: `judge adjudicate` (the engine's command
+# line, benchmarked end to end) must not pay for the database, mail and scheduler libraries.
 
-def _settings():  # type: ignore[no-untyped-def]
+
+def _settings() -> Settings:
     from app.settings import Settings
 
     return Settings()
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from app.services.runtime import serve
+    from app.main import serve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
@@ -40,11 +47,11 @@ def _serve(args: argparse.Namespace) -> int:
 DEMO_POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 
-def _ensure_demo_game(settings, name: str) -> None:  # type: ignore[no-untyped-def]
+def _ensure_demo_game(settings: Settings, name: str) -> None:
     """A started standard game whose seven players are <power>@example.com, password 'secret'."""
     from app.db import queries
+    from app.main import build_judge
     from app.services.admin import SeatSpec, create_game_direct
-    from app.services.runtime import build_judge
 
     judge = build_judge(settings)
     with judge.sessions.begin() as db:
@@ -125,8 +132,9 @@ def _mail_read(args: argparse.Namespace) -> int:
 
 
 def _game_create(args: argparse.Namespace) -> int:
+    from app.mail.render_lobby import render_joined, render_started
+    from app.main import build_judge
     from app.services.admin import SeatSpec, create_game_direct
-    from app.services.runtime import build_judge
 
     judge = build_judge(_settings())
     seats = []
@@ -138,28 +146,31 @@ def _game_create(args: argparse.Namespace) -> int:
     if args.deadline_hours is not None:
         settings["timing"] = {k: {"next_hours": args.deadline_hours} for k in ("movement", "retreat", "adjustment")}
     try:
-        notes = create_game_direct(judge, args.name, args.master, args.password, variant=args.variant,
-                                   settings=settings, press=args.press, seats=seats, start=not args.no_start)
+        set_up = create_game_direct(judge, args.name, args.master, args.password, variant=args.variant,
+                                    settings=settings, press=args.press, seats=seats, start=not args.no_start)
     except Exception as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     print(f"game '{args.name}' created.")
+    notes = [note for joined in set_up.joined for note in render_joined(joined)]
+    if set_up.started is not None:
+        notes.append(render_started(set_up.started))
     for note in notes:
         print(f"  {note}")
     return 0
 
 
 def _tick(args: argparse.Namespace) -> int:
+    from app.main import build_judge
     from app.services.deadlines import tick
-    from app.services.runtime import build_judge
 
     print(tick(build_judge(_settings())))
     return 0
 
 
 def _drain(args: argparse.Namespace) -> int:
-    from app.services.outbox import drain_once
-    from app.services.runtime import build_judge, make_mailer
+    from app.mail.drain import drain_once
+    from app.main import build_judge, make_mailer
 
     settings = _settings()
     print(f"sent {asyncio.run(drain_once(build_judge(settings), make_mailer(settings)))} mails")

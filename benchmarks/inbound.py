@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.db import queries
 from app.db.migrate import upgrade
 from app.db.session import make_engine, make_sessionmaker
+from app.mail.inbound import handle_raw
 from app.services.admin import SeatSpec, create_game_direct
 from app.services.context import Judge
-from app.services.inbound import handle_raw
 from app.settings import Settings
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Throwaway mail servers for the tests: a real IMAP server (Debian's dovecot) and a
-# small SMTP server (app/mail/testing_smtp.py, aiosmtpd) that delivers every message
+# small SMTP server (tests/support/smtp_server.py, aiosmtpd) that delivers every message
 # into the recipient's dovecot maildir, both on loopback.
 #
 #   scripts/mail-services.sh start       install dovecot-imapd if missing, start both (idempotent)
@@ -159,7 +159,7 @@ start_smtp() {
     if smtp_running; then return 0; fi
     port_open "$SMTP_PORT" && die "port $SMTP_PORT is taken by another process"
     "$PYTHON" -c 'import aiosmtpd' 2>/dev/null || die "$PYTHON has no aiosmtpd (pip install -e '.[dev]')"
-    (cd "$ROOT" && exec setsid "$PYTHON" -m app.mail.testing_smtp \
+    (cd "$ROOT" && exec setsid "$PYTHON" -m tests.support.smtp_server \
         --host "$HOST" --port "$SMTP_PORT" --maildir-root "$DIR/mail" --owner mail --tempfail-file "$DIR/smtp-tempfail" \
         </dev/null >>"$DIR/smtp.log" 2>&1) &
     echo $! >"$SMTP_PID"

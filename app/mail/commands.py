@@ -2,28 +2,27 @@
 
 The finder reads the text of a mail line by line.  A line that names a command runs its
 handler; any other line, once signed on as a power, is orders.  ``SIGNOFF`` (or a ``-- ``
-signature line) ends the mail.  Handlers never touch the database: they call the session
-object of the services layer (``app.services.mail_session.MailSession``).
+signature line) ends the mail.  Handlers parse their arguments, call a use case of
+``app.services`` with ``ctx.actor()`` and render its value into the reply through the
+mail session (``app.mail.session.MailSession``).  A use case's ``DomainError`` and the
+door's own ``CommandError`` both become an ``Error: ...`` reply line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-if TYPE_CHECKING:
-    from app.services.mail_session import MailSession
+from app.mail.errors import CommandError
+from app.mail.session import MailSession
+from app.services.errors import DomainError
 
 __all__ = ["REGISTRY", "Command", "CommandError", "register", "run_commands", "split_lines"]
 
 MAX_LINES = 2000
 MAX_ERRORS_BEFORE_SIGNON = 10
 END_PRESS = {"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST", "SIGNOFF", "SIGN OFF"}
-
-
-class CommandError(Exception):
-    """A refusal with a reason; it becomes a reply line, never a crash."""
 
 
 class Command:
@@ -138,7 +137,7 @@ def run_commands(ctx: MailSession, lines: Iterable[str]) -> None:
         try:
             ctx.require(found.command.role)
             found.command.process(ctx, found.args)
-        except CommandError as error:
+        except (CommandError, DomainError) as error:
             ctx.add_note(f"Error: {error}")
             if ctx.stop_on_error:
                 ctx.note_unprocessed(all_lines[number + 1 : number + 21])

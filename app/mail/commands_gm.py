@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import ClassVar
 
-from app.mail.commands import Command, CommandError, register
-
-if TYPE_CHECKING:
-    from app.services.mail_session import MailSession
+from app.mail.commands import Command, register
+from app.mail.errors import CommandError
+from app.mail.render_lobby import render_started
+from app.mail.session import MailSession
+from app.services import gm, lobby
+from app.services.gm import TimingKey
+from app.services.render import format_deadline
+from app.services.timing import parse_days
 
 
 class MasterCommand(Command):
@@ -20,9 +24,7 @@ class Start(MasterCommand):
     help = "START -- (GM) start a forming game once every power has a player."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.lobby import start_game
-
-        start_game(ctx, ctx.require_game())
+        ctx.add_note(render_started(lobby.start_game(ctx.judge, ctx.db, ctx.actor())))
 
 
 @register
@@ -31,9 +33,8 @@ class Pause(MasterCommand):
     help = "PAUSE | RESUME -- (GM) stop or restart the clock."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import pause
-
-        pause(ctx)
+        gm.pause(ctx.judge, ctx.db, ctx.actor())
+        ctx.add_note("Game paused.")
 
 
 @register
@@ -41,9 +42,8 @@ class Resume(MasterCommand):
     names = ("RESUME",)
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import resume
-
-        resume(ctx)
+        deadline = gm.resume(ctx.judge, ctx.db, ctx.actor())
+        ctx.add_note(f"Game resumed; deadline {format_deadline(deadline)}.")
 
 
 @register
@@ -52,11 +52,7 @@ class Become(MasterCommand):
     help = "BECOME <power> -- (GM) act as that power for the rest of the mail; its player gets a copy."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        pid = ctx.book().find(args.strip())
-        if pid is None:
-            raise CommandError(f"no power called '{args.strip()}'")
-        ctx.become(pid)
-        ctx.add_note(f"Acting as {ctx.book().name(pid)}.")
+        ctx.add_note(f"Acting as {ctx.become(args.strip())}.")
 
 
 @register
@@ -65,11 +61,10 @@ class Eject(MasterCommand):
     help = "EJECT <power|address> -- (GM) remove a player; the power is opened for TAKEOVER."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import eject
-
         if not args.strip():
             raise CommandError("usage: EJECT <power|address>")
-        eject(ctx, args.strip())
+        gm.eject(ctx.judge, ctx.db, ctx.actor(), args.strip())
+        ctx.add_note(f"{args.strip()} ejected; the power is open for TAKEOVER.")
 
 
 @register
@@ -78,9 +73,11 @@ class Replace(MasterCommand):
     help = "REPLACE <power> <address> [password] -- (GM) give a power to a new player."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import replace
-
-        replace(ctx, args)
+        words = args.split()
+        if len(words) < 2 or "@" not in words[1]:
+            raise CommandError("say REPLACE <power> <address> [password]")
+        replaced = gm.replace(ctx.judge, ctx.db, ctx.actor(), words[0], words[1], words[2] if len(words) > 2 else None)
+        ctx.add_note(f"{replaced.power_name} is now played by {replaced.address}.")
 
 
 @register
@@ -89,11 +86,10 @@ class Note(MasterCommand):
     help = "NOTE <text> -- (GM) a note published with the next results (the zine's GM notes)."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import add_note
-
         if not args.strip():
             raise CommandError("usage: NOTE <text>")
-        add_note(ctx, args.strip())
+        gm.add_note(ctx.judge, ctx.db, ctx.actor(), args.strip())
+        ctx.add_note("Note stored: it will be published with the next results.")
 
 
 @register
@@ -102,9 +98,8 @@ class Terminate(MasterCommand):
     help = "TERMINATE -- (GM) end the game now."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import terminate
-
-        terminate(ctx)
+        gm.terminate(ctx.judge, ctx.db, ctx.actor())
+        ctx.add_note("Game terminated.")
 
 
 @register
@@ -113,9 +108,36 @@ class SetDeadline(MasterCommand):
     help = "SET DEADLINE 2026-12-01 20:00 | +48h -- (GM) move this phase's deadline (capped)."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import set_deadline
+        deadline = gm.set_deadline(ctx.judge, ctx.db, ctx.actor(), args)
+        ctx.add_note(f"Deadline set to {format_deadline(deadline)}.")
 
-        set_deadline(ctx, args)
+
+_TIMING_KEYS: dict[str, TimingKey] = {"NEXT": "next_hours", "GRACE": "grace_hours", "AT": "at", "DAYS": "days"}
+
+
+def _set_timing(ctx: MailSession, kind: str, args: str) -> None:
+    """``SET MOVE NEXT 48``, ``SET RETREAT GRACE 12``, ``SET ADJUST AT 20:00``, ``SET MOVE DAYS -MTWTF-``,
+    ``SET GRACE 24``."""
+    ctx.require_game()
+    words = args.upper().split()
+    if len(words) != 2 or words[0] not in _TIMING_KEYS:
+        raise CommandError("say SET MOVE|RETREAT|ADJUST NEXT|GRACE <hours>, AT <hh:mm> or DAYS -MTWTF-")
+    key = _TIMING_KEYS[words[0]]
+    value: float | str | None
+    if key == "days":
+        try:
+            value = parse_days(words[1])
+        except ValueError as error:
+            raise CommandError(str(error)) from error
+    elif key == "at":
+        value = None if words[1] in ("NONE", "OFF") else words[1]
+    else:
+        try:
+            value = float(words[1].rstrip("H"))
+        except ValueError as error:
+            raise CommandError("hours must be a number") from error
+    timing = gm.set_timing(ctx.judge, ctx.db, ctx.actor(), kind, key, value)
+    ctx.add_note(f"{', '.join(timing.kinds)}: {key.replace('_', ' ')} = {timing.value}.")
 
 
 @register
@@ -124,9 +146,10 @@ class SetGrace(MasterCommand):
     help = "SET GRACE <hours> -- (GM) grace period after every deadline."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import set_timing
+        _set_timing(ctx, "all", f"GRACE {args.strip()}")
 
-        set_timing(ctx, "all", f"GRACE {args.strip()}")
+
+_RULE_WORDS: dict[str, bool] = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 
 
 @register
@@ -135,18 +158,23 @@ class SetRule(MasterCommand):
     help = "SET RULE <option> <value> -- (GM) a rule option of this game, e.g. SET RULE victory_groups on."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import set_rule
-
-        set_rule(ctx, args)
+        """``SET RULE victory_groups on``, ``SET RULE removal_default civil_disorder``,
+        ``SET RULE edition 1971``; ``SET RULE <option> default`` drops the game's choice."""
+        ctx.require_game()
+        words = args.split()
+        if len(words) != 2:
+            raise CommandError("say SET RULE <option> <value>, e.g. SET RULE victory_groups on")
+        name, text = words[0].lower(), words[1].lower()
+        value = None if text == "default" else _RULE_WORDS.get(text, text)
+        stored = gm.set_rule(ctx.judge, ctx.db, ctx.actor(), name, value)
+        ctx.add_note(f"Rule {name} = {'the variant default' if stored is None else stored}.")
 
 
 class _BoundTiming(MasterCommand):
     kind = "movement"
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import set_timing
-
-        set_timing(ctx, self.kind, args)
+        _set_timing(ctx, self.kind, args)
 
 
 @register
@@ -169,14 +197,13 @@ class SetAdjustTiming(_BoundTiming):
 
 
 class _Option(MasterCommand):
-    key = ""
+    key: ClassVar[str] = ""
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.gm import set_option
-
         if not args.strip():
             raise CommandError(f"usage: {self.names[0]} <value>")
-        set_option(ctx, self.key, args)
+        value = gm.set_option(ctx.judge, ctx.db, ctx.actor(), self.key, args)
+        ctx.add_note(f"{self.key} set to {value}.")
 
 
 @register

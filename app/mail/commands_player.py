@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from app.mail.commands import Command, CommandError, register
-
-if TYPE_CHECKING:
-    from app.services.mail_session import MailSession
+from app.mail.commands import Command, register
+from app.mail.errors import CommandError
+from app.mail.press import start_press
+from app.mail.session import MailSession
+from app.services import player
+from app.services.render import format_deadline
 
 
 @register
@@ -39,9 +39,9 @@ class Status(Command):
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
-        game = ctx.require_game()
-        if ctx.power:
-            ctx._want_status(game, ctx.power)
+        power = ctx.actor().power
+        if power:
+            ctx.want_status(power)
 
 
 @register
@@ -51,8 +51,6 @@ class PressCommand(Command):
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.press import start_press
-
         start_press(ctx, args, broadcast=False)
 
 
@@ -63,8 +61,6 @@ class BroadcastCommand(Command):
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.press import start_press
-
         start_press(ctx, args, broadcast=True)
 
 
@@ -77,27 +73,34 @@ class EndPress(Command):
         raise CommandError("ENDPRESS without PRESS")
 
 
+class _Wait(Command):
+    role = "player"
+    wait = True
+
+    def process(self, ctx: MailSession, args: str) -> None:
+        player.set_wait(ctx.judge, ctx.db, ctx.actor(), self.wait)
+        ctx.changed = True
+        ctx.add_note("WAIT set: no early processing." if self.wait else "NOWAIT: the phase may be processed early.")
+
+
 @register
-class SetWait(Command):
+class SetWait(_Wait):
     names = ("SET WAIT",)
     help = "SET WAIT | SET NOWAIT -- hold off (or allow) early processing of this phase."
-    role = "player"
-
-    def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.player import set_wait
-
-        set_wait(ctx, True)
 
 
 @register
-class SetNoWait(Command):
+class SetNoWait(_Wait):
     names = ("SET NOWAIT", "SET NO WAIT")
-    role = "player"
+    wait = False
 
-    def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.player import set_wait
 
-        set_wait(ctx, False)
+def _draw(ctx: MailSession, powers: str | None) -> None:
+    vote = player.set_draw(ctx.judge, ctx.db, ctx.actor(), powers)
+    if powers is None:
+        ctx.add_note("Draw vote withdrawn.")
+    else:
+        ctx.add_note(f"You vote for a draw between {', '.join(vote.power_names)}.")
 
 
 @register
@@ -107,9 +110,7 @@ class SetDraw(Command):
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.player import set_draw
-
-        set_draw(ctx, args)
+        _draw(ctx, args)
 
 
 @register
@@ -118,9 +119,15 @@ class SetNoDraw(Command):
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.player import set_draw
+        _draw(ctx, None)
 
-        set_draw(ctx, None)
+
+def _concede(ctx: MailSession, power: str | None) -> None:
+    concession = player.set_concede(ctx.judge, ctx.db, ctx.actor(), power)
+    if concession.power is None:
+        ctx.add_note("Concession withdrawn.")
+    else:
+        ctx.add_note(f"You concede to {concession.power_name}.")
 
 
 @register
@@ -130,11 +137,9 @@ class SetConcede(Command):
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.player import set_concede
-
         if not args.strip():
             raise CommandError("usage: SET CONCEDE <power>")
-        set_concede(ctx, args)
+        _concede(ctx, args)
 
 
 @register
@@ -143,9 +148,7 @@ class SetNoConcede(Command):
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.player import set_concede
-
-        set_concede(ctx, "")
+        _concede(ctx, None)
 
 
 @register
@@ -155,9 +158,11 @@ class SetAbsence(Command):
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.player import set_absence
-
-        set_absence(ctx, args)
+        start, _, end = args.upper().partition(" TO ")
+        absence = player.set_absence(ctx.judge, ctx.db, ctx.actor(), start, end)
+        note = (f"Absence recorded from {format_deadline(absence.start, absence.timezone)} "
+                f"to {format_deadline(absence.end, absence.timezone)}.")
+        ctx.add_note(note + (" The deadline moved after it." if absence.deadline_moved else ""))
 
 
 @register
@@ -168,9 +173,8 @@ class SetPassword(Command):
     secret_args = True
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.player import set_password
-
-        set_password(ctx, args.strip())
+        player.set_password(ctx.judge, ctx.db, ctx.actor(), args.strip())
+        ctx.add_note("Password changed.")
 
 
 @register
@@ -180,9 +184,8 @@ class SetAddress(Command):
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.player import set_address
-
-        set_address(ctx, args)
+        changed = player.set_address(ctx.judge, ctx.db, ctx.actor(), args)
+        ctx.add_note(f"Address changed to {changed.address}.")
 
 
 @register
@@ -192,11 +195,14 @@ class Resign(Command):
     secret_args = True
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.player import resign
-
         words = args.split()
         if len(words) >= 2:
             ctx.sign_on(words[0], words[1])
         elif ctx.game is None:
             raise CommandError("sign on first, or RESIGN <power letter><game> <password>")
-        resign(ctx)
+        resigned = player.resign(ctx.judge, ctx.db, ctx.actor())
+        ctx.seat = None
+        if resigned.left:
+            ctx.add_note("You have left the game.")
+        else:
+            ctx.add_note(f"You have resigned {resigned.power_name}; the power is open for TAKEOVER.")

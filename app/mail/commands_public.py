@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from app.mail.commands import Command, CommandError, register
-
-if TYPE_CHECKING:
-    from app.services.mail_session import MailSession
+from app.mail.commands import REGISTRY, Command, register
+from app.mail.errors import CommandError
+from app.mail.render_lobby import render_game_info, render_games, render_history, render_joined, render_summary
+from app.mail.session import MailSession
+from app.services import identity, listing, lobby
 
 
 def _words(args: str, least: int, usage: str) -> list[str]:
@@ -40,8 +39,6 @@ class Help(Command):
     help = "HELP -- mails you this list of commands."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.mail.commands import REGISTRY
-
         seen: list[str] = []
         for command in REGISTRY.values():
             if command.help and command.help not in seen:
@@ -52,15 +49,19 @@ class Help(Command):
         )
 
 
+def _list_text(ctx: MailSession, name: str) -> str:
+    if name:
+        return render_game_info(listing.game_info(ctx.judge, ctx.db, ctx.actor(), name))
+    return render_games(listing.list_games(ctx.judge, ctx.db, ctx.actor()))
+
+
 @register
 class ListGames(Command):
     names = ("LIST",)
     help = "LIST [game] -- the games on this judge, or one game's status."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.lobby import list_games
-
-        ctx.add_section(list_games(ctx, args.strip()))
+        ctx.add_section(_list_text(ctx, args.strip()))
 
 
 @register
@@ -69,13 +70,11 @@ class History(Command):
     help = "HISTORY game [FROM S1901M] [TO F1902M] -- all results of a game."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.lobby import history
-
         words = _words(args, 1, "HISTORY <game> [FROM <phase>] [TO <phase>]")
         upper = [w.upper() for w in words]
         start = upper[upper.index("FROM") + 1] if "FROM" in upper[:-1] else None
         end = upper[upper.index("TO") + 1] if "TO" in upper[:-1] else None
-        ctx.add_section(history(ctx, words[0], start, end))
+        ctx.add_section(render_history(listing.game_history(ctx.judge, ctx.db, ctx.actor(), words[0], start, end)))
 
 
 @register
@@ -84,9 +83,8 @@ class Summary(Command):
     help = "SUMMARY game -- supply-centre counts per phase and the players."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.lobby import summary
-
-        ctx.add_section(summary(ctx, _words(args, 1, "SUMMARY <game>")[0]))
+        name = _words(args, 1, "SUMMARY <game>")[0]
+        ctx.add_section(render_summary(listing.game_summary(ctx.judge, ctx.db, ctx.actor(), name)))
 
 
 @register
@@ -95,14 +93,10 @@ class MapCommand(Command):
     help = "MAP game -- the current map (sent as text until the map renderer exists)."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.lobby import list_games
-
         name = args.split()[0] if args.split() else (ctx.game.name if ctx.game else "")
         if not name:
             raise CommandError("usage: MAP <game>")
-        ctx.add_section(
-            "Map pictures are not available yet on this judge; the position:\n\n" + list_games(ctx, name)
-        )
+        ctx.add_section("Map pictures are not available yet on this judge; the position:\n\n" + _list_text(ctx, name))
 
 
 @register
@@ -112,11 +106,20 @@ class Create(Command):
     secret_args = True
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.lobby import create_game
-
         words = _words(args, 2, "CREATE <game> <master password> [variant]")
-        game = create_game(ctx, words[0], words[1], words[2].lower() if len(words) > 2 else "standard")
-        ctx.add_note(f"Game '{game.name}' ({game.variant}) created; you are its master.  Players JOIN it.")
+        variant = words[2].lower() if len(words) > 2 else "standard"
+        created = lobby.create_game(ctx.judge, ctx.db, ctx.actor(), words[0], words[1], variant)
+        ctx.enter_as_creator(created.game_id)
+        ctx.add_note(f"Game '{created.name}' ({created.variant}) created; you are its master.  Players JOIN it.")
+
+
+def _join(ctx: MailSession, target: str, password: str, preferences: str = "", *, observe: bool = False) -> None:
+    power, at, name = target.partition("@")
+    joined = lobby.join_game(ctx.judge, ctx.db, ctx.actor(), name if at else target, password,
+                             power=power if at and not observe else None, preferences=preferences, observe=observe)
+    ctx.enter(identity.seat_sign_on(ctx.judge, ctx.db, joined.seat_id), status=False)  # a new seat: no orders yet
+    for note in render_joined(joined):
+        ctx.add_note(note)
 
 
 @register
@@ -126,10 +129,8 @@ class Join(Command):
     secret_args = True
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.lobby import join_game
-
         words = _words(args, 2, "JOIN <game> <password> [power preferences]")
-        join_game(ctx, words[0], words[1], " ".join(words[2:]))
+        _join(ctx, words[0], words[1], " ".join(words[2:]))
 
 
 @register
@@ -139,10 +140,8 @@ class Observe(Command):
     secret_args = True
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.lobby import join_game
-
         words = _words(args, 2, "OBSERVE <game> <password>")
-        join_game(ctx, words[0], words[1], observe=True)
+        _join(ctx, words[0], words[1], observe=True)
 
 
 @register
@@ -152,7 +151,11 @@ class Takeover(Command):
     secret_args = True
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.lobby import takeover
-
         words = _words(args, 2, "TAKEOVER <power>@<game> <password>")
-        takeover(ctx, words[0], words[1])
+        if "@" not in words[0]:
+            raise CommandError("say which power: TAKEOVER power@game password")
+        power, _, name = words[0].partition("@")
+        took = lobby.takeover(ctx.judge, ctx.db, ctx.actor(), name, power, words[1])
+        ctx.enter(identity.seat_sign_on(ctx.judge, ctx.db, took.seat_id))
+        ctx.add_note(f"You now play {took.power_name} in '{took.game_name}'. Your reply address is "
+                     f"{took.reply_address}.")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from app.services.mail_session import MailSession
+from app.mail.session import MailSession
 
 __all__ = ["reply_context", "reply_template"]
 

@@ -24,6 +24,7 @@ class Actor:
     role: Role = Role.ANYONE
     game_id: int | None = None
     power: str | None = None  # the power a player (or a GM who BECOMEs one) acts for
+    seat_id: int | None = None  # the seat (player or observer) it signed on as, if any
 
     @property
     def is_gm(self) -> bool:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.services.actor import Actor, Role
 from app.services.context import Judge
-from app.services.lobby import create_game, join_game, start_game
-from app.services.mail_session import MailSession
+from app.services.lobby import GameCreated, GameStarted, Joined, create_game, join_game, start_game
 
-__all__ = ["SeatSpec", "create_game_direct"]
+__all__ = ["GameSetUp", "SeatSpec", "create_game_direct"]
 
 
 @dataclass(frozen=True)
@@ -18,19 +18,24 @@ class SeatSpec:
     power: str = ""
 
 
+@dataclass(frozen=True)
+class GameSetUp:
+    created: GameCreated
+    joined: tuple[Joined, ...]
+    started: GameStarted | None
+
+
 def create_game_direct(judge: Judge, name: str, master: str, password: str, *, variant: str = "standard",
                        settings: dict[str, object] | None = None, press: str = "white",
-                       seats: list[SeatSpec] | None = None, start: bool = True) -> list[str]:
-    """Create a game (optionally with its players, then start it); returns the notes for the user."""
+                       seats: list[SeatSpec] | None = None, start: bool = True) -> GameSetUp:
+    """Create a game (optionally with its players, then start it with the master's authority)."""
     with judge.sessions.begin() as db:
-        ctx = MailSession(judge, db, sender=master, subject="", message_id="")
         options = dict(settings or {})
         options.setdefault("auto_start", False)
-        game = create_game(ctx, name, password, variant, options, press)
-        for seat in seats or []:
-            ctx.sender = seat.email.lower()
-            target = f"{seat.power}@{game.name}" if seat.power else game.name
-            join_game(ctx, target, seat.password)
+        created = create_game(judge, db, Actor(master.lower()), name, password, variant, options, press)
+        joined = tuple(join_game(judge, db, Actor(seat.email.lower()), created.name, seat.password,
+                                 power=seat.power or None) for seat in seats or [])
+        started = None
         if start and seats:
-            start_game(ctx, game)
-        return [note for item in ctx.echoes for note in item.notes]
+            started = start_game(judge, db, Actor(master.lower(), Role.GM, created.game_id))
+        return GameSetUp(created, joined, started)

@@ -10,7 +10,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from app import jsonapi
 from app.db.base import utcnow
+from app.dod3.variant import variant_info as dod3_variant
 from app.services.render import Templates
 from app.settings import Settings
 
@@ -18,9 +20,7 @@ __all__ = ["Judge", "load_engine_api"]
 
 
 def load_engine_api() -> ModuleType:
-    """The engine as the server sees it (app/jsonapi.py), imported on demand."""
-    from app import jsonapi
-
+    """The engine as the server sees it (app/jsonapi.py)."""
     return jsonapi
 
 
@@ -44,8 +44,6 @@ class Judge:
         """Powers and province names of a variant (cached: variant data never changes)."""
         if name not in self.variants:
             if name == "dod3":  # Days of Decision III is no map game: its powers only
-                from app.dod3.variant import variant_info as dod3_variant
-
                 self.variants[name] = dod3_variant()
             else:
                 loader = getattr(self.api, "variant_map", None) or self.api.variant_info

@@ -1,76 +1,91 @@
-"""What the game master does by mail: pause, replace, eject, notes, deadlines, timing and options."""
+"""What the game master does: pause, resume, eject, replace, notes, terminate, deadlines, timing, options."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
-from app.mail.commands import CommandError
+from app.jsonapi import with_game_rules
+from app.services.access import audit, book_of, gm_game
+from app.services.actor import Actor
+from app.services.context import Judge
 from app.services.deadlines import resume_game
-from app.services.mail_session import MailSession
+from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_seat
 from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
-from app.services.timing import game_setting, parse_days, parse_when
+from app.services.timing import game_setting, parse_when
+from app.variants import load_variant
 
-__all__ = ["set_deadline", "set_option", "set_rule", "set_timing"]
+__all__ = ["NMR_POLICIES", "Replaced", "TimingKey", "TimingSet", "add_note", "eject", "pause", "replace", "resume",
+           "set_deadline", "set_option", "set_rule", "set_timing", "terminate"]
 
 NMR_POLICIES = ("cd", "hold", "wait", "dismiss")
+PHASE_KINDS = ("movement", "retreat", "adjustment")
+TimingKey = Literal["next_hours", "grace_hours", "at", "days"]
+_OPTIONS: dict[str, tuple[str, ...] | None] = {
+    "nmr": None, "layout": ("judge", "zine"), "orders": ("per_unit", "whole_set"),
+    "press": ("none", "white", "grey", "white/grey", "postal"), "timezone": None, "reminder_hours": None,
+}
 
 
-def _running(ctx: MailSession) -> Game:
-    game = ctx.require_game()
+@dataclass(frozen=True)
+class TimingSet:
+    kinds: tuple[str, ...]
+    key: TimingKey
+    value: float | str | None
+
+
+@dataclass(frozen=True)
+class Replaced:
+    power_name: str
+    address: str
+
+
+def _running(db: Session, actor: Actor) -> Game:
+    game = gm_game(db, actor)
     if game.status not in ("active", "paused"):
-        raise CommandError(f"game '{game.name}' is {game.status}")
+        raise DomainError("not_running", f"game '{game.name}' is {game.status}")
     return game
 
 
-def set_deadline(ctx: MailSession, text: str) -> None:
-    game = _running(ctx)
-    now = ctx.judge.now()
-    when = parse_when(text, now, game_setting(game.settings, "timezone"))
-    if when is None:
-        raise CommandError("say the deadline as 2026-12-01 20:00, or +48h")
-    cap = now + timedelta(days=ctx.judge.settings.max_extension_days)
-    if when > cap:
-        raise CommandError(f"deadlines can be at most {ctx.judge.settings.max_extension_days} days ahead")
-    game.deadline = when
+def set_deadline(judge: Judge, db: Session, actor: Actor, when: str) -> datetime:
+    """Move this phase's deadline (``2026-12-01 20:00`` in the game's zone, or ``+48h``); returns it."""
+    game = _running(db, actor)
+    now = judge.now()
+    deadline = parse_when(when, now, game_setting(game.settings, "timezone"))
+    if deadline is None:
+        raise DomainError("bad_deadline", "say the deadline as 2026-12-01 20:00, or +48h")
+    if deadline > now + timedelta(days=judge.settings.max_extension_days):
+        raise DomainError("deadline_too_far",
+                          f"deadlines can be at most {judge.settings.max_extension_days} days ahead")
+    game.deadline = deadline
     game.grace_until = None
-    phase = queries.open_phase(ctx.db, game.id)
+    phase = queries.open_phase(db, game.id)
     if phase is not None:
-        phase.deadline = when
-    ctx.audit("set_deadline", deadline=when.isoformat())
-    mail_game(ctx.db, ctx.judge, game, f"Diplomacy deadline changed {game.name}",
-              f"The deadline for {game.phase} in '{game.name}' is now {format_deadline(when)}.\n")
-    ctx.add_note(f"Deadline set to {format_deadline(when)}.")
+        phase.deadline = deadline
+    audit(db, actor, game, "set_deadline", deadline=deadline.isoformat())
+    mail_game(db, judge, game, f"Diplomacy deadline changed {game.name}",
+              f"The deadline for {game.phase} in '{game.name}' is now {format_deadline(deadline)}.\n")
+    return deadline
 
 
-def set_timing(ctx: MailSession, kind: str, args: str) -> None:
-    """``SET MOVE NEXT 48``, ``SET RETREAT GRACE 12``, ``SET ADJUST AT 20:00``, ``SET MOVE DAYS -MTWTF-``,
-    ``SET GRACE 24``."""
-    game = ctx.require_game()
-    words = args.upper().split()
-    if len(words) != 2 or words[0] not in ("NEXT", "GRACE", "AT", "DAYS"):
-        raise CommandError("say SET MOVE|RETREAT|ADJUST NEXT|GRACE <hours>, AT <hh:mm> or DAYS -MTWTF-")
-    key = {"NEXT": "next_hours", "GRACE": "grace_hours", "AT": "at", "DAYS": "days"}[words[0]]
-    value: float | str | None
-    if key == "days":
-        try:
-            value = parse_days(words[1])
-        except ValueError as error:
-            raise CommandError(str(error)) from error
-    elif key == "at":
-        value = None if words[1] in ("NONE", "OFF") else words[1]
-    else:
-        try:
-            value = float(words[1].rstrip("H"))
-        except ValueError as error:
-            raise CommandError("hours must be a number") from error
-        if value < 0 or value > 24 * ctx.judge.settings.max_extension_days:
-            raise CommandError("hours out of range")
-    kinds = ("movement", "retreat", "adjustment") if kind == "all" else (kind,)
+def set_timing(judge: Judge, db: Session, actor: Actor, kind: str, key: TimingKey,
+               value: float | str | None) -> TimingSet:
+    """One timing value (hours, ``hh:mm`` or a days pattern) of one phase kind, or of ``all``."""
+    game = gm_game(db, actor)
+    if key in ("next_hours", "grace_hours") and not (
+            isinstance(value, float | int) and 0 <= value <= 24 * judge.settings.max_extension_days):
+        raise DomainError("hours_out_of_range", "hours out of range")
+    if kind != "all" and kind not in PHASE_KINDS:
+        raise DomainError("bad_phase_kind", f"the phase kind is one of {', '.join(PHASE_KINDS)}")
+    kinds = PHASE_KINDS if kind == "all" else (kind,)
     settings = dict(game.settings)
     timing = dict(settings.get("timing") or {})
     for k in kinds:
@@ -79,148 +94,135 @@ def set_timing(ctx: MailSession, kind: str, args: str) -> None:
         timing[k] = entry
     settings["timing"] = timing
     game.settings = settings
-    ctx.audit("set_timing", kind=kind, key=key, value=value)
-    ctx.add_note(f"{', '.join(kinds)}: {key.replace('_', ' ')} = {value}.")
+    audit(db, actor, game, "set_timing", kind=kind, key=key, value=value)
+    return TimingSet(kinds, key, value)
 
 
-def set_rule(ctx: MailSession, args: str) -> None:
-    """``SET RULE victory_groups on``, ``SET RULE removal_default civil_disorder``,
-    ``SET RULE edition 1971``; ``SET RULE <option> default`` drops the game's choice."""
-    from app.jsonapi import with_game_rules
-    from app.variants import load_variant
-
-    game = ctx.require_game()
-    words = args.split()
-    if len(words) != 2:
-        raise CommandError("say SET RULE <option> <value>, e.g. SET RULE victory_groups on")
-    name, text = words[0].lower(), words[1].lower()
-    value: Any = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}.get(text, text)
+def set_rule(judge: Judge, db: Session, actor: Actor, option: str, value: Any) -> Any:
+    """A rule option of this game (``None``: back to the variant's default); refused when the engine
+    does not know the option or the value.  Returns the game's value (None: the default)."""
+    game = gm_game(db, actor)
+    name = option.lower()
     rules = dict((game.settings or {}).get("rules") or {})
-    if text == "default":
+    if value is None:
         rules.pop(name, None)
     else:
         rules[name] = value
     try:
         with_game_rules(load_variant(game.variant), rules)
     except (ValueError, LookupError) as error:
-        raise CommandError(f"rule not changed: {error}") from error
+        raise DomainError("bad_rule", f"rule not changed: {error}") from error
     game.settings = {**(game.settings or {}), "rules": rules}
-    ctx.audit("set_rule", option=name, value=value)
-    ctx.add_note(f"Rule {name} = {rules.get(name, 'the variant default')}.")
+    audit(db, actor, game, "set_rule", option=name, value=value)
+    return rules.get(name)
 
 
-def set_option(ctx: MailSession, key: str, value: str) -> None:
-    game = ctx.require_game()
+def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) -> str:
+    """A game option: nmr, layout, orders, press, timezone, reminder_hours; returns the value stored."""
+    game = gm_game(db, actor)
     value = value.strip().lower()
-    allowed = {
-        "nmr": None, "layout": ("judge", "zine"), "orders": ("per_unit", "whole_set"),
-        "press": ("none", "white", "grey", "white/grey", "postal"), "timezone": None, "reminder_hours": None,
-    }
     settings = dict(game.settings)
     if key == "press":
-        if value not in allowed["press"]:  # type: ignore[operator]
-            raise CommandError("press is none, white, grey, white/grey or postal")
+        if value not in (_OPTIONS["press"] or ()):
+            raise DomainError("bad_option", "press is none, white, grey, white/grey or postal")
         if value == "postal":
             settings["postal_press"] = True
         else:
             game.press = value
     elif key == "nmr":
         if value not in NMR_POLICIES and not (value.startswith("excuse") and value.partition(":")[2].isdigit()):
-            raise CommandError("NMR policy is cd, hold, wait, dismiss or excuse:N")
+            raise DomainError("bad_option", "NMR policy is cd, hold, wait, dismiss or excuse:N")
         settings["nmr"] = value
     elif key == "reminder_hours":
         try:
             settings["reminder_hours"] = float(value)
         except ValueError as error:
-            raise CommandError("hours must be a number") from error
-    elif key == "notes":
-        raise CommandError("use NOTE <text>")
+            raise DomainError("bad_option", "hours must be a number") from error
     elif key == "timezone":
-        from zoneinfo import ZoneInfo
-
+        zone = value.title() if "/" in value else value.upper()
         try:
-            ZoneInfo(value.title() if "/" in value else value.upper())
+            ZoneInfo(zone)
         except Exception as error:
-            raise CommandError(f"unknown time zone '{value}'") from error
-        settings["timezone"] = value.title() if "/" in value else value.upper()
-    else:
-        options = allowed[key]
+            raise DomainError("bad_option", f"unknown time zone '{value}'") from error
+        settings["timezone"] = zone
+    elif key in _OPTIONS:
+        options = _OPTIONS[key]
         value = value.replace("-", "_").replace(" ", "_")
         if options and value not in options:
-            raise CommandError(f"{key} is one of {', '.join(options)}")
+            raise DomainError("bad_option", f"{key} is one of {', '.join(options)}")
         settings[key] = value
+    else:
+        raise DomainError("unknown_option", f"unknown option '{key}'")
     game.settings = settings
-    ctx.audit("set", key=key, value=value)
-    ctx.add_note(f"{key} set to {value}.")
+    audit(db, actor, game, "set", key=key, value=value)
+    return value
 
 
-def pause(ctx: MailSession) -> None:
-    game = _running(ctx)
+def pause(judge: Judge, db: Session, actor: Actor) -> None:
+    game = _running(db, actor)
     game.status, game.paused_reason = "paused", "paused by the master"
-    ctx.audit("pause")
-    mail_game(ctx.db, ctx.judge, game, f"Diplomacy game {game.name} paused",
-              f"The master has paused game '{game.name}'.\n")
-    ctx.add_note("Game paused.")
+    audit(db, actor, game, "pause")
+    mail_game(db, judge, game, f"Diplomacy game {game.name} paused", f"The master has paused game '{game.name}'.\n")
 
 
-def resume(ctx: MailSession) -> None:
-    game = ctx.require_game()
+def resume(judge: Judge, db: Session, actor: Actor) -> datetime | None:
+    """Restart the clock; returns the new deadline."""
+    game = gm_game(db, actor)
     if game.status != "paused":
-        raise CommandError("the game is not paused")
-    resume_game(ctx.db, ctx.judge, game)
-    ctx.audit("resume")
-    ctx.add_note(f"Game resumed; deadline {format_deadline(game.deadline)}.")
+        raise DomainError("not_paused", "the game is not paused")
+    resume_game(db, judge, game)
+    audit(db, actor, game, "resume")
+    return game.deadline
 
 
-def eject(ctx: MailSession, who: str) -> None:
-    game = ctx.require_game()
-    pid = ctx.book(game).find(who)
-    seat = queries.seat_for_power(ctx.db, game.id, pid) if pid else next(
+def eject(judge: Judge, db: Session, actor: Actor, who: str) -> None:
+    """Remove a player (by power or address); the power is opened for TAKEOVER."""
+    game = gm_game(db, actor)
+    pid = book_of(judge, game).find(who)
+    seat = queries.seat_for_power(db, game.id, pid) if pid else next(
         (s for s in game.players if s.email == who.lower()), None)
     if seat is None:
-        raise CommandError(f"no player '{who}'")
+        raise DomainError("no_player", f"no player '{who}'")
     if seat.role == "observer":
-        ctx.db.delete(seat)
+        db.delete(seat)
     else:
         seat.status = "abandoned"
-    ctx.audit("eject", who=who)
-    ctx.add_note(f"{who} ejected; the power is open for TAKEOVER.")
+    audit(db, actor, game, "eject", who=who)
 
 
-def replace(ctx: MailSession, args: str) -> None:
-    game = ctx.require_game()
-    words = args.split()
-    if len(words) < 2 or "@" not in words[1]:
-        raise CommandError("say REPLACE <power> <address> [password]")
-    pid = ctx.book(game).find(words[0])
-    seat = queries.seat_for_power(ctx.db, game.id, pid) if pid else None
+def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, password: str | None = None) -> Replaced:
+    """Give a power to a new player (a password is made up when none is given)."""
+    game = gm_game(db, actor)
+    book = book_of(judge, game)
+    pid = book.find(power)
+    seat = queries.seat_for_power(db, game.id, pid) if pid else None
     if seat is None:
-        raise CommandError(f"no power '{words[0]}'")
-    password = words[2] if len(words) > 2 else new_token()[:10]
-    seat.email, seat.password_hash = words[1].lower(), hash_password(password)
+        raise DomainError("unknown_power", f"no power '{power}'")
+    password = password or new_token()[:10]
+    seat.email, seat.password_hash = address.lower(), hash_password(password)
     seat.status, seat.misses, seat.reply_token = "active", 0, new_token()
-    ctx.audit("replace", power=pid, address=seat.email)
-    mail_seat(ctx.db, ctx.judge, seat, f"Diplomacy game {game.name}: you play {ctx.book(game).name(seat.power or '')}",
-              f"The master of '{game.name}' has made you {ctx.book(game).name(seat.power or '')}.\n"
+    audit(db, actor, game, "replace", power=pid, address=seat.email)
+    name = book.name(seat.power or "")
+    mail_seat(db, judge, seat, f"Diplomacy game {game.name}: you play {name}",
+              f"The master of '{game.name}' has made you {name}.\n"
               f"Your password is {password}; replying to this mail signs you on without it.\n", kind="start")
     if game.status == "paused" and game.paused_reason == "waiting for a replacement" and not any(
             s.status == "abandoned" for s in game.players):
-        resume_game(ctx.db, ctx.judge, game)
-    ctx.add_note(f"{ctx.book(game).name(seat.power or '')} is now played by {seat.email}.")
+        resume_game(db, judge, game)
+    return Replaced(name, seat.email)
 
 
-def add_note(ctx: MailSession, text: str) -> None:
-    game = ctx.require_game()
+def add_note(judge: Judge, db: Session, actor: Actor, text: str) -> None:
+    """A GM note, published with the next results."""
+    game = gm_game(db, actor)
     settings = dict(game.settings)
     settings["notes"] = [*settings.get("notes", []), text[:1000]]
     game.settings = settings
-    ctx.add_note("Note stored: it will be published with the next results.")
 
 
-def terminate(ctx: MailSession) -> None:
-    game = ctx.require_game()
+def terminate(judge: Judge, db: Session, actor: Actor) -> None:
+    game = gm_game(db, actor)
     game.status, game.deadline = "terminated", None
-    ctx.audit("terminate")
-    mail_game(ctx.db, ctx.judge, game, f"Diplomacy game {game.name} terminated",
+    audit(db, actor, game, "terminate")
+    mail_game(db, judge, game, f"Diplomacy game {game.name} terminated",
               f"The master has terminated game '{game.name}'.  Thank you for playing.\n")
-    ctx.add_note("Game terminated.")

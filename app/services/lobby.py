@@ -1,92 +1,130 @@
-"""Games before and outside play: create, join, observe, take over, start, list, history."""
+"""Games before play: create, join, observe, start, take over a vacant power."""
 
 from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase, Player
-from app.mail.commands import CommandError
-from app.services.mail_session import MailSession
+from app.services.access import audit, book_of, find_game, gm_game
+from app.services.actor import Actor
+from app.services.context import Judge
+from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_seat
 from app.services.powers import PowerBook
 from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
 from app.services.timing import DEFAULT_SETTINGS, game_setting, next_deadline
 
-__all__ = ["create_game", "join_game", "list_games", "start_game", "takeover"]
+__all__ = ["GameCreated", "GameStarted", "Joined", "TookOver", "assign_powers", "create_game", "join_game",
+           "start_game", "takeover"]
 
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{1,29}$")
 
 
-def create_game(ctx: MailSession, name: str, password: str, variant: str = "standard",
-                settings: dict[str, Any] | None = None, press: str = "white") -> Game:
+@dataclass(frozen=True)
+class GameCreated:
+    game_id: int
+    name: str
+    variant: str
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    game_id: int
+    name: str
+    phase: str
+    deadline: datetime | None
+    timezone: str
+
+
+@dataclass(frozen=True)
+class Joined:
+    game_id: int
+    game_name: str
+    seat_id: int
+    observer: bool
+    players: int = 0  # players joined so far, this one included
+    seats: int = 0  # powers of the variant
+    ignored: tuple[str, ...] = ()  # unknown words in the preferences
+    started: GameStarted | None = None  # the last player to join starts the game
+
+
+@dataclass(frozen=True)
+class TookOver:
+    game_id: int
+    game_name: str
+    seat_id: int
+    power: str
+    power_name: str
+    reply_address: str
+
+
+def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: str, variant: str = "standard",
+                settings: dict[str, Any] | None = None, press: str = "white") -> GameCreated:
+    """A forming game with the actor as its master."""
     name = name.lower()
     if not _NAME.match(name):
-        raise CommandError("a game name is 2 to 30 letters, digits, '-' or '_', starting with a letter")
-    if queries.game_by_name(ctx.db, name) is not None:
-        raise CommandError(f"a game called '{name}' already exists")
+        raise DomainError("bad_name", "a game name is 2 to 30 letters, digits, '-' or '_', starting with a letter")
+    if queries.game_by_name(db, name) is not None:
+        raise DomainError("game_exists", f"a game called '{name}' already exists")
     try:
-        info = ctx.judge.variant_data(variant)
+        info = judge.variant_data(variant)
     except Exception as error:
-        raise CommandError(f"unknown variant '{variant}'") from error
+        raise DomainError("unknown_variant", f"unknown variant '{variant}'") from error
     if not info:
-        raise CommandError(f"unknown variant '{variant}'")
+        raise DomainError("unknown_variant", f"unknown variant '{variant}'")
     merged = {key: value for key, value in DEFAULT_SETTINGS.items() if key != "timing"}
     merged.update(settings or {})
-    game = Game(name=name, variant=variant, status="forming", master_email=ctx.sender,
+    game = Game(name=name, variant=variant, status="forming", master_email=actor.address,
                 master_password_hash=hash_password(password), press=press, settings=merged)
-    ctx.db.add(game)
-    ctx.db.flush()
-    ctx.game, ctx.master, ctx.seat = game, True, None
-    ctx.audit("create", variant=variant)
-    return game
+    db.add(game)
+    db.flush()
+    audit(db, actor, game, "create", variant=variant)
+    return GameCreated(game.id, game.name, game.variant)
 
 
-def _new_seat(ctx: MailSession, game: Game, password: str, *, role: str, power: str | None = None,
-              preferences: str = "") -> Player:
-    seat = Player(game_id=game.id, power=power, role=role, email=ctx.sender, password_hash=hash_password(password),
+def _new_seat(db: Session, actor: Actor, game: Game, password: str, *, role: str, preferences: str = "") -> Player:
+    seat = Player(game_id=game.id, power=None, role=role, email=actor.address, password_hash=hash_password(password),
                   status="active", reply_token=new_token(), preferences=preferences)
-    ctx.db.add(seat)
+    db.add(seat)
     game.players.append(seat)
-    ctx.db.flush()
+    db.flush()
     return seat
 
 
-def join_game(ctx: MailSession, target: str, password: str, preferences: str = "", *, observe: bool = False) -> Player:
-    name = target.partition("@")[2] if "@" in target else target
-    game = ctx.find_game(name)
-    book = ctx.book(game)
+def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password: str, *, power: str | None = None,
+              preferences: str = "", observe: bool = False) -> Joined:
+    """Join a forming game (``power`` first among the preferences), or observe any game."""
+    game = find_game(db, game_name)
+    book = book_of(judge, game)
     if observe:
-        seat = _new_seat(ctx, game, password, role="observer")
-        ctx.sign_on_new_seat(game, seat)
-        ctx.add_note(f"You are observing game '{game.name}'.")
-        return seat
+        seat = _new_seat(db, actor, game, password, role="observer")
+        return Joined(game.id, game.name, seat.id, observer=True)
     if game.status != "forming":
-        raise CommandError(f"game '{game.name}' is not forming; TAKEOVER a vacant power instead")
-    if "@" in target:
-        wanted = book.find(target.partition("@")[0])
+        raise DomainError("not_forming", f"game '{game.name}' is not forming; TAKEOVER a vacant power instead")
+    if power is not None:
+        wanted = book.find(power)
         if wanted is None:
-            raise CommandError(f"no power called '{target.partition('@')[0]}'")
+            raise DomainError("unknown_power", f"no power called '{power}'")
         preferences = wanted + ("," + preferences if preferences else "")
     players = [s for s in game.players if s.role == "player"]
     if len(players) >= len(book.ids):
-        raise CommandError(f"game '{game.name}' is full")
-    if any(s.email == ctx.sender for s in players):
-        raise CommandError(f"you have already joined game '{game.name}'")
+        raise DomainError("game_full", f"game '{game.name}' is full")
+    if any(s.email == actor.address for s in players):
+        raise DomainError("already_joined", f"you have already joined game '{game.name}'")
     prefs, unknown = book.parse_list(preferences)
-    if unknown:
-        ctx.add_note(f"Ignored unknown powers in the preferences: {', '.join(unknown)}.")
-    seat = _new_seat(ctx, game, password, role="player", preferences=",".join(prefs))
-    ctx.sign_on_new_seat(game, seat)
-    ctx.add_note(f"Joined game '{game.name}' ({len(players) + 1} of {len(book.ids)} players).")
+    seat = _new_seat(db, actor, game, password, role="player", preferences=",".join(prefs))
+    started = None
     if len(players) + 1 == len(book.ids) and game.settings.get("auto_start", True):
-        start_game(ctx, game)
-    return seat
+        started = _start(judge, db, actor, game)
+    return Joined(game.id, game.name, seat.id, False, len(players) + 1, len(book.ids), tuple(unknown), started)
 
 
 def assign_powers(seats: list[Player], book: PowerBook, rng: random.Random) -> None:
@@ -104,109 +142,65 @@ def assign_powers(seats: list[Player], book: PowerBook, rng: random.Random) -> N
             seat.power = free.pop()
 
 
-def start_game(ctx: MailSession, game: Game) -> None:
+def start_game(judge: Judge, db: Session, actor: Actor) -> GameStarted:
+    """The master starts the forming game once every power has a player."""
+    return _start(judge, db, actor, gm_game(db, actor))
+
+
+def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
     if game.status != "forming":
-        raise CommandError(f"game '{game.name}' has already started")
-    book = ctx.book(game)
+        raise DomainError("already_started", f"game '{game.name}' has already started")
+    book = book_of(judge, game)
     seats = [s for s in game.players if s.role == "player"]
     if len(seats) != len(book.ids):
-        raise CommandError(f"game '{game.name}' needs {len(book.ids)} players and has {len(seats)}")
+        raise DomainError("not_enough_players", f"game '{game.name}' needs {len(book.ids)} players and has {len(seats)}")
     assign_powers(seats, book, random.Random())
-    state = ctx.judge.api.initial_state(game.variant)
-    now = ctx.judge.now()
+    state = judge.api.initial_state(game.variant)
+    now = judge.now()
     game.status = "active"
     game.phase = state["phase"]
     game.deadline = next_deadline(game.settings, game.phase, now)
-    ctx.db.add(Phase(game_id=game.id, seq=1, code=game.phase, status="open", state_before=state,
-                     deadline=game.deadline))
-    ctx.db.flush()
-    ctx.audit("start", powers={s.power: s.email for s in seats})
+    db.add(Phase(game_id=game.id, seq=1, code=game.phase, status="open", state_before=state,
+                 deadline=game.deadline))
+    db.flush()
+    audit(db, actor, game, "start", powers={s.power: s.email for s in seats})
     zone = game_setting(game.settings, "timezone")
     roster = "\n".join(f"  {book.name(s.power or ''):<10} {s.email}" for s in seats)
     for seat in seats:
         text = (f"Game '{game.name}' ({game.variant}) has started.\n\n"
                 f"You are {book.name(seat.power or '')}.  Sign on with\n\n"
                 f"  SIGNON {book.name(seat.power or '')[0]}{game.name} <your password>\n\n"
-                f"or simply reply to this mail: replies to {ctx.judge.settings.token_address(seat.reply_token)}\n"
+                f"or simply reply to this mail: replies to {judge.settings.token_address(seat.reply_token)}\n"
                 f"sign you on without a password.  Keep that address private.\n\n"
                 f"The players:\n{roster}\n\n"
                 f"The first phase is {game.phase}; the deadline for orders is {format_deadline(game.deadline, zone)}.\n")
-        mail_seat(ctx.db, ctx.judge, seat, f"Diplomacy game {game.name} has started", text, kind="start")
-    ctx.add_note(f"Game '{game.name}' has started: {game.phase}, deadline {format_deadline(game.deadline, zone)}.")
+        mail_seat(db, judge, seat, f"Diplomacy game {game.name} has started", text, kind="start")
+    return GameStarted(game.id, game.name, game.phase, game.deadline, str(zone))
 
 
-def takeover(ctx: MailSession, target: str, password: str) -> None:
-    if "@" not in target:
-        raise CommandError("say which power: TAKEOVER power@game password")
-    who, _, name = target.partition("@")
-    game = ctx.find_game(name)
-    if who.lower() == "master":
-        raise CommandError("the master role is handed over by the GM with REPLACE")
-    pid = ctx.book(game).find(who)
+def takeover(judge: Judge, db: Session, actor: Actor, game_name: str, power: str, password: str) -> TookOver:
+    """Take a vacant power (resigned, abandoned or in civil disorder)."""
+    game = find_game(db, game_name)
+    if power.lower() == "master":
+        raise DomainError("master_not_vacant", "the master role is handed over by the GM with REPLACE")
+    book = book_of(judge, game)
+    pid = book.find(power)
     if pid is None:
-        raise CommandError(f"no power called '{who}'")
-    seat = queries.seat_for_power(ctx.db, game.id, pid)
+        raise DomainError("unknown_power", f"no power called '{power}'")
+    seat = queries.seat_for_power(db, game.id, pid)
     if seat is None or seat.status not in ("resigned", "abandoned", "cd"):
-        raise CommandError(f"{ctx.book(game).name(pid)} is not vacant")
-    seat.email = ctx.sender
+        raise DomainError("not_vacant", f"{book.name(pid)} is not vacant")
+    seat.email = actor.address
     seat.password_hash = hash_password(password)
     seat.status = "active"
     seat.reply_token = new_token()
     seat.misses = 0
-    ctx.db.flush()
-    ctx.sign_on_new_seat(game, seat)
-    ctx.audit("takeover", power=pid)
-    ctx.add_note(f"You now play {ctx.book(game).name(pid)} in '{game.name}'. Your reply address is "
-                 f"{ctx.judge.settings.token_address(seat.reply_token)}.")
-    mail_game(ctx.db, ctx.judge, game, f"Diplomacy game {game.name}: takeover",
-              f"{ctx.book(game).name(pid)} in game '{game.name}' has a new player.\n", kind="notice")
+    db.flush()
+    audit(db, actor, game, "takeover", power=pid)
+    mail_game(db, judge, game, f"Diplomacy game {game.name}: takeover",
+              f"{book.name(pid)} in game '{game.name}' has a new player.\n", kind="notice")
     if game.status == "paused" and game.paused_reason == "waiting for a replacement" and not any(
             s.status == "abandoned" for s in game.players):
         game.status, game.paused_reason = "active", None
-
-
-def list_games(ctx: MailSession, name: str = "") -> str:
-    if name:
-        game = ctx.find_game(name)
-        book = ctx.book(game)
-        zone = game_setting(game.settings, "timezone")
-        lines = [f"Game '{game.name}': {game.variant}, {game.status}, press {game.press}.",
-                 f"Phase {game.phase or '-'}, deadline {format_deadline(game.deadline, zone)}."]
-        for seat in game.players:
-            label = book.name(seat.power) if seat.power else seat.role
-            lines.append(f"  {label:<10} {seat.status}")
-        return "\n".join(lines)
-    games = ctx.db.scalars(select(Game).where(Game.status.in_(("forming", "active", "paused"))).order_by(Game.name))
-    rows = [f"  {g.name:<16} {g.variant:<10} {g.status:<8} {g.phase or ''}" for g in games]
-    return "Games on this judge:\n" + ("\n".join(rows) if rows else "  (none)")
-
-
-def history(ctx: MailSession, name: str, start: str | None = None, end: str | None = None) -> str:
-    game = ctx.find_game(name)
-    chunks: list[str] = []
-    active = start is None
-    for phase in queries.phases_of(ctx.db, game.id):
-        if start and phase.code.upper() == start.upper():
-            active = True
-        if active and phase.results_text:
-            chunks.append(phase.results_text)
-        if end and phase.code.upper() == end.upper():
-            break
-    return "\n\n".join(chunks) if chunks else f"Game '{game.name}' has no results yet."
-
-
-def summary(ctx: MailSession, name: str) -> str:
-    game = ctx.find_game(name)
-    book = ctx.book(game)
-    lines = [f"Summary of game '{game.name}' ({game.variant}, {game.status}).", "",
-             "History of Supply Center Counts:", "  " + "Phase".ljust(8) + "".join(f"{p[:3]:>5}" for p in book.ids)]
-    for phase in queries.phases_of(ctx.db, game.id):
-        if phase.state_after and not phase.code.endswith("R"):
-            centres = phase.state_after.get("centers") or {}
-            lines.append("  " + phase.code.ljust(8) + "".join(f"{len(centres.get(p, [])):>5}" for p in book.ids))
-    lines.append("")
-    lines.append("Players:")
-    for seat in game.players:
-        if seat.role == "player":
-            lines.append(f"  {book.name(seat.power) if seat.power else '?':<10} {seat.email} ({seat.status})")
-    return "\n".join(lines)
+    return TookOver(game.id, game.name, seat.id, pid, book.name(pid),
+                    judge.settings.token_address(seat.reply_token))

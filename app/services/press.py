@@ -1,109 +1,119 @@
-"""Press: PRESS [TO powers | TO ALL BUT powers] [GREY|WHITE] and BROADCAST, up to ENDPRESS."""
+"""Press: messages between powers (or to everyone), sent now or published with the next results."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from app.db.models import Press
-from app.mail.commands import CommandError
-from app.services.mail_session import MailSession
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, Press
+from app.services.access import actor_game, book_of
+from app.services.actor import Actor, Role
+from app.services.context import Judge
+from app.services.errors import DomainError
 from app.services.notify import mail_master, mail_seat
 from app.services.timing import game_setting
 
-__all__ = ["PressCollector", "start_press"]
+__all__ = ["PressPlan", "PressRequest", "PressSent", "plan_press", "send_press"]
 
 MAX_PRESS_CHARS = 20000
 
 
-@dataclass
-class PressCollector:
+@dataclass(frozen=True)
+class PressRequest:
+    """What the sender asked for: to everyone, or to (or all but) the powers named, and the master."""
+
     broadcast: bool
-    recipients: list[str]
+    powers: str = ""  # a list of power names; empty with ``broadcast`` False means nobody but the master
+    exclude: bool = False  # to all powers but those named
+    to_master: bool = False
+    grey: bool = False  # asked for grey (anonymous) press
+    white: bool = False  # asked for white press
+
+
+@dataclass(frozen=True)
+class PressPlan:
+    """Checked against the game's press rules: whom it goes to."""
+
+    broadcast: bool
+    recipients: tuple[str, ...]
     grey: bool
     to_master: bool = False
-    lines: list[str] = field(default_factory=list)
-
-    def append(self, line: str) -> None:
-        self.lines.append(line)
-
-    def finish(self, ctx: MailSession) -> None:
-        game = ctx.require_game()
-        body = "\n".join(self.lines).strip("\n")
-        if not body.strip():
-            raise CommandError("empty press: nothing sent")
-        if len(body) > MAX_PRESS_CHARS:
-            raise CommandError(f"press longer than {MAX_PRESS_CHARS} characters: nothing sent")
-        sender = ctx.power or ("GM" if ctx.master else None)
-        if sender is None:
-            if ctx.seat is not None and ctx.seat.role == "observer":
-                sender = "OBSERVER"
-            else:
-                raise CommandError("sign on before sending press")
-        postal = bool(game_setting(game.settings, "postal_press"))
-        book = ctx.book(game)
-        item = Press(game_id=game.id, phase=game.phase, sender=sender, recipients=self.recipients,
-                     broadcast=self.broadcast, grey=self.grey, postal=postal, body=body)
-        ctx.db.add(item)
-        ctx.changed = True
-        if postal:
-            ctx.add_note("Press stored: it will be published with the next results.")
-            return
-        who = "Someone" if self.grey else (book.name(sender) if sender not in ("GM", "OBSERVER") else sender.title())
-        to_words = "everyone" if self.broadcast else ", ".join(book.name(p) for p in self.recipients)
-        heading = f"{'Broadcast message' if self.broadcast else 'Message'} from {who} to {to_words} in '{game.name}':"
-        text = f"{heading}\n\n{body}\n\n(Reply to this mail to answer the judge, not the sender.)\n"
-        subject = f"Diplomacy press {game.name} {game.phase or ''}".strip()
-        sent = 0
-        for seat in game.players:
-            if seat.status not in ("active", "absent", "cd"):
-                continue
-            if seat.role == "observer" and not self.broadcast:
-                continue
-            if seat.role == "player" and not self.broadcast and seat.power not in self.recipients:
-                continue
-            if seat.role == "player" and seat.power == sender:
-                continue
-            mail_seat(ctx.db, ctx.judge, seat, subject, text, kind="press")
-            sent += 1
-        if (self.to_master or self.broadcast) and sender != "GM":
-            mail_master(ctx.db, ctx.judge, game, subject, text, kind="press")
-        ctx.add_note(f"Press sent to {to_words} ({sent} mail{'s' if sent != 1 else ''}).")
 
 
-def start_press(ctx: MailSession, options: str, *, broadcast: bool) -> None:
-    game = ctx.require_game()
+@dataclass(frozen=True)
+class PressSent:
+    postal: bool  # stored, to be published with the next results
+    to_names: tuple[str, ...]  # empty for a broadcast
+    mails: int = 0
+
+
+def plan_press(judge: Judge, db: Session, actor: Actor, request: PressRequest) -> PressPlan:
+    """Refuse press the game's rules do not allow, or to no one."""
+    game = actor_game(db, actor)
     rules = game.press.lower()
     if rules == "none":
-        raise CommandError(f"game '{game.name}' has no press")
-    words = options.upper().replace(",", " , ").split()
-    grey = "GREY" in words or "GRAY" in words
-    white = "WHITE" in words
-    words = [w for w in words if w not in ("GREY", "GRAY", "WHITE", ",")]
-    if rules == "white" and grey:
-        raise CommandError("this game has white press only")
-    if rules == "grey" and white:
-        raise CommandError("this game has grey press only")
-    if rules == "grey":
-        grey = True
-    book = ctx.book(game)
-    recipients: list[str] = list(book.ids)
-    to_master = False
-    if not broadcast and words:
-        if words[0] != "TO":
-            raise CommandError("say PRESS TO <powers>, PRESS TO ALL BUT <powers>, or BROADCAST")
-        words = words[1:]
-        exclude = False
-        if words[:3] == ["ALL", "BUT"] or words[:2] == ["ALL", "BUT"]:
-            exclude, words = True, words[2:]
-        if "M" in words or "MASTER" in words or "GM" in words:
-            to_master = True
-            words = [w for w in words if w not in ("M", "MASTER", "GM")]
-        listed, unknown = book.parse_list(" ".join(words))
-        if unknown:
-            raise CommandError(f"unknown powers: {', '.join(unknown)}")
-        recipients = [p for p in book.ids if p not in listed and p != ctx.power] if exclude else listed
-        if not recipients and not to_master:
-            raise CommandError("no recipients")
-    elif not broadcast:
-        broadcast = True
-    ctx.collector = PressCollector(broadcast=broadcast, recipients=recipients, grey=grey, to_master=to_master)
+        raise DomainError("no_press", f"game '{game.name}' has no press")
+    if rules == "white" and request.grey:
+        raise DomainError("white_only", "this game has white press only")
+    if rules == "grey" and request.white:
+        raise DomainError("grey_only", "this game has grey press only")
+    grey = request.grey or rules == "grey"
+    book = book_of(judge, game)
+    if request.broadcast:
+        return PressPlan(True, tuple(book.ids), grey, request.to_master)
+    listed, unknown = book.parse_list(request.powers)
+    if unknown:
+        raise DomainError("unknown_powers", f"unknown powers: {', '.join(unknown)}")
+    recipients = [p for p in book.ids if p not in listed and p != actor.power] if request.exclude else listed
+    if not recipients and not request.to_master:
+        raise DomainError("no_recipients", "no recipients")
+    return PressPlan(False, tuple(recipients), grey, request.to_master)
+
+
+def _sender(actor: Actor) -> str:
+    if actor.power:
+        return actor.power
+    if actor.is_gm:
+        return "GM"
+    if actor.role == Role.OBSERVER:
+        return "OBSERVER"
+    raise DomainError("not_signed_on", "sign on before sending press")
+
+
+def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: str) -> PressSent:
+    """Mail the press now, or store it (postal press) for the next results."""
+    game: Game = actor_game(db, actor)
+    body = body.strip("\n")
+    if not body.strip():
+        raise DomainError("empty_press", "empty press: nothing sent")
+    if len(body) > MAX_PRESS_CHARS:
+        raise DomainError("press_too_long", f"press longer than {MAX_PRESS_CHARS} characters: nothing sent")
+    sender = _sender(actor)
+    postal = bool(game_setting(game.settings, "postal_press"))
+    book = book_of(judge, game)
+    db.add(Press(game_id=game.id, phase=game.phase, sender=sender, recipients=list(plan.recipients),
+                 broadcast=plan.broadcast, grey=plan.grey, postal=postal, body=body))
+    names = () if plan.broadcast else tuple(book.name(p) for p in plan.recipients)
+    if postal:
+        return PressSent(True, names)
+    who = "Someone" if plan.grey else (book.name(sender) if sender not in ("GM", "OBSERVER") else sender.title())
+    to_words = "everyone" if plan.broadcast else ", ".join(names)
+    heading = f"{'Broadcast message' if plan.broadcast else 'Message'} from {who} to {to_words} in '{game.name}':"
+    text = f"{heading}\n\n{body}\n\n(Reply to this mail to answer the judge, not the sender.)\n"
+    subject = f"Diplomacy press {game.name} {game.phase or ''}".strip()
+    sent = 0
+    for seat in game.players:
+        if seat.status not in ("active", "absent", "cd"):
+            continue
+        if seat.role == "observer" and not plan.broadcast:
+            continue
+        if seat.role == "player" and not plan.broadcast and seat.power not in plan.recipients:
+            continue
+        if seat.role == "player" and seat.power == sender:
+            continue
+        mail_seat(db, judge, seat, subject, text, kind="press")
+        sent += 1
+    if (plan.to_master or plan.broadcast) and sender != "GM":
+        mail_master(db, judge, game, subject, text, kind="press")
+    return PressSent(False, names, sent)

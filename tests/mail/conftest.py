@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.mail.testing_services import (
+from tests.support.mail_services import (
     MailServices,
     services_running,
     skip_reason,

@@ -14,7 +14,7 @@ from mail_proxy import CuttingProxy
 
 from app.mail.inbox import ImapInbox, Inbox, InboxUnavailable
 from app.mail.messages import parse_message
-from app.mail.testing_services import MailServices
+from tests.support.mail_services import MailServices
 
 
 def message(n: int, body: str = "A PAR-BUR") -> bytes:

@@ -9,7 +9,7 @@ import pytest
 from imapclient import IMAPClient
 from imapclient.exceptions import LoginError
 
-from app.mail.testing_services import MailServices
+from tests.support.mail_services import MailServices
 
 
 def test_start_is_idempotent_and_status_reports_both(mail_services: MailServices) -> None:

@@ -14,8 +14,8 @@ from aiosmtpd.controller import Controller
 from app.mail.inbox import MaildirInbox
 from app.mail.mailer import MailerRejected, MailerUnavailable, SmtpMailer
 from app.mail.messages import OutgoingMail, parse_message, render_message
-from app.mail.testing_services import MailServices
-from app.mail.testing_smtp import MaildirDeliveryHandler
+from tests.support.mail_services import MailServices
+from tests.support.smtp_server import MaildirDeliveryHandler
 
 JUDGE = "judge@judge.test"
 

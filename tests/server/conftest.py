@@ -16,8 +16,8 @@ from app import jsonapi
 from app.db.migrate import upgrade
 from app.db.models import OutboundMessage
 from app.db.session import make_engine, make_sessionmaker
+from app.mail.inbound import InboundOutcome, handle_raw
 from app.services.context import Judge
-from app.services.inbound import InboundOutcome, handle_raw
 from app.settings import Settings
 
 _counter = itertools.count(1)

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.mail.commands_all import run_commands, split_lines
-from app.services.mail_session import MailSession
+from app.mail.session import MailSession
 from tests.server.conftest import Harness
 
 WORDS = st.sampled_from(["SIGNON", "Falpha", "pwfrance", "A", "PAR", "-", "BUR", "PRESS", "TO", "ENDPRESS",

@@ -8,8 +8,9 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from app.db.models import OutboundMessage
+from app.mail.drain import drain_once
 from app.mail.mailer import MemoryMailer
-from app.services.outbox import drain_once, enqueue
+from app.services.outbox import enqueue
 from tests.server.conftest import Harness
 
 

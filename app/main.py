@@ -1,4 +1,7 @@
-"""Building the running server from the settings: database, transports, loops."""
+"""The composition root: builds the judge from the settings and wires the doors, the scheduler
+and the services together.  Nothing else imports the mail door, the scheduler and the services
+at once; the command line (``judge serve``, ``judge tick`` …) starts from here.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +10,16 @@ import logging
 import signal
 import threading
 from datetime import UTC, datetime
-from typing import Any
 
 from app.db.migrate import upgrade
 from app.db.session import make_engine, make_sessionmaker
+from app.mail.drain import run_drain
+from app.mail.inbox import ImapInbox, Inbox, MaildirInbox
+from app.mail.mailer import MaildirMailer, Mailer, SmtpMailer
+from app.mail.poller import run_poller
+from app.scheduler import make_scheduler
 from app.services.context import Judge
 from app.services.crashpoints import CrashPoints
-from app.services.outbox import run_drain
-from app.services.poller import run_poller
 from app.settings import Settings
 
 __all__ = ["build_judge", "make_inbox", "make_mailer", "serve"]
@@ -23,40 +28,31 @@ log = logging.getLogger(__name__)
 
 
 def build_judge(settings: Settings, *, migrate: bool = True) -> Judge:
+    """The service container: migrated database, sessions, the engine, the clock, crash points."""
     if migrate:
         upgrade(settings.database_url)
     engine = make_engine(settings.database_url)
     return Judge(settings=settings, sessions=make_sessionmaker(engine), crash=CrashPoints())
 
 
-def make_inbox(settings: Settings) -> Any:
+def make_inbox(settings: Settings) -> Inbox:
     if settings.mail_mode == "imap":
-        from app.mail.inbox import ImapInbox
-
         return ImapInbox(settings.imap_host, settings.imap_port, settings.imap_user, settings.imap_password,
                          ssl=settings.imap_ssl, folder=settings.imap_folder,
                          processed_folder=settings.imap_processed_folder,
                          quarantine_folder=settings.imap_quarantine_folder, poll_interval=settings.poll_seconds)
-    from app.mail.inbox import MaildirInbox
-
     return MaildirInbox(settings.maildir_inbox, poll_interval=min(settings.poll_seconds, 0.5))
 
 
-def make_mailer(settings: Settings) -> Any:
+def make_mailer(settings: Settings) -> Mailer:
     if settings.mail_mode == "imap":
-        from app.mail.mailer import SmtpMailer
-
         return SmtpMailer(settings.smtp_host, settings.smtp_port, username=settings.smtp_user or None,
                           password=settings.smtp_password or None, starttls=settings.smtp_starttls)
-    from app.mail.mailer import MaildirMailer
-
     return MaildirMailer(settings.maildir_outbox)
 
 
-async def _serve(judge: Judge, inbox: Any, mailer: Any, stop: asyncio.Event, thread_stop: threading.Event,
+async def _serve(judge: Judge, inbox: Inbox, mailer: Mailer, stop: asyncio.Event, thread_stop: threading.Event,
                  scheduler: bool) -> None:
-    from app.scheduler import make_scheduler
-
     poller = threading.Thread(target=run_poller, args=(judge, inbox, thread_stop),
                               kwargs={"wait": judge.settings.poll_seconds}, name="judge-poller", daemon=True)
     poller.start()
@@ -74,6 +70,7 @@ async def _serve(judge: Judge, inbox: Any, mailer: Any, stop: asyncio.Event, thr
 
 
 def serve(settings: Settings, *, scheduler: bool = True) -> int:
+    """Mail in (the poller thread), turns on time (the scheduler), mail out (the drain) until a signal."""
     judge = build_judge(settings)
     inbox = make_inbox(settings)
     mailer = make_mailer(settings)

@@ -15,14 +15,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from app.db import queries
 from app.db.models import Game, InboundMessage
 from app.mail.commands_all import run_commands, split_lines
 from app.mail.messages import IncomingMail, derived_message_id, parse_message
 from app.mail.replies import reply_context, reply_template
+from app.mail.session import MailSession
 from app.services.context import Judge
 from app.services.deadlines import check_early
-from app.services.mail_session import MailSession
 from app.services.outbox import enqueue
 
 __all__ = ["InboundOutcome", "handle_raw", "process_stored", "store_raw"]
@@ -69,17 +68,12 @@ def _start_attempt(judge: Judge, inbound_id: int) -> InboundMessage | None:
         return row
 
 
-def _token_seat(judge: Judge, db: Any, mail: IncomingMail) -> Any:
+def _reply_tokens(judge: Judge, mail: IncomingMail) -> list[str]:
+    """The tokens of the personal reply addresses (``judge+<token>@domain``) the mail was sent to."""
     local = re.escape(judge.settings.judge_local.lower())
     domain = re.escape(judge.settings.judge_domain.lower())
     pattern = re.compile(rf"^{local}\+([a-z0-9]+)@{domain}$")
-    for address in mail.to:
-        match = pattern.match(address.strip().lower())
-        if match:
-            seat = queries.player_by_token(db, match.group(1))
-            if seat is not None:
-                return seat
-    return None
+    return [m.group(1) for address in mail.to if (m := pattern.match(address.strip().lower()))]
 
 
 def _is_own_address(judge: Judge, address: str) -> bool:
@@ -104,9 +98,9 @@ def _run(judge: Judge, inbound_id: int) -> str:
             row.processed_at = judge.now()
             return "ignored"
         ctx = MailSession(judge, db, sender=mail.sender, subject=mail.subject, message_id=row.message_id)
-        seat = _token_seat(judge, db, mail)
-        if seat is not None:
-            ctx.sign_on_token(seat)
+        for token in _reply_tokens(judge, mail):
+            if ctx.sign_on_token(token):
+                break
         lines = split_lines(mail.text)
         if not any(line.strip() for line in lines):
             ctx.echo("(empty message)", ["Error: no commands found. Send HELP for the list of commands."

@@ -4,7 +4,7 @@ It is the SMTP half of ``scripts/mail-services.sh``: run next to a dovecot whose
 ``mail_location`` is ``maildir:<root>/%Lu``, any player's inbox can then be read over IMAP.
 Like a real MTA's local delivery it prepends ``Return-Path`` and ``Delivered-To``.
 
-    python -m app.mail.testing_smtp --port 10025 --maildir-root /tmp/mail [--owner mail]
+    python -m tests.support.smtp_server --port 10025 --maildir-root /tmp/mail [--owner mail]
 
 A file named by ``--tempfail-file`` makes the server answer ``451`` (try again later)
 while it exists; stopping the process makes connections be refused.

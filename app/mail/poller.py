@@ -7,8 +7,8 @@ import threading
 import time
 from typing import Any
 
+from app.mail.inbound import handle_raw, pending_ids, process_stored
 from app.services.context import Judge
-from app.services.inbound import handle_raw, pending_ids, process_stored
 
 __all__ = ["poll_once", "run_poller"]
 

@@ -1,0 +1,1 @@
+"""The rules engine: pure and deterministic, it imports nothing else from ``app``."""

@@ -1,0 +1,146 @@
+"""The outbox drain: lease the due rows of the outbox table, send them, record the outcome.
+
+The services only queue mail (``app.services.outbox.enqueue``) in their own transaction;
+this loop, run by the composition root, is the one place outgoing mail leaves the judge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import or_, select, update
+
+from app.db.models import OutboundMessage
+from app.mail.mailer import Mailer, MailerRejected, MailerUnavailable
+from app.mail.messages import OutgoingMail, render_message
+from app.services.context import Judge
+
+__all__ = ["MAX_ATTEMPTS", "drain_once", "run_drain"]
+
+log = logging.getLogger(__name__)
+MAX_ATTEMPTS = 50
+
+
+def _claim(judge: Judge, limit: int) -> list[OutboundMessage]:
+    """Lease due rows: pending ones, and 'sending' ones whose lease ran out (a crash mid-send)."""
+    now = judge.now()
+    lease = timedelta(seconds=judge.settings.outbox_lease_seconds)
+    with judge.sessions.begin() as session:
+        candidates = session.scalars(
+            select(OutboundMessage.id)
+            .where(
+                or_(
+                    (OutboundMessage.status == "pending") & (OutboundMessage.next_try <= now),
+                    (OutboundMessage.status == "sending") & (OutboundMessage.lease_until < now),
+                )
+            )
+            .order_by(OutboundMessage.id)
+            .limit(limit)
+        ).all()
+        claimed: list[OutboundMessage] = []
+        for row_id in candidates:
+            result = session.execute(
+                update(OutboundMessage)
+                .where(
+                    OutboundMessage.id == row_id,
+                    or_(
+                        OutboundMessage.status == "pending",
+                        (OutboundMessage.status == "sending") & (OutboundMessage.lease_until < now),
+                    ),
+                )
+                .values(status="sending", lease_until=now + lease, attempts=OutboundMessage.attempts + 1)
+            )
+            if result.rowcount == 1:  # type: ignore[attr-defined]
+                claimed.append(session.get_one(OutboundMessage, row_id))
+        return claimed
+
+
+def _render(row: OutboundMessage, judge: Judge) -> bytes:
+    mail = OutgoingMail(
+        to=row.recipients[0],
+        subject=row.subject,
+        text=row.body_text,
+        html=row.body_html,
+        message_id=row.message_id,
+        in_reply_to=row.in_reply_to,
+        reply_to=row.reply_to,
+        sender=judge.settings.judge_address,
+    )
+    return render_message(mail, judge.settings.judge_address)
+
+
+def _finish(judge: Judge, row_id: int, values: dict[str, Any]) -> None:
+    with judge.sessions.begin() as session:
+        session.execute(
+            update(OutboundMessage)
+            .where(OutboundMessage.id == row_id, OutboundMessage.status == "sending")
+            .values(**values)
+        )
+
+
+def _backoff(attempts: int, now: datetime) -> datetime:
+    return now + timedelta(seconds=min(600, 2 ** min(attempts, 10)))
+
+
+async def drain_once(judge: Judge, mailer: Mailer, limit: int = 200) -> int:
+    """Send what is due; returns the number of mails sent."""
+    rows = await asyncio.to_thread(_claim, judge, limit)
+    sent = 0
+    for index, row in enumerate(rows):
+        try:
+            payload = _render(row, judge)
+            judge.crash("drain:before_send")
+            await mailer.send(payload, judge.settings.judge_address, list(row.recipients))
+        except MailerUnavailable as error:
+            # The server is down: put this one and the rest of the batch back for later.
+            for pending in rows[index:]:
+                await asyncio.to_thread(
+                    _finish,
+                    judge,
+                    pending.id,
+                    {"status": "pending", "lease_until": None, "last_error": str(error)[:2000],
+                     "next_try": _backoff(pending.attempts, judge.now())},
+                )
+            log.warning("mailer unavailable: %s", error)
+            return sent
+        except (MailerRejected, ValueError) as error:  # permanent: a bad address or header
+            log.warning("outbound %s rejected: %s", row.id, error)
+            await asyncio.to_thread(
+                _finish, judge, row.id, {"status": "failed", "lease_until": None, "last_error": str(error)[:2000]}
+            )
+            continue
+        except Exception as error:  # a bad message must not block the queue
+            status = "failed" if row.attempts >= MAX_ATTEMPTS else "pending"
+            log.exception("sending outbound %s failed", row.id)
+            await asyncio.to_thread(
+                _finish,
+                judge,
+                row.id,
+                {"status": status, "lease_until": None, "last_error": repr(error)[:2000],
+                 "next_try": _backoff(row.attempts, judge.now())},
+            )
+            continue
+        judge.crash("drain:after_send")
+        await asyncio.to_thread(
+            _finish, judge, row.id, {"status": "sent", "sent_at": judge.now(), "lease_until": None}
+        )
+        sent += 1
+    return sent
+
+
+async def run_drain(judge: Judge, mailer: Mailer, stop: asyncio.Event, interval: float = 1.0) -> None:
+    """Drain until ``stop`` is set."""
+    while not stop.is_set():
+        try:
+            sent = await drain_once(judge, mailer)
+        except Exception:
+            log.exception("outbox drain failed")
+            sent = 0
+        if sent == 0:
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=interval)
+            except TimeoutError:
+                pass

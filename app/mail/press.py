@@ -1,0 +1,63 @@
+"""PRESS [TO powers | TO ALL BUT powers] [GREY|WHITE] and BROADCAST: parsed here, the lines collected
+up to ENDPRESS, then sent by the press use case."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.mail.errors import CommandError
+from app.mail.session import MailSession
+from app.services.press import PressPlan, PressRequest, plan_press, send_press
+
+__all__ = ["PressCollector", "parse_press", "start_press"]
+
+_MASTER_WORDS = ("M", "MASTER", "GM")
+
+
+@dataclass
+class PressCollector:
+    plan: PressPlan
+    lines: list[str] = field(default_factory=list)
+
+    def append(self, line: str) -> None:
+        self.lines.append(line)
+
+    def finish(self, ctx: MailSession) -> None:
+        sent = send_press(ctx.judge, ctx.db, ctx.actor(), self.plan, "\n".join(self.lines))
+        ctx.changed = True
+        if sent.postal:
+            ctx.add_note("Press stored: it will be published with the next results.")
+            return
+        to_words = "everyone" if self.plan.broadcast else ", ".join(sent.to_names)
+        ctx.add_note(f"Press sent to {to_words} ({sent.mails} mail{'s' if sent.mails != 1 else ''}).")
+
+
+def parse_press(options: str, *, broadcast: bool) -> PressRequest | None:
+    """The request of a PRESS or BROADCAST line; None when the words after PRESS do not start with TO."""
+    words = options.upper().replace(",", " , ").split()
+    grey = "GREY" in words or "GRAY" in words
+    white = "WHITE" in words
+    words = [w for w in words if w not in ("GREY", "GRAY", "WHITE", ",")]
+    if broadcast or not words:
+        return PressRequest(True, grey=grey, white=white)
+    if words[0] != "TO":
+        return None
+    words = words[1:]
+    exclude = words[:2] == ["ALL", "BUT"]
+    if exclude:
+        words = words[2:]
+    to_master = any(w in _MASTER_WORDS for w in words)
+    words = [w for w in words if w not in _MASTER_WORDS]
+    return PressRequest(False, " ".join(words), exclude, to_master, grey, white)
+
+
+def start_press(ctx: MailSession, options: str, *, broadcast: bool) -> None:
+    """Check the press line now; collect the lines that follow (the finder feeds them)."""
+    ctx.require_game()
+    request = parse_press(options, broadcast=broadcast)
+    if request is None:
+        words = options.upper().replace(",", " , ").split()
+        plan_press(ctx.judge, ctx.db, ctx.actor(),
+                   PressRequest(True, grey="GREY" in words or "GRAY" in words, white="WHITE" in words))
+        raise CommandError("say PRESS TO <powers>, PRESS TO ALL BUT <powers>, or BROADCAST")
+    ctx.collector = PressCollector(plan_press(ctx.judge, ctx.db, ctx.actor(), request))

@@ -1,0 +1,55 @@
+"""Reply text for the lobby's values: the games, a game's status, results, summary, joining, the start."""
+
+from __future__ import annotations
+
+from app.services.listing import GameInfo, GameRow, History, Summary
+from app.services.lobby import GameStarted, Joined
+from app.services.render import format_deadline
+
+__all__ = ["render_game_info", "render_games", "render_history", "render_joined", "render_started",
+           "render_summary"]
+
+
+def render_games(rows: tuple[GameRow, ...]) -> str:
+    lines = [f"  {g.name:<16} {g.variant:<10} {g.status:<8} {g.phase or ''}" for g in rows]
+    return "Games on this judge:\n" + ("\n".join(lines) if lines else "  (none)")
+
+
+def render_game_info(info: GameInfo) -> str:
+    lines = [f"Game '{info.name}': {info.variant}, {info.status}, press {info.press}.",
+             f"Phase {info.phase or '-'}, deadline {format_deadline(info.deadline, info.timezone)}."]
+    lines.extend(f"  {seat.label:<10} {seat.status}" for seat in info.seats)
+    return "\n".join(lines)
+
+
+def render_history(history: History) -> str:
+    return "\n\n".join(history.results) if history.results else f"Game '{history.game_name}' has no results yet."
+
+
+def render_summary(summary: Summary) -> str:
+    lines = [f"Summary of game '{summary.game_name}' ({summary.variant}, {summary.status}).", "",
+             "History of Supply Center Counts:",
+             "  " + "Phase".ljust(8) + "".join(f"{p[:3]:>5}" for p in summary.powers)]
+    lines.extend("  " + phase.ljust(8) + "".join(f"{n:>5}" for n in counts) for phase, counts in summary.centres)
+    lines.append("")
+    lines.append("Players:")
+    lines.extend(f"  {seat.label:<10} {seat.email} ({seat.status})" for seat in summary.players)
+    return "\n".join(lines)
+
+
+def render_started(started: GameStarted) -> str:
+    return (f"Game '{started.name}' has started: {started.phase}, "
+            f"deadline {format_deadline(started.deadline, started.timezone)}.")
+
+
+def render_joined(joined: Joined) -> list[str]:
+    """The notes of a JOIN (or OBSERVE): ignored preferences, the count, and the start it caused."""
+    if joined.observer:
+        return [f"You are observing game '{joined.game_name}'."]
+    notes = []
+    if joined.ignored:
+        notes.append(f"Ignored unknown powers in the preferences: {', '.join(joined.ignored)}.")
+    notes.append(f"Joined game '{joined.game_name}' ({joined.players} of {joined.seats} players).")
+    if joined.started is not None:
+        notes.append(render_started(joined.started))
+    return notes

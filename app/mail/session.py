@@ -1,0 +1,378 @@
+"""The state of one incoming mail while its commands run: who is signed on, what to answer.
+
+The stable API for command classes: ``ctx.actor()``, ``ctx.db``, ``ctx.judge``,
+``ctx.require_game()``, ``ctx.flush_orders()``, ``ctx.add_note(text)``, ``ctx.add_section(text)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import AuditEntry, Game, Phase, Player
+from app.mail.errors import CommandError
+from app.services import identity
+from app.services import orders as order_service
+from app.services.actor import Actor, Role
+from app.services.context import Judge
+from app.services.errors import DomainError
+from app.services.phases import PhaseName, parse_phase_words
+from app.services.powers import PowerBook
+from app.services.render import format_deadline
+from app.services.timing import game_setting
+
+__all__ = ["Collector", "EchoItem", "MailSession", "parse_sign_on_target"]
+
+
+def parse_sign_on_target(word: str) -> identity.SignOnTarget:
+    """``Fgame``, ``france@game``, ``master@game``, ``observer@game`` -> whom to sign on as."""
+    word = word.strip()
+    if "@" in word:
+        who, _, name = word.partition("@")
+        if who.lower() in ("master", "gm"):
+            return identity.SignOnTarget(name, master=True)
+        if who.lower() in ("observer", "monitor"):
+            return identity.SignOnTarget(name, observer=True)
+        return identity.SignOnTarget(name, power=who)
+    if len(word) < 2:
+        raise CommandError("say which power and game, e.g. SIGNON Fgame password")
+    return identity.SignOnTarget(word[1:], letter=word[0])
+
+
+class Collector(Protocol):
+    """Gathers the lines after a command (PRESS ... ENDPRESS), then acts on them."""
+
+    def append(self, line: str) -> None: ...
+
+    def finish(self, ctx: MailSession) -> None: ...
+
+
+@dataclass
+class EchoItem:
+    line: str
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class PendingOrders:
+    power: str
+    phase: str
+    items: list[tuple[EchoItem, str]] = field(default_factory=list)
+
+
+class MailSession:
+    """One mail's commands: sign-on state, the echo of each line, and what to send back."""
+
+    def __init__(self, judge: Judge, session: Session, *, sender: str, subject: str, message_id: str) -> None:
+        self.judge = judge
+        self.db = session
+        self.sender = sender.lower()
+        self.subject = subject
+        self.message_id = message_id
+        self.echoes: list[EchoItem] = []
+        self.sections: list[str] = []
+        self.unprocessed: list[str] = []
+        self.game: Game | None = None
+        self.seat: Player | None = None
+        self.master = False
+        self.acting_power: str | None = None
+        self.target_phase: str | None = None
+        self.collector: Collector | None = None
+        self.stop_on_error = False
+        self.copies: set[str] = set()
+        self.status_keys: list[tuple[int, str]] = []
+        self.pending: PendingOrders | None = None
+        self.games_touched: set[int] = set()
+        self.changed = False
+        self._phase_key: tuple[int, int, str | None] | None = None
+        self._phase: Phase | None = None
+
+    # -- reply building -------------------------------------------------------------------
+    def echo(self, line: str, notes: list[str]) -> EchoItem:
+        item = EchoItem(line[:300], list(notes))
+        self.echoes.append(item)
+        return item
+
+    def add_note(self, text: str) -> None:
+        if not self.echoes:
+            self.echo("", [])
+        self.echoes[-1].notes.append(text)
+
+    def add_section(self, text: str) -> None:
+        self.sections.append(text.rstrip("\n"))
+
+    def note_unprocessed(self, lines: list[str]) -> None:
+        self.unprocessed.extend(line[:300] for line in lines if line.strip())
+
+    def audit(self, action: str, **detail: Any) -> None:
+        self.db.add(
+            AuditEntry(game_id=self.game.id if self.game else None, actor=self.sender, action=action, detail=detail)
+        )
+
+    # -- identity ---------------------------------------------------------------------------
+    def actor(self) -> Actor:
+        """Who this mail speaks for, as the use cases see it."""
+        if self.game is None:
+            return Actor(self.sender)
+        if self.master:
+            role = Role.GM
+        elif self.seat is not None and self.seat.role == "observer":
+            role = Role.OBSERVER
+        elif self.seat is not None:
+            role = Role.PLAYER
+        else:
+            role = Role.ANYONE
+        return Actor(self.sender, role, self.game.id, self.power, self.seat.id if self.seat else None)
+
+    def book(self, game: Game | None = None) -> PowerBook:
+        game = game or self.require_game()
+        return PowerBook(self.judge.variant_data(game.variant))
+
+    def require_game(self) -> Game:
+        if self.game is None:
+            raise CommandError("sign on to a game first (SIGNON <power letter><game> <password>)")
+        return self.game
+
+    def require(self, role: str) -> None:
+        if role == "player" and self.game is None:
+            raise CommandError("you must sign on first")
+        if role == "master" and not self.master:
+            raise CommandError("only the game master may do that (sign on as master@game)")
+
+    @property
+    def power(self) -> str | None:
+        if self.acting_power:
+            return self.acting_power
+        if self.seat is not None and self.seat.role == "player":
+            return self.seat.power
+        return None
+
+    def _note_sender(self, address: str) -> None:
+        if address and address.lower() != self.sender:
+            self.copies.add(address.lower())
+
+    def sign_on(self, game_word: str, password: str) -> None:
+        """``Fgame`` / ``france@game`` / ``master@game`` / ``Mgame`` / ``Ogame`` (observer by address)."""
+        self.flush_orders()
+        self.stop_on_error = True
+        target = parse_sign_on_target(game_word)
+        try:
+            signed = identity.sign_on(self.judge, self.db, self.actor(), target, password)
+        except DomainError as error:
+            if error.code == "wrong_password":
+                self._note_sender(identity.record_address(self.judge, self.db, target) or "")
+            raise
+        self.enter(signed)
+        if signed.role == Role.GM:
+            self.add_note(f"Signed on as the master of game '{signed.game_name}'.")
+        elif signed.role == Role.OBSERVER:
+            self.add_note(f"Signed on as an observer of game '{signed.game_name}'.")
+        else:
+            self.add_note(f"Signed on as {signed.power_name} in game '{signed.game_name}'.")
+
+    def sign_on_token(self, token: str) -> bool:
+        """A personal reply address: sign its seat on without a password."""
+        signed = identity.sign_on_by_token(self.judge, self.db, token)
+        if signed is None:
+            return False
+        self.enter(signed)
+        return True
+
+    def enter(self, signed: identity.SignOn, *, status: bool = True) -> None:
+        """Act for a sign-on from now on (its address of record gets a copy of the reply);
+        ``status``: end the reply with its power's orders."""
+        game = self.db.get_one(Game, signed.game_id)
+        seat = self.db.get_one(Player, signed.seat_id) if signed.seat_id is not None else None
+        self._enter(game, seat, master=signed.role == Role.GM, status=status)
+        if signed.record_address:
+            self._note_sender(signed.record_address)
+
+    def enter_as_creator(self, game_id: int) -> None:
+        """The sender just created this game: its master for the rest of the mail."""
+        self.game, self.master, self.seat = self.db.get_one(Game, game_id), True, None
+
+    def sign_on_new_seat(self, game: Game, seat: Player) -> None:
+        self._enter(game, seat)
+
+    def _enter(self, game: Game, seat: Player | None, *, master: bool = False, status: bool = True) -> None:
+        # Lock the game for the rest of this mail's transaction, so that its phase cannot
+        # change under the mail (a turn being processed meanwhile waits, or is skipped).
+        game = queries.lock_game(self.db, game.id) or game
+        self.game = game
+        self.seat = seat
+        self.master = master
+        self.acting_power = None
+        self.target_phase = None
+        self.stop_on_error = False
+        self.games_touched.add(game.id)
+        if status and seat is not None and seat.power and seat.role == "player":
+            self._want_status(game, seat.power)
+
+    def want_status(self, power: str) -> None:
+        """End the reply with this power's orders."""
+        self._want_status(self.require_game(), power)
+
+    def _want_status(self, game: Game, power: str) -> None:
+        key = (game.id, power)
+        if key not in self.status_keys:
+            self.status_keys.append(key)
+
+    def become(self, power: str) -> str:
+        """The master acts as ``power`` for the rest of the mail; returns the power's name."""
+        became = identity.become(self.judge, self.db, self.actor(), power)
+        if became.record_address is not None:
+            self._note_sender(became.record_address)
+        self.acting_power = became.power
+        self._want_status(self.require_game(), became.power)
+        return became.power_name
+
+    def find_game(self, name: str) -> Game:
+        game = queries.game_by_name(self.db, name.strip())
+        if game is None:
+            raise CommandError(f"there is no game called '{name.strip()}'")
+        return game
+
+    # -- orders -------------------------------------------------------------------------------
+    def open_phase(self) -> Phase:
+        game = self.require_game()
+        key = (game.id, game.version, game.phase)
+        if self._phase_key == key and self._phase is not None:
+            return self._phase
+        phase = queries.open_phase(self.db, game.id)
+        self._phase_key, self._phase = key, phase
+        if phase is None or game.status not in ("active", "paused"):
+            raise CommandError(f"game '{game.name}' is not running ({game.status})")
+        return phase
+
+    def can_order(self) -> bool:
+        return self.game is not None and self.power is not None
+
+    def not_a_command_reason(self) -> str:
+        if self.game is None:
+            return "Error: not a command, and you are not signed on (SIGNON <power letter><game> <password>)."
+        return "Error: not a command (sign on as a power, or BECOME one, to give orders)."
+
+    def order_line(self, line: str) -> None:
+        game = self.require_game()
+        power = self.power
+        assert power is not None  # can_order() was checked by the finder
+        item = self.echo(line, [])
+        try:
+            self.open_phase()
+        except (CommandError, DomainError) as error:
+            item.notes.append(f"Error: {error}")
+            return
+        target = self.target_phase or ""  # "" means the phase open when the orders are stored
+        if self.pending is None or self.pending.power != power or self.pending.phase != target:
+            self.flush_orders()
+            self.pending = PendingOrders(power=power, phase=target)
+        for part in order_service.split_order_line(line):
+            self.pending.items.append((item, part))
+        self._want_status(game, power)
+
+    def flush_orders(self) -> None:
+        pending, self.pending = self.pending, None
+        if pending is None or not pending.items or self.game is None:
+            return
+        game = self.game
+        phase = queries.open_phase(self.db, game.id)
+        if phase is None:
+            return
+        whole_set = game_setting(game.settings, "orders") == "whole_set"
+        lines = [part for _, part in pending.items]
+        if pending.phase and pending.phase != phase.code:
+            # Orders in advance: stored now, checked when that phase comes.
+            checks = [order_service.OrderCheck(line=part, ok=True, order=None, unit=" ".join(part.upper().split()[:2]),
+                                               error=None) for part in lines]
+            order_service.store_orders(self.db, game, pending.phase, pending.power, checks,
+                                       whole_set=whole_set, checked=False)
+            for item, _ in pending.items:
+                if not item.notes:
+                    item.notes.append(f"Stored for {pending.phase}; it will be checked when that phase begins.")
+            self.changed = True
+            return
+        checks = order_service.check(self.judge.api, phase.state_before, pending.power, lines)
+        for (item, part), result in zip(pending.items, checks, strict=False):
+            if not result.ok:
+                item.notes.append(f"Error in '{part}': {result.error or 'not a valid order'}")
+        if whole_set and any(not c.ok for c in checks):
+            self.add_note("Erroneous orders: nothing from this message was saved (whole-set orders).")
+            return
+        order_service.store_orders(self.db, game, phase.code, pending.power, checks, whole_set=whole_set)
+        self.judge.crash("orders:stored")
+        self.changed = True
+
+    def clear_orders(self) -> None:
+        self.flush_orders()
+        game = self.require_game()
+        power = self.power
+        if power is None:
+            raise CommandError("only a power has orders to clear")
+        phase = self.open_phase()
+        queries.clear_orders(self.db, game.id, self.target_phase or phase.code, power)
+        self.changed = True
+        self._want_status(game, power)
+
+    def set_target_phase(self, words: str) -> None:
+        self.flush_orders()
+        code = parse_phase_words(words)
+        if code is None:
+            raise CommandError("say the phase as S1902M or 'Spring 1902 Movement'")
+        self.target_phase = None if code == self.open_phase().code else code
+
+    # -- press --------------------------------------------------------------------------------
+    def finish_collector(self) -> None:
+        collector, self.collector = self.collector, None
+        if collector is not None:
+            try:
+                collector.finish(self)
+            except (CommandError, DomainError) as error:
+                self.add_note(f"Error: {error}")
+
+    # -- the reply ------------------------------------------------------------------------------
+    def status_views(self) -> list[dict[str, Any]]:
+        views = []
+        for game_id, power in self.status_keys:
+            game = self.db.get_one(Game, game_id)
+            phase = queries.open_phase(self.db, game.id)
+            if phase is None or game.status not in ("active", "paused"):
+                continue
+            status = order_service.order_status(self.db, self.judge.api, game, phase, power)
+            seat = queries.seat_for_power(self.db, game.id, power)
+            views.append(
+                {
+                    "power_name": self.book(game).name(power),
+                    "phase_code": phase.code,
+                    "orders": status.orders,
+                    "missing": status.missing,
+                    "builds_missing": status.builds_missing,
+                    "needs_orders": status.needs_orders,
+                    "wait": bool(seat and seat.wait),
+                    "deadline_text": format_deadline(game.deadline, game_setting(game.settings, "timezone")),
+                }
+            )
+        return views
+
+    def reply_header(self) -> dict[str, Any] | None:
+        if self.game is None:
+            return None
+        game = self.game
+        return {
+            "judge_id": self.judge.settings.judge_id,
+            "game": game.name,
+            "variant": game.variant,
+            "phase_code": PhaseName(game.phase).header_code if game.phase else "forming",
+            "deadline_text": format_deadline(game.deadline, game_setting(game.settings, "timezone")),
+        }
+
+    def layout(self) -> str:
+        return str(game_setting(self.game.settings if self.game else None, "layout"))
+
+    def reply_subject(self) -> str:
+        if self.game is not None and self.game.phase:
+            return f"Diplomacy orders {self.game.name} {self.game.phase}"
+        original = self.subject.strip()
+        return f"Re: {original}" if original and not original.lower().startswith("re:") else (original or "Judge reply")

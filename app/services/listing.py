@@ -1,0 +1,105 @@
+"""What anyone may look up: the games on this judge, one game's status, its results and its summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import Game
+from app.services.access import book_of, find_game
+from app.services.actor import Actor
+from app.services.context import Judge
+from app.services.timing import game_setting
+
+__all__ = ["GameInfo", "GameRow", "History", "SeatRow", "Summary", "game_history", "game_info", "game_summary",
+           "list_games"]
+
+
+@dataclass(frozen=True)
+class GameRow:
+    name: str
+    variant: str
+    status: str
+    phase: str | None
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    label: str  # the power's name, or the seat's role (observer, or a player before the start)
+    status: str
+    email: str
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    name: str
+    variant: str
+    status: str
+    press: str
+    phase: str | None
+    deadline: datetime | None
+    timezone: str
+    seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True)
+class History:
+    game_name: str
+    results: tuple[str, ...]  # the results text of each phase asked for
+
+
+@dataclass(frozen=True)
+class Summary:
+    game_name: str
+    variant: str
+    status: str
+    powers: tuple[str, ...]  # power ids, in the variant's order
+    centres: tuple[tuple[str, tuple[int, ...]], ...]  # (phase, supply centres per power)
+    players: tuple[SeatRow, ...]  # label: the power's name, or "?"
+
+
+def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameRow, ...]:
+    """The games forming or in play, by name."""
+    games = db.scalars(select(Game).where(Game.status.in_(("forming", "active", "paused"))).order_by(Game.name))
+    return tuple(GameRow(g.name, g.variant, g.status, g.phase) for g in games)
+
+
+def game_info(judge: Judge, db: Session, actor: Actor, name: str) -> GameInfo:
+    game = find_game(db, name)
+    book = book_of(judge, game)
+    seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email) for s in game.players)
+    return GameInfo(game.name, game.variant, game.status, game.press, game.phase, game.deadline,
+                    str(game_setting(game.settings, "timezone")), seats)
+
+
+def game_history(judge: Judge, db: Session, actor: Actor, name: str, start: str | None = None,
+                 end: str | None = None) -> History:
+    """The results of the processed phases from ``start`` to ``end`` (phase codes, both included)."""
+    game = find_game(db, name)
+    chunks: list[str] = []
+    active = start is None
+    for phase in queries.phases_of(db, game.id):
+        if start and phase.code.upper() == start.upper():
+            active = True
+        if active and phase.results_text:
+            chunks.append(phase.results_text)
+        if end and phase.code.upper() == end.upper():
+            break
+    return History(game.name, tuple(chunks))
+
+
+def game_summary(judge: Judge, db: Session, actor: Actor, name: str) -> Summary:
+    game = find_game(db, name)
+    book = book_of(judge, game)
+    centres: list[tuple[str, tuple[int, ...]]] = []
+    for phase in queries.phases_of(db, game.id):
+        if phase.state_after and not phase.code.endswith("R"):
+            held = phase.state_after.get("centers") or {}
+            centres.append((phase.code, tuple(len(held.get(p, [])) for p in book.ids)))
+    players = tuple(SeatRow(book.name(s.power) if s.power else "?", s.status, s.email)
+                    for s in game.players if s.role == "player")
+    return Summary(game.name, game.variant, game.status, tuple(book.ids), tuple(centres), players)

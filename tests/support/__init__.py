@@ -1,0 +1,1 @@
+"""Test support: throwaway mail servers and their fixtures (never shipped in the package)."""
