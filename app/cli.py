@@ -13,6 +13,7 @@ _COMMAND_MODULES = (
     "app.dod3.cli",
     "app.server_cli",
     "app.maps.cli",
+    "app.dashboard_cli",
 )
 
 

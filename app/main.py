@@ -21,6 +21,7 @@ from app.scheduler import make_scheduler
 from app.services.context import Judge
 from app.services.crashpoints import CrashPoints
 from app.settings import Settings
+from app.web.serve import serve_dashboard
 
 __all__ = ["build_judge", "make_inbox", "make_mailer", "serve"]
 
@@ -60,17 +61,33 @@ async def _serve(judge: Judge, inbox: Inbox, mailer: Mailer, stop: asyncio.Event
     if sched is not None:
         sched.start()
         sched.modify_job("judge-tick", next_run_time=datetime.now(UTC))
+    dashboard = asyncio.create_task(_dashboard(judge, stop)) if judge.settings.web_port else None
     try:
         await run_drain(judge, mailer, stop, interval=min(1.0, judge.settings.poll_seconds))
     finally:
+        stop.set()
+        if dashboard is not None:
+            await dashboard
         thread_stop.set()
         if sched is not None:
             sched.shutdown(wait=True)
         poller.join(timeout=30)
 
 
+async def _dashboard(judge: Judge, stop: asyncio.Event) -> None:
+    """The GM dashboard beside the mail; if it cannot start (port taken), the mail goes on without it."""
+    settings = judge.settings
+    try:
+        await serve_dashboard(judge, stop, host=settings.web_host, port=settings.web_port,
+                              keeper_address=settings.admin_address, secure_cookies=settings.web_secure_cookies)
+    except (OSError, SystemExit) as error:  # uvicorn exits when it cannot bind
+        log.error("the dashboard could not start on %s:%s (%s); mail goes on without it",
+                  settings.web_host, settings.web_port, error)
+
+
 def serve(settings: Settings, *, scheduler: bool = True) -> int:
-    """Mail in (the poller thread), turns on time (the scheduler), mail out (the drain) until a signal."""
+    """Mail in (the poller thread), turns on time (the scheduler), mail out (the drain) and the GM
+    dashboard (unless ``web_port`` is 0) until a signal."""
     judge = build_judge(settings)
     inbox = make_inbox(settings)
     mailer = make_mailer(settings)

@@ -40,7 +40,11 @@ def _serve(args: argparse.Namespace) -> int:
         print("  Drop a mail in:   .venv/bin/judge mail send --from france@example.com < orders.txt")
         print("  Read the answers: .venv/bin/judge mail read france@example.com")
         print("  Stop with Ctrl-C.")
-        sys.stdout.flush()
+    if settings.web_port:
+        shown = "127.0.0.1" if settings.web_host in ("0.0.0.0", "::") else settings.web_host
+        print(f"Dashboard: http://{shown}:{settings.web_port}/  (a GM signs in with a game's master address "
+              "and password" + (", e.g. gm@example.com / secret)" if args.demo_game else ")"))
+    sys.stdout.flush()
     return serve(settings, scheduler=not args.no_scheduler)
 
 

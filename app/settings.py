@@ -23,7 +23,12 @@ JUDGE_SMTP_STARTTLS            false
 JUDGE_JUDGE_ADDRESS            judge@judge.test                       From of every mail; replies to
                                                                       judge+TOKEN@domain sign players on
 JUDGE_JUDGE_ID                 PJDG                                   the ``:: Judge:`` id in results
-JUDGE_ADMIN_ADDRESS            judgekeeper@judge.test                 told about quarantined mail
+JUDGE_ADMIN_ADDRESS            judgekeeper@judge.test                 told about quarantined mail; on the
+                                                                      dashboard, sees every game
+JUDGE_WEB_HOST                 127.0.0.1                              the dashboard's address (0.0.0.0 in a
+                                                                      container)
+JUDGE_WEB_PORT                 8000                                   the dashboard's port; 0: no dashboard
+JUDGE_WEB_SECURE_COOKIES       false                                  true behind https
 JUDGE_TICK_SECONDS             20                                     scheduler tick (deadlines, reminders)
 JUDGE_POLL_SECONDS             5                                      inbox wait between polls (IMAP IDLE
                                                                       wakes up earlier)
@@ -77,6 +82,9 @@ class Settings(BaseSettings):
     judge_address: str = "judge@judge.test"
     judge_id: str = "PJDG"
     admin_address: str = "judgekeeper@judge.test"
+    web_host: str = "127.0.0.1"
+    web_port: int = 8000
+    web_secure_cookies: bool = False
     tick_seconds: float = 20.0
     poll_seconds: float = 5.0
     max_attempts: int = 3

@@ -7,6 +7,7 @@ import os
 import secrets
 import signal
 import smtplib
+import socket
 import subprocess
 import sys
 import time
@@ -202,6 +203,12 @@ class ServerProcess:
         self.process = None
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def server_env(database: str, judge_address: str, *, mode: str = "imap", tmp: Path | None = None,
                **overrides: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("JUDGE_")}
@@ -219,6 +226,7 @@ def server_env(database: str, judge_address: str, *, mode: str = "imap", tmp: Pa
         "JUDGE_SMTP_PORT": str(SMTP_PORT),
         "JUDGE_TICK_SECONDS": "0.5",
         "JUDGE_POLL_SECONDS": "0.5",
+        "JUDGE_WEB_PORT": str(free_port()),  # every server also serves its dashboard, on a port of its own
     })
     if tmp is not None:
         env["JUDGE_MAILDIR_INBOX"] = str(tmp / "inbox")

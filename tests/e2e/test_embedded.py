@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,6 +19,23 @@ def _judge(env: dict[str, str], *args: str, stdin: bytes = b"") -> str:
     return result.stdout.decode()
 
 
+def _get(url: str) -> int:
+    request = urllib.request.Request(url)
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        with opener.open(request, timeout=5) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+    except OSError:
+        return 0
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
 def test_embedded_serve_and_mail_send(tmp_path: Path, server_factory: Callable[..., ServerProcess]) -> None:
     env = server_env(f"sqlite:///{tmp_path / 'judge.sqlite3'}", "judge@judge.test", mode="embedded", tmp=tmp_path)
     server = server_factory(env)
@@ -26,6 +45,9 @@ def test_embedded_serve_and_mail_send(tmp_path: Path, server_factory: Callable[.
                                       cwd=str(ROOT), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_until(lambda: "has started" in _judge(env, "mail", "read", "france@example.com"), timeout=60,
                what="the demo game")
+    dashboard = f"http://127.0.0.1:{env['JUDGE_WEB_PORT']}"
+    wait_until(lambda: _get(f"{dashboard}/healthz") == 200, timeout=30, what="the dashboard beside the mail")
+    assert _get(f"{dashboard}/") == 303  # a GM page sends the newcomer to the sign-in page
     for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
         _judge(env, "mail", "send", "--from", f"{power.lower()}@example.com",
                stdin=f"SIGNON {power[0]}demo secret\nSTATUS\n".encode())

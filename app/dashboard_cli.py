@@ -10,10 +10,10 @@ __all__ = ["register"]
 
 
 def _account(args: argparse.Namespace) -> int:
+    from app.main import build_judge
     from app.services.actor import Actor, Role
     from app.services.errors import DomainError
     from app.services.gm_accounts import set_gm_password
-    from app.services.runtime import build_judge
     from app.settings import Settings
 
     password = sys.stdin.readline().rstrip("\r\n")
