@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from .exact import NumberInput, parse_number, to_json_number
+from .exact import NumberInput, format_number, parse_number, to_json_number
 from .initiative import DEFAULT_BID_MODIFIERS, InitiativeResult, apply_move_downs, compute_initiative
 from .political import BonusChange, PoliticalAffairs, bonus_bid_points, option_family, start_political_affairs
 from .powers import (
@@ -30,6 +30,7 @@ from .powers import (
     normalise_powers,
 )
 from .turns import MONTH_PAIRS, Phase, is_first_turn, is_last_turn, next_step, turn_label
+from .variant import SHORT_NAMES
 from .victory import game_end_reasons
 
 __all__ = [
@@ -467,7 +468,8 @@ def choose_option(
     or a die roll) is paid only when settled as a success (settle_option)."""
     _require(state, Phase.POLITICAL_AFFAIRS)
     political = state.political or start_political_phase(state).political
-    assert political is not None
+    if political is None:
+        raise ValueError("political affairs have not begun")
     code = normalise_power(power)
     if cost is None:
         cost = state.setup.option_cost(option)
@@ -584,10 +586,14 @@ def record_weather(state: GameState, die: int | None = None, result: str | None 
     return replace(state, weather=result).note(f"Weather: {result}" + (f" (die {die})" if die is not None else ""))
 
 
+_FIELD_WORDS = {"pe": "PE", "pe_modifier": "PE modifier", "money": "money", "credit_limit": "credit limit",
+                "bid_points": "bid points", "objectives": "objectives", "us_entry": "US entry"}
+
+
 def gm_adjust(state: GameState, power: str, text: str = "", **changes: Any) -> GameState:
     """A GM entry for anything the charts decide: add amounts to pe, pe_modifier, money,
     credit_limit, bid_points, objectives, us_entry (deltas; fractions kept), or set
-    conquered / at_war_with / pe_hidden."""
+    conquered / at_war_with / pe_hidden. The record says it in the rulebook's words."""
     holder = state.power(power)
     updates: dict[str, Any] = {}
     parts = []
@@ -595,21 +601,23 @@ def gm_adjust(state: GameState, power: str, text: str = "", **changes: Any) -> G
         if name in _FIELDS_EXACT:
             delta = parse_number(value, what=name)
             updates[name] = getattr(holder, name) + delta
-            parts.append(f"{name} {'+' if delta >= 0 else ''}{to_json_number(delta)}")
+            parts.append(f"{_FIELD_WORDS[name]} {'+' if delta >= 0 else ''}{format_number(delta)}"
+                         f" (now {format_number(updates[name])})")
         elif name == "conquered":
             updates[name] = bool(value)
-            parts.append("conquered" if value else "no longer conquered")
+            parts.append("completely conquered" if value else "no longer conquered")
         elif name == "pe_hidden":
             updates[name] = bool(value)
-            parts.append("PE face down" if value else "PE face up")
+            parts.append("PE marker face down" if value else "PE marker face up")
         elif name == "at_war_with":
             updates[name] = normalise_powers(value)
-            parts.append("at war with " + (", ".join(updates[name]) or "nobody"))
+            parts.append("at war with " + (", ".join(SHORT_NAMES[p] for p in updates[name]) or "nobody"))
         else:
             raise ValueError(f"unknown field {name!r}")
     new_state = state.with_power(replace(holder, **updates))
     secret = holder.pe_hidden and bool({"pe", "pe_modifier", "bid_points"} & set(changes))
-    return new_state.note(f"GM: {holder.power} " + ", ".join(parts) + (f" ({text})" if text else ""), secret=secret)
+    return new_state.note(f"GM: {SHORT_NAMES[holder.power]}: " + ", ".join(parts) + (f" ({text})" if text else ""),
+                          secret=secret)
 
 
 def advance(state: GameState) -> GameState:

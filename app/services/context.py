@@ -43,11 +43,7 @@ class Judge:
     def variant_data(self, name: str) -> dict[str, Any]:
         """Powers and province names of a variant (cached: variant data never changes)."""
         if name not in self.variants:
-            if name == "dod3":  # Days of Decision III is no map game: its powers only
-                from app.dod3.variant import variant_info as dod3_variant
+            from app.services.rulesets import ruleset_for  # rulesets -> turns -> this module: imported on use
 
-                self.variants[name] = dod3_variant()
-            else:
-                loader = getattr(self.api, "variant_map", None) or self.api.variant_info
-                self.variants[name] = loader(name)
+            self.variants[name] = ruleset_for(name).variant_info(name, self)
         return self.variants[name]
