@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.dod3.mailgame import (
+    GM,
     PLAYERS,
     Seeds,
     create,
@@ -175,3 +176,40 @@ def test_dod3_replies_are_not_titled_diplomacy_orders() -> None:
 
     assert ruleset_for("dod3").reply_subject("gazette", "MA1936A") == "DoD3 gazette MA1936A"
     assert ruleset_for("standard").reply_subject("g1", "S1901M") == "Diplomacy orders g1 S1901M"
+
+
+# -- item 15: nobody waits unknowingly ---------------------------------------------------------
+
+
+def test_a_missing_option_cost_is_mailed_to_the_gm_at_once(harness: Harness, seeds: Seeds) -> None:
+    create(harness)
+    gm(harness, "DOD3 START")
+    reply = send(harness, "Axis", "OPTION GE GE 7")
+    assert "no cost entered for GE 7: the GM must give it" in reply
+    told = [m for m in harness.outbox(to=GM, kind="gm") if "GE 7" in m.subject]
+    assert len(told) == 1 and "Germany waits for the cost of GE 7" in told[0].subject
+    assert "DOD3 SET COST GE 7 <n>" in told[0].body_text
+
+
+def test_democrats_move_down_one_after_another_each_told_what_the_ones_before_did(harness: Harness,
+                                                                                  seeds: Seeds) -> None:
+    create(harness)
+    gm(harness, "DOD3 START")
+    play_first_turn_passing(harness)
+    gm(harness, "DOD3 PROCESS")
+    send(harness, "France/Commonwealth", "BID CW 1\nBID FR 2")
+    send(harness, "Soviet", "BID RU 3")
+    send(harness, "Axis", "BID IT 2\nBID JA 6 OPTIONS 2\nBID GE 0")
+    send(harness, "USA/China", "BID US 0\nBID CH 0")  # everyone has bid: revealed; Democrats CH, US, FR, CW
+    code, _ = open_state(harness)
+    assert code == "MA1936AM"
+    send(harness, "USA/China", "STAY CH")
+    called = harness.outbox(to=PLAYERS["USA/China"][0], kind="notice")[-1]
+    assert "USA may move down" in called.subject and "Nationalist China stays." in called.body_text
+    send(harness, "USA/China", "STAY US")
+    called = harness.outbox(to=PLAYERS["France/Commonwealth"][0], kind="notice")[-1]
+    assert "France may move down" in called.subject
+    assert "Nationalist China stays." in called.body_text and "USA stays." in called.body_text
+    send(harness, "France/Commonwealth", "MOVEDOWN FR BELOW JA")
+    called = harness.outbox(to=PLAYERS["France/Commonwealth"][0], kind="notice")[-1]
+    assert "Commonwealth may move down" in called.subject and "France moves down below Japan." in called.body_text

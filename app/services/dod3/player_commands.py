@@ -3,6 +3,7 @@ in political affairs. A player acts for any of the powers he holds (rule 3.1 gro
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from sqlalchemy.orm import Session
@@ -11,12 +12,13 @@ from app.db import queries
 from app.db.models import Game, OrderRow, Phase
 from app.dod3.exact import format_number
 from app.dod3.initiative import move_down_order
-from app.dod3.political import EndRoll, OptionPlay
+from app.dod3.political import EndRoll, OptionPlay, option_family
 from app.dod3.report import play_line, roll_lines
 from app.dod3.state import GameState, choose_option, roll_political_end
 from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
+from app.services.notify import mail_master, mail_seat
 from app.services.turns import ProcessError, TurnOutcome, bump_version
 
 from .mailing import deadline_text
@@ -147,8 +149,33 @@ def move_down(judge: Judge, db: Session, actor: Actor, power: str, below: str | 
     db.flush()
     audit(db, game, actor, "dod3_movedown", power=code, move=text)
     answered = moves_of(db, game, phase)
-    settled = process_turn(db, judge, game) if all(p in answered for p in order) else None
-    return MoveDownOutcome(code, anchor, settled)
+    if all(p in answered for p in order):
+        return MoveDownOutcome(code, anchor, process_turn(db, judge, game))
+    _call_next_democrat(db, judge, game, phase, order, answered)
+    return MoveDownOutcome(code, anchor, None)
+
+
+def _call_next_democrat(db: Session, judge: Judge, game: Game, phase: Phase, order: Sequence[str],
+                        answered: dict[str, str]) -> None:
+    """Rule 6: "each Democrat in reverse initiative order has one chance". The first Democrat
+    still to answer, once every one before him has, is told what they did (once)."""
+    told = list((phase.results or {}).get("told", []))
+    before: list[str] = []
+    for power in order:
+        if power not in answered:
+            if power in told or not before:  # the first Democrat was called by the reveal's notice
+                return
+            seat = seat_of(db, game, power)
+            if seat is not None:
+                mail_seat(db, judge, seat, f"DoD3 {game.name}: {name(power)} may move down",
+                          "The Democrats before you have chosen:\n" + "".join(f"  {line}\n" for line in before)
+                          + f"Your turn: MOVEDOWN {power} BELOW <power> or STAY {power} by "
+                            f"{deadline_text(game, game.deadline)}.\n", kind="notice")
+            phase.results = {**(phase.results or {}), "told": told + [power]}
+            return
+        move = answered[power]
+        before.append(f"{name(power)} stays." if move == "STAY"
+                      else f"{name(power)} moves down below {name(move.split()[-1])}.")
 
 
 @dataclass(frozen=True)
@@ -172,6 +199,22 @@ def _state_for_option(db: Session, actor: Actor, power: str) -> tuple[Game, Phas
     return game, phase, state, code
 
 
+def _tell_gm_of_missing_cost(db: Session, judge: Judge, game: Game, state: GameState, power: str,
+                             option: str) -> None:
+    """A player blocked by a cost the GM has not entered: the GM is mailed at once (issue 9 item 15)."""
+    try:
+        family = option_family(option)
+    except ValueError:
+        return  # not an option at all: choose_option says why
+    if state.setup.option_cost(family) is not None:
+        return
+    mail_master(db, judge, game, f"DoD3 {game.name}: {name(power)} waits for the cost of {family}",
+                f"{name(power)} wants to play {family} in '{game.name}', but no cost has been entered for it.\n"
+                f"Send DOD3 SET COST {family} <n>; {name(power)}'s player can then send the option again "
+                f"(deadline {deadline_text(game, game.deadline)}).\n", kind="gm")
+    raise DomainError("no_cost", f"no cost entered for {family}: the GM must give it (the GM has been told)")
+
+
 def play_option(judge: Judge, db: Session, actor: Actor, power: str, option: str | None,
                 minor: str | None = None) -> OptionOutcome:
     """``OPTION <power> <option> [MINOR <minor>]`` or, with option None, ``PASS <power>``."""
@@ -185,6 +228,7 @@ def play_option(judge: Judge, db: Session, actor: Actor, power: str, option: str
         after_slot(db, judge, game, phase, state, after, [f"{name(code)} passes."])
         audit(db, game, actor, "dod3_option", power=code, option=None)
         return OptionOutcome(code, None, None, None)
+    _tell_gm_of_missing_cost(db, judge, game, state, code, option)
     try:
         chosen = choose_option(state, code, option, minor_activated=minor)
     except ValueError as error:
