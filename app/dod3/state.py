@@ -503,6 +503,16 @@ def settle_option(state: GameState, power: str, option: str, succeeded: bool, ef
     return new_state.note(f"{play.power} {play.option} " + ("succeeds" if succeeded else "fails"))
 
 
+def fail_unsettled(state: GameState) -> GameState:
+    """8.4 at the end of the turn: a pending option nobody approved (or settled) has failed."""
+    new_state = state
+    for play in state.political.pending if state.political else ():
+        new_state = settle_option(new_state, play.power, play.option, succeeded=False)
+        new_state = new_state.note(f"{SHORT_NAMES[play.power]} {play.option} was not settled this turn: it fails, "
+                                   "nothing is paid")
+    return new_state
+
+
 def wars_summary(state: GameState) -> tuple[int, bool]:
     """(major powers at war with another major power, whether every surviving power is at war)."""
     live = [item for item in state.powers if not item.conquered]

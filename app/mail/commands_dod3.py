@@ -15,7 +15,7 @@ import app.mail.dod3_gm  # noqa: F401  -- registers the GM's DOD3 entries
 from app.dod3.report import play_line, roll_lines
 from app.mail.commands import CommandError, register
 from app.mail.dod3_door import Dod3Command, actor_of, name, step_outcome
-from app.services.dod3 import gm_entries, player_commands, report, setup
+from app.services.dod3 import gm_entries, options, player_commands, report, setup
 
 if TYPE_CHECKING:
     from app.services.mail_session import MailSession
@@ -87,26 +87,35 @@ class Stay(Dod3Command):
         _move(ctx, _power_or_own(ctx, args), None)
 
 
-def _option(ctx: MailSession, power: str, option: str | None, minor: str | None) -> None:
-    done = player_commands.play_option(ctx.judge, ctx.db, actor_of(ctx), power, option, minor)
+def _option(ctx: MailSession, power: str, option: str | None, minor: str | None, pending: bool = False) -> None:
+    done = options.play_option(ctx.judge, ctx.db, actor_of(ctx), power, option, minor, pending=pending)
     if done.play is None:
         ctx.add_note(f"{name(done.power)} passes.")
         return
-    lines = [play_line(done.play)] + (roll_lines(done.roll, done.roll_counter) if done.roll is not None else [])
+    lines = [play_line(done.play)]
+    if done.option_die is not None:
+        lines.append(f"The judge rolls for {done.play.option}: d10 = {done.option_die}.")
+    if done.play.status == "pending":
+        lines.append("The GM settles it (rule 8.4); its cost is paid only if it succeeds.")
+    lines += roll_lines(done.roll, done.roll_counter) if done.roll is not None else []
     ctx.add_note(" ".join(lines))
 
 
 @register
 class OptionCommand(Dod3Command):
     names = ("OPTION",)
-    help = "OPTION <power> <option> [MINOR <minor>] | PASS <power> -- (DoD III) political affairs."
+    help = ("OPTION <power> <option> [MINOR <minor>] [PENDING] | PASS <power> -- (DoD III) political affairs; "
+            "PENDING: the option needs another power's approval (rule 8.4)")
     role = "player"
 
     def run(self, ctx: MailSession, args: str) -> None:
-        match = _OPTION.match(args.strip())
+        words = args.split()
+        pending = bool(words) and words[-1].upper() == "PENDING"
+        match = _OPTION.match(" ".join(words[:-1] if pending else words))
         if not match:
-            raise CommandError("usage: OPTION <power> <option> [MINOR <minor>], e.g. OPTION IT IPO 3 MINOR Albania")
-        _option(ctx, match["power"], match["option"], match["minor"])
+            raise CommandError("usage: OPTION <power> <option> [MINOR <minor>] [PENDING], "
+                               "e.g. OPTION IT IPO 3 MINOR Albania")
+        _option(ctx, match["power"], match["option"], match["minor"], pending)
 
 
 @register

@@ -13,7 +13,7 @@ from app.dod3.powers import normalise_power
 from app.dod3.report import tally_lines
 from app.mail.commands import CommandError, register
 from app.mail.dod3_door import Dod3Command, actor_of, name, signed
-from app.services.dod3 import gm_entries, report, setup
+from app.services.dod3 import gm_entries, options, report, setup
 from app.services.dod3.gm_entries import NumberEntry, PowerField
 from app.services.dod3.setup import SetupItem
 
@@ -231,3 +231,24 @@ class Dod3Tally(Dod3Command):
         ctx.add_section("\n".join(tally_lines(done.tally)))
         ctx.add_note("The final victory tally: the game is over." if done.finished
                      else "Victory tally computed; it will also appear in this turn's report.")
+
+
+@register
+class Dod3Settle(Dod3Command):
+    names = ("DOD3 SETTLE",)
+    help = ("DOD3 SETTLE <power> <option> YES|NO|CANCEL -- (DoD III GM) a pending option (rule 8.4) succeeds "
+            "(its cost is paid) or fails (nothing is paid)")
+    role = "master"
+
+    def run(self, ctx: MailSession, args: str) -> None:
+        words = args.split()
+        if len(words) < 3 or words[-1].upper() not in ("YES", "NO", "CANCEL"):
+            raise CommandError("usage: DOD3 SETTLE <power> <option> YES|NO|CANCEL")
+        verdict = words[-1].upper()
+        done = options.settle_pending(ctx.judge, ctx.db, actor_of(ctx), words[0], " ".join(words[1:-1]),
+                                      verdict == "YES")
+        if done.succeeded:
+            ctx.add_note(f"{name(done.power)} {done.option} succeeds; {done.paid} paid.")
+        else:
+            ctx.add_note(f"{name(done.power)} {done.option} " + ("is cancelled" if verdict == "CANCEL" else "fails")
+                         + "; nothing is paid.")

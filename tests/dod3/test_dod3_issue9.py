@@ -8,6 +8,7 @@ import pytest
 
 from tests.dod3.mailgame import (
     GM,
+    OWNER,
     PLAYERS,
     Seeds,
     create,
@@ -213,3 +214,51 @@ def test_democrats_move_down_one_after_another_each_told_what_the_ones_before_di
     send(harness, "France/Commonwealth", "MOVEDOWN FR BELOW JA")
     called = harness.outbox(to=PLAYERS["France/Commonwealth"][0], kind="notice")[-1]
     assert "Commonwealth may move down" in called.subject and "France moves down below Japan." in called.body_text
+
+
+# -- item 14: rule 8.4 pending options by mail -------------------------------------------------
+
+
+def _pass_to_step_e(harness: Harness) -> None:
+    code, state = open_state(harness)
+    while code[6:].startswith("C"):
+        power = state.political.current_power  # type: ignore[union-attr]
+        send(harness, OWNER[power], f"PASS {power}")
+        code, state = open_state(harness)
+
+
+def test_an_option_needing_approval_is_pending_until_the_gm_settles_it(harness: Harness, seeds: Seeds) -> None:
+    create(harness)
+    gm(harness, "DOD3 START")
+    reply = send(harness, "Axis", "OPTION GE GE 1 PENDING")
+    assert "Germany plays GE 1 (cost 1), pending (rule 8.4)." in reply
+    _, state = open_state(harness)
+    assert state.power("GE").money == 10
+    assert "Germany GE 1 is cancelled; nothing is paid." in flat(gm(harness, "DOD3 SETTLE GE GE 1 CANCEL"))
+    _, state = open_state(harness)
+    assert state.power("GE").money == 10 and state.political.plays[0].status == "failed"  # type: ignore[union-attr]
+    assert "GE has no pending GE 1 this turn" in flat(gm(harness, "DOD3 SETTLE GE GE 1 YES"))
+
+
+def test_ipo3_is_rolled_by_the_judge_and_fails_unless_settled(harness: Harness, seeds: Seeds) -> None:
+    create(harness)
+    gm(harness, "DOD3 START")
+    reply = send(harness, "Axis", "OPTION GE IPO 3")
+    assert "pending (rule 8.4)" in reply and "The judge rolls for IPO 3: d10 = " in reply
+    _pass_to_step_e(harness)
+    gm(harness, "DOD3 PROCESS")
+    text = flat(harness.outbox(to=PLAYERS["Soviet"][0], kind="results")[-1].body_text)
+    assert "Germany plays IPO 3 (cost 2), which failed (nothing paid)." in text
+    assert "#1 IPO 3 for GE: d10 = " in text  # the judge's roll is among the turn's verifiable dice
+    _, state = open_state(harness)
+    assert state.power("GE").money == 10
+
+
+def test_a_settled_success_pays_the_cost(harness: Harness, seeds: Seeds) -> None:
+    create(harness)
+    gm(harness, "DOD3 START")
+    send(harness, "Axis", "OPTION GE IPO 3")
+    assert "Germany IPO 3 succeeds; 2 paid." in flat(gm(harness, "DOD3 SETTLE GE IPO 3 YES"))
+    _pass_to_step_e(harness)
+    _, state = open_state(harness)
+    assert state.power("GE").money == 8

@@ -98,10 +98,11 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
 
     # The second turn's seed: end rolls that do not stop the first three options, a 6 after
     # the fourth (the rule 8.6 example), and one that lets Japan's second option go on.
-    purposes = ["end roll after IT IPO 3", "end roll after RU RU 2", "end roll after FR FR 1",
+    # IPO 3 is pending on the judge's die (rule 8.4): its roll comes first.
+    purposes = ["IPO 3 for IT", "end roll after IT IPO 3", "end roll after RU RU 2", "end roll after FR FR 1",
                 "end roll after JA JA 1", "end roll after JA IPO 5"]
-    seeds.queue.append(find_seed(GAME, 1, purposes, [lambda d: True, lambda d: d >= 2, lambda d: d >= 3,
-                                                     lambda d: d == 6, lambda d: d >= 5]))
+    seeds.queue.append(find_seed(GAME, 1, purposes, [lambda d: True, lambda d: True, lambda d: d >= 2,
+                                                     lambda d: d >= 3, lambda d: d == 6, lambda d: d >= 5]))
     gm(harness, "DOD3 PROCESS")
     report1 = harness.outbox(to="soviet@example.com", kind="results")[-1]
     assert "Jan/Feb 1936 turn report" in report1.subject
@@ -160,12 +161,17 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
     reply = send(harness, "Soviet", "OPTION RU RU 2")
     assert "it is Italy's turn" in reply
     reply = send(harness, "Axis", "OPTION IT IPO 3 MINOR Albania")
-    assert "Italy plays IPO 3 (cost 2), activating Albania." in reply
+    assert "Italy plays IPO 3 (cost 2), activating Albania, pending (rule 8.4)." in reply
+    assert "The judge rolls for IPO 3: d10 = " in reply and "End roll #1: " in reply
+    _, pending = open_state(harness)
+    assert pending.power("IT").money == 10  # not paid until it succeeds
+    assert any("Italy IPO 3 is pending" in m.subject for m in harness.outbox(to=GM, kind="gm"))
+    assert "Italy IPO 3 succeeds; 2 paid." in flat(gm(harness, "DOD3 SETTLE IT IPO 3 YES"))
     gm(harness, "DOD3 EFFECT IT Albania <moves> one box towards Italy")
     send(harness, "Soviet", "OPTION RU RU 2")
     reply = send(harness, "France/Commonwealth", "OPTION FR FR 1 MINOR Belgium")
     reply = send(harness, "Axis", "OPTION JA JA 1")
-    assert "End roll #3: d10 6 - 3 + 1 = 4: they continue." in reply  # the rule 8.6 example
+    assert "End roll #4: d10 6 - 3 + 1 = 4: they continue." in reply  # the rule 8.6 example
     reply = send(harness, "Axis", "OPTION JA IPO 3")
     assert "IPO 3 has already been chosen this turn" in reply
     send(harness, "Axis", "OPTION JA IPO 5")
@@ -204,7 +210,7 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
     dice = phase_row(harness, "MA1936E").results["dice"]
     assert dice["seed"] in text and dice["commitment"] in text
     assert verify_rolls(dice["seed"], dice["commitment"], [Roll.from_dict(r) for r in dice["rolls"]]) == []
-    assert [r["result"] for r in dice["rolls"]][3] == 6
+    assert [r["result"] for r in dice["rolls"]][4] == 6
     assert mail.body_html is not None
     assert "&lt;b&gt;unopposed&lt;/b&gt;" in mail.body_html and "<b>unopposed" not in mail.body_html
     assert "&lt;moves&gt;" in mail.body_html

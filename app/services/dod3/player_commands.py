@@ -12,17 +12,14 @@ from app.db import queries
 from app.db.models import Game, OrderRow, Phase
 from app.dod3.exact import format_number
 from app.dod3.initiative import move_down_order
-from app.dod3.political import EndRoll, OptionPlay, option_family
-from app.dod3.report import play_line, roll_lines
-from app.dod3.state import GameState, choose_option, roll_political_end
 from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.notify import mail_master, mail_seat
+from app.services.notify import mail_seat
 from app.services.turns import ProcessError, TurnOutcome, bump_version
 
 from .mailing import deadline_text
-from .steps import after_slot, bids_of, moves_of, process_turn, valid_moves
+from .steps import bids_of, moves_of, process_turn, valid_moves
 from .store import (
     ROLE,
     audit,
@@ -31,17 +28,15 @@ from .store import (
     name,
     open_phase,
     power_code,
-    roller_of,
-    save_roller,
     seat_of,
     setup_of,
     step_of,
 )
 
-__all__ = ["BidOutcome", "MoveDownOutcome", "OptionOutcome", "move_down", "place_bid", "play_option"]
+__all__ = ["BidOutcome", "MoveDownOutcome", "claim", "move_down", "own_power", "place_bid"]
 
 
-def _own_power(db: Session, actor: Actor, power: str) -> tuple[Game, str]:
+def own_power(db: Session, actor: Actor, power: str) -> tuple[Game, str]:
     """The signed-on player may act for ``power`` only if the same player holds it."""
     game = game_for(db, actor)
     code = power_code(power)
@@ -61,7 +56,7 @@ def _own_power(db: Session, actor: Actor, power: str) -> tuple[Game, str]:
     return game, code
 
 
-def _claim(db: Session, game: Game) -> None:
+def claim(db: Session, game: Game) -> None:
     try:
         bump_version(db, game)
     except ProcessError as error:
@@ -89,7 +84,7 @@ class BidOutcome:
 
 def place_bid(judge: Judge, db: Session, actor: Actor, power: str, points: int, options: int = 1) -> BidOutcome:
     """``BID <power> <points> [OPTIONS <n>]``: stored secretly until the deadline; 0 = no bid."""
-    game, code = _own_power(db, actor, power)
+    game, code = own_power(db, actor, power)
     phase = open_phase(db, game)
     if step_of(phase.code) != "A":
         raise DomainError("wrong_step", f"bids are taken in step A; this is {phase.code}")
@@ -127,7 +122,7 @@ class MoveDownOutcome:
 
 def move_down(judge: Judge, db: Session, actor: Actor, power: str, below: str | None) -> MoveDownOutcome:
     """``MOVEDOWN <power> BELOW <power>`` or ``STAY <power>`` (step A, after the reveal)."""
-    game, code = _own_power(db, actor, power)
+    game, code = own_power(db, actor, power)
     phase = open_phase(db, game)
     if step_of(phase.code) != "AM":
         raise DomainError("wrong_step", f"move-downs are taken after the bids are revealed; this is {phase.code}")
@@ -176,78 +171,3 @@ def _call_next_democrat(db: Session, judge: Judge, game: Game, phase: Phase, ord
         move = answered[power]
         before.append(f"{name(power)} stays." if move == "STAY"
                       else f"{name(power)} moves down below {name(move.split()[-1])}.")
-
-
-@dataclass(frozen=True)
-class OptionOutcome:
-    power: str
-    play: OptionPlay | None  # None: the power passed
-    roll: EndRoll | None
-    roll_counter: int | None  # the die's number in this turn's committed dice
-
-
-def _state_for_option(db: Session, actor: Actor, power: str) -> tuple[Game, Phase, GameState, str]:
-    game, code = _own_power(db, actor, power)
-    phase = open_phase(db, game)
-    if not step_of(phase.code).startswith("C"):
-        raise DomainError("wrong_step", f"options are named in political affairs; this is {phase.code}")
-    state = current_state(game, phase)
-    current = state.political.current_power if state.political else None
-    if current != code:
-        raise DomainError("not_your_turn", f"it is {name(current) if current else 'nobody'}'s turn to name an "
-                                           f"option, not {name(code)}'s")
-    return game, phase, state, code
-
-
-def _tell_gm_of_missing_cost(db: Session, judge: Judge, game: Game, state: GameState, power: str,
-                             option: str) -> None:
-    """A player blocked by a cost the GM has not entered: the GM is mailed at once (issue 9 item 15)."""
-    try:
-        family = option_family(option)
-    except ValueError:
-        return  # not an option at all: choose_option says why
-    if state.setup.option_cost(family) is not None:
-        return
-    mail_master(db, judge, game, f"DoD3 {game.name}: {name(power)} waits for the cost of {family}",
-                f"{name(power)} wants to play {family} in '{game.name}', but no cost has been entered for it.\n"
-                f"Send DOD3 SET COST {family} <n>; {name(power)}'s player can then send the option again "
-                f"(deadline {deadline_text(game, game.deadline)}).\n", kind="gm")
-    raise DomainError("no_cost", f"no cost entered for {family}: the GM must give it (the GM has been told)")
-
-
-def play_option(judge: Judge, db: Session, actor: Actor, power: str, option: str | None,
-                minor: str | None = None) -> OptionOutcome:
-    """``OPTION <power> <option> [MINOR <minor>]`` or, with option None, ``PASS <power>``."""
-    game, phase, state, code = _state_for_option(db, actor, power)
-    political = state.political
-    if political is None:
-        raise DomainError("wrong_step", "political affairs have not begun")
-    _claim(db, game)
-    if option is None:
-        after = replace(state, political=political.pass_turn(code)).note(f"{code} passes")
-        after_slot(db, judge, game, phase, state, after, [f"{name(code)} passes."])
-        audit(db, game, actor, "dod3_option", power=code, option=None)
-        return OptionOutcome(code, None, None, None)
-    _tell_gm_of_missing_cost(db, judge, game, state, code, option)
-    try:
-        chosen = choose_option(state, code, option, minor_activated=minor)
-    except ValueError as error:
-        raise DomainError("bad_option", str(error).strip("'\"")) from error
-    if chosen.political is None:
-        raise DomainError("bad_option", "the option was not recorded")
-    play = chosen.political.plays[-1]
-    counter = None
-    if chosen.political.is_last_slot:
-        after = roll_political_end(chosen, None)
-    else:
-        roller = roller_of(game)
-        counter = len(roller.rolls)
-        die = roller.roll(f"end roll after {code} {play.option}")
-        save_roller(game, roller)
-        after = roll_political_end(chosen, die)
-    roll = after.political.rolls[-1] if after.political else None
-    lines = [play_line(play)] + (roll_lines(roll, None if roll is None or roll.die is None else counter)
-                                 if roll is not None else [])
-    after_slot(db, judge, game, phase, state, after, lines)
-    audit(db, game, actor, "dod3_option", power=code, option=play.option, die=roll.die if roll else None)
-    return OptionOutcome(code, play, roll, counter if roll is not None and roll.die is not None else None)

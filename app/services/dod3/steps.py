@@ -23,6 +23,7 @@ from app.dod3.state import (
     advance,
     apply_bonus_bid_points,
     democrat_move_downs,
+    fail_unsettled,
     record_weather,
     resolve_initiative,
     start_political_phase,
@@ -292,7 +293,7 @@ def after_slot(db: Session, judge: Judge, game: Game, phase: Phase, before: Game
 
 
 def _end_turn(db: Session, judge: Judge, game: Game, phase: Phase, state: GameState) -> tuple[int, str | None]:
-    at_i = state
+    at_i = fail_unsettled(state)
     while at_i.phase != Step.END_OF_TURN:
         at_i = advance(at_i)
     roller = roller_of(game)
