@@ -20,6 +20,8 @@ from app.services.dod3 import gm_entries, options, player_commands, report, setu
 if TYPE_CHECKING:
     from app.services.mail_session import MailSession
 
+__all__ = ["status_text"]
+
 _BID = re.compile(r"^(?P<power>\S+(?:\s+\S+)*?)\s+(?P<points>-?\d+)(?:\s+OPTIONS?\s+(?P<options>\d+))?\s*$", re.IGNORECASE)
 _MOVE = re.compile(r"^(?P<power>.+?)\s+BELOW\s+(?P<below>.+?)\s*$", re.IGNORECASE)
 _OPTION = re.compile(r"^(?P<power>\S+)\s+(?P<option>.+?)(?:\s+MINOR\s+(?P<minor>.+?))?\s*$", re.IGNORECASE)
@@ -127,6 +129,27 @@ class Pass(Dod3Command):
         _option(ctx, _power_or_own(ctx, args), None, None)
 
 
+def status_text(ctx: MailSession) -> str:
+    """A DoD III game's status for the signed-on GM or player (also what a plain STATUS should
+    show in a DoD III game): the report view, the open step, who has bid, one's own bids."""
+    view = report.show_status(ctx.judge, ctx.db, actor_of(ctx))
+    events = list(view.report.events)
+    if view.step is None:
+        upcoming = ("The game has not started yet (DOD3 START)." if view.status == "forming"
+                    else "The game is over." if view.status == "finished" else "No step is open.")
+    else:
+        upcoming = f"Open step {view.step}, deadline {view.deadline}."
+    if view.bids_in or view.bids_missing:
+        events.append(f"{len(view.bids_in)} power(s) have sent a bid (amounts stay secret until the deadline).")
+        if view.bids_missing:
+            events.append("Still to bid: " + ", ".join(name(p) for p in view.bids_missing) + ".")
+    if view.own_bids:
+        events.append("Your bids this turn: " + "; ".join(f"{p} {points}" + (f" for {n} options" if n != 1 else "")
+                                                          for p, points, n in view.own_bids) + ".")
+    shown = replace(view.report, events=tuple(events), next=upcoming, next_commitment=None)
+    return ctx.judge.templates.render("mail/dod3/report.txt.j2", v=shown)
+
+
 @register
 class Dod3Status(Dod3Command):
     names = ("DOD3 STATUS",)
@@ -135,22 +158,7 @@ class Dod3Status(Dod3Command):
     role = "player"
 
     def run(self, ctx: MailSession, args: str) -> None:
-        view = report.show_status(ctx.judge, ctx.db, actor_of(ctx))
-        events = list(view.report.events)
-        if view.step is None:
-            upcoming = ("The game has not started yet (DOD3 START)." if view.status == "forming"
-                        else "The game is over." if view.status == "finished" else "No step is open.")
-        else:
-            upcoming = f"Open step {view.step}, deadline {view.deadline}."
-        if view.bids_in or view.bids_missing:
-            events.append(f"{len(view.bids_in)} power(s) have sent a bid (amounts stay secret until the deadline).")
-            if view.bids_missing:
-                events.append("Still to bid: " + ", ".join(name(p) for p in view.bids_missing) + ".")
-        if view.own_bids:
-            events.append("Your bids this turn: " + "; ".join(f"{p} {points}" + (f" for {n} options" if n != 1 else "")
-                                                              for p, points, n in view.own_bids) + ".")
-        shown = replace(view.report, events=tuple(events), next=upcoming, next_commitment=None)
-        ctx.add_section(ctx.judge.templates.render("mail/dod3/report.txt.j2", v=shown))
+        ctx.add_section(status_text(ctx))
 
 
 @register
