@@ -641,11 +641,12 @@ def advance(state: GameState) -> GameState:
     if state.phase == Phase.END_OF_TURN:
         bitter_end = state.setup.options.bitter_end
         needed_by_power = state.setup.objectives_needed()
-        ideology_needed = {}
+        ideology_needed: dict[str, Fraction] = {}
         for ideology, members in IDEOLOGIES.items():
             values = [needed_by_power.get(p) for p in members if p in needed_by_power]
-            if values and all(v is not None for v in values):
-                ideology_needed[ideology] = sum(values, Fraction(0))
+            present = [v for v in values if v is not None]
+            if values and len(present) == len(values):
+                ideology_needed[ideology] = sum(present, Fraction(0))
         reasons = game_end_reasons(
             [item.power for item in state.powers if item.conquered],
             objectives={item.power: item.objectives for item in state.powers},

@@ -89,6 +89,7 @@ def play_option(judge: Judge, db: Session, actor: Actor, power: str, option: str
     if chosen.political is None:
         raise DomainError("bad_option", "the option was not recorded")
     play = chosen.political.plays[-1]
+    last_slot = chosen.political.is_last_slot
     option_die = None
     if needs_die:
         roller = roller_of(game)
@@ -98,7 +99,7 @@ def play_option(judge: Judge, db: Session, actor: Actor, power: str, option: str
     if play.status == "pending":
         _tell_gm_of_pending(db, judge, game, play, option_die)
     counter = None
-    if chosen.political.is_last_slot:
+    if last_slot:
         after = roll_political_end(chosen, None)
     else:
         roller = roller_of(game)
