@@ -262,3 +262,22 @@ def test_a_settled_success_pays_the_cost(harness: Harness, seeds: Seeds) -> None
     _pass_to_step_e(harness)
     _, state = open_state(harness)
     assert state.power("GE").money == 8
+
+
+def test_a_turn_without_dice_has_no_dangling_first_message(harness: Harness, seeds: Seeds) -> None:
+    create(harness)
+    gm(harness, "DOD3 START")
+    play_first_turn_passing(harness)
+    gm(harness, "DOD3 PROCESS")
+    for player, powers in (("Axis", "GE IT JA"), ("Soviet", "RU"), ("France/Commonwealth", "CW FR"),
+                           ("USA/China", "US CH")):
+        send(harness, player, "\n".join(f"BID {p} 0" for p in powers.split()))
+    send(harness, "USA/China", "STAY CH\nSTAY US")
+    send(harness, "France/Commonwealth", "STAY FR\nSTAY CW")
+    gm(harness, "DOD3 WEATHER Fine")
+    code, _ = open_state(harness)
+    assert code == "MA1936E"
+    gm(harness, "DOD3 PROCESS")
+    text = harness.outbox(to=PLAYERS["Soviet"][0], kind="results")[-1].body_text
+    assert "No dice were rolled this turn." in text and "The first message" not in text
+    assert "Nobody bid: there are no options this turn." in flat(text)
