@@ -4,6 +4,7 @@ use case as a reply line, and the few sentences more than one command says."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
@@ -11,6 +12,7 @@ from app.dod3.exact import format_number
 from app.dod3.variant import SHORT_NAMES
 from app.mail.commands import Command, CommandError
 from app.services.actor import Actor, Role
+from app.services.dod3.store import ROLE
 from app.services.errors import DomainError
 from app.services.turns import TurnOutcome
 
@@ -28,13 +30,15 @@ def name(power: str) -> str:
 
 def actor_of(ctx: MailSession) -> Actor:
     """The mail's actor: the session's own when it has one, else built from its sign-on."""
+    game = ctx.game
+    seat = ctx.seat
     made = getattr(ctx, "actor", None)
     if callable(made):
         actor = made()
         if isinstance(actor, Actor):
+            if actor.power is None and seat is not None and seat.role == ROLE and seat.power:
+                actor = replace(actor, power=seat.power)  # a DoD III seat acts for its own power
             return actor
-    game = ctx.game
-    seat = ctx.seat
     role = Role.GM if ctx.master else Role.PLAYER if seat is not None else Role.ANYONE
     return Actor(address=ctx.sender, role=role, game_id=game.id if game is not None else None,
                  power=seat.power if seat is not None else None)

@@ -11,7 +11,7 @@ not import this module (it is the Diplomacy ruleset's turn processor).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -30,7 +30,7 @@ __all__ = ["DIPLOMACY", "DOD3", "Ruleset", "TurnProcessor", "ruleset_for"]
 
 class TurnProcessor(Protocol):
     def __call__(self, db: Session, judge: Judge, game: Game, *, expected_phase: str | None = None,
-                 notes: list[str] | None = None) -> TurnOutcome: ...
+                 notes: Sequence[str] | None = None) -> TurnOutcome: ...
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class Ruleset:
     _info: Callable[[str], dict[str, Any]] | None
 
     def process_turn(self, db: Session, judge: Judge, game: Game, *, expected_phase: str | None = None,
-                     notes: list[str] | None = None) -> TurnOutcome:
+                     notes: Sequence[str] | None = None) -> TurnOutcome:
         """Close the game's open phase or step (deadline, PROCESS, everyone ready) and open the next."""
         return self._process(db, judge, game, expected_phase=expected_phase, notes=notes)
 
@@ -73,12 +73,19 @@ class Ruleset:
         return f"{self.mail_title} {game} {phase}"
 
 
+def _diplomacy_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str | None = None,
+                    notes: Sequence[str] | None = None) -> TurnOutcome:
+    """Map games: ``app.services.turns.process_turn`` (adjudicate, store, publish)."""
+    return diplomacy_turns.process_turn(db, judge, game, expected_phase=expected_phase,
+                                        notes=None if notes is None else list(notes))
+
+
 def _dod3_info(name: str) -> dict[str, Any]:
     return dod3_variant_info()
 
 
 DIPLOMACY = Ruleset(name="diplomacy", has_map=True, order_lines=True, help_topics=("orders",),
-                    mail_title="Diplomacy", _process=diplomacy_turns.process_turn, _info=None)
+                    mail_title="Diplomacy", _process=_diplomacy_turn, _info=None)
 DOD3 = Ruleset(name="dod3", has_map=False, order_lines=False, help_topics=("dod3",), mail_title="DoD3",
                _process=dod3.process_turn, _info=_dod3_info)
 

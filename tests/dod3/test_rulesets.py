@@ -28,9 +28,12 @@ def test_ruleset_for_a_variant(variant: str, ruleset: object, has_map: bool, ord
     assert (chosen.has_map, chosen.order_lines, chosen.help_topics) == (has_map, order_lines, topics)
 
 
-def test_each_ruleset_processes_turns_with_its_own_service() -> None:
+def test_each_ruleset_processes_turns_with_its_own_service(monkeypatch: pytest.MonkeyPatch) -> None:
     assert DOD3._process is dod3.process_turn
-    assert DIPLOMACY._process is turns.process_turn
+    calls: list[tuple[object, ...]] = []
+    monkeypatch.setattr(turns, "process_turn", lambda *args, **kwargs: calls.append((args, kwargs)) or "outcome")
+    assert DIPLOMACY.process_turn("db", "judge", "game", expected_phase="S1901M", notes=("n",)) == "outcome"  # type: ignore[arg-type,comparison-overlap]
+    assert calls == [(("db", "judge", "game"), {"expected_phase": "S1901M", "notes": ["n"]})]
 
 
 def test_variant_info_of_dod3_is_its_eight_powers() -> None:

@@ -8,6 +8,7 @@ per option slot of political affairs, ``D`` bonus bid points, ``E`` the GM's ste
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -193,7 +194,7 @@ def valid_moves(state: GameState, moves: dict[str, str]) -> tuple[list[MoveDown]
 
 
 def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str | None = None,
-                 notes: list[str] | None = None) -> TurnOutcome:
+                 notes: Sequence[str] | None = None) -> TurnOutcome:
     """The open step's deadline has come (or the GM said PROCESS): close it and go on."""
     if expected_phase and game.phase and expected_phase.upper() != game.phase.upper():
         raise ProcessError(f"the step is {game.phase}, not {expected_phase.upper()}")
