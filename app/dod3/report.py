@@ -75,6 +75,7 @@ class RollRow:
 class TurnReport:
     game: str
     title: str
+    first_turn: bool  # Jan/Feb 1936: no bids, the initial track
     initiative: tuple[str, ...]
     weather: str | None
     political: tuple[str, ...]
@@ -101,7 +102,7 @@ def initiative_lines(state: GameState) -> list[str]:
     result = state.initiative
     if result is None:
         if state.first_turn:
-            return ["No bidding in Jan/Feb 1936: the initial track is "
+            return ["  No bidding in Jan/Feb 1936: the initial track is "
                     + ", ".join(name(p) for p in state.setup.initial_track) + "."]
         return []
     lines = []
@@ -273,7 +274,7 @@ def turn_report_view(
                    and (not entry.secret or gm or any(f"GM: {name(p)}" in entry.text or f"GM: {p} " in entry.text
                                                       for p in shown)))
     return TurnReport(
-        game=game, title=turn_label(state.turn),
+        game=game, title=turn_label(state.turn), first_turn=state.first_turn,
         initiative=tuple(initiative_lines(state)), weather=state.weather,
         political=tuple(political_lines(state)), bonus=tuple(bonus_lines(state, shown)),
         powers=_power_rows(state, shown),

@@ -15,6 +15,7 @@ from app.db.models import Game, Phase
 from app.dod3.dice import DiceRoller, Roll
 from app.dod3.report import TurnReport, turn_report_view
 from app.dod3.state import GameState, new_game
+from app.dod3.turns import turn_key
 from app.dod3.victory import victory_tally
 from app.services.actor import Actor
 from app.services.context import Judge
@@ -103,8 +104,8 @@ def show_status(judge: Judge, db: Session, actor: Actor) -> StatusView:
     state, phase = _state_for_status(db, game)
     dice = cfg_of(game).get("dice") or {}
     own = frozenset() if actor.is_gm else powers_of(game, _seat_email(db, game, actor))
-    view = turn_report_view(game.name, state, [Roll.from_dict(r) for r in dice.get("rolls", [])] if actor.is_gm
-                            else (), commitment=state.dice_commitment, gm=actor.is_gm, reveal=own,
+    rolls = [Roll.from_dict(r) for r in dice.get("rolls", [])] if dice.get("turn") == turn_key(state.turn) else []
+    view = turn_report_view(game.name, state, rolls, commitment=state.dice_commitment, gm=actor.is_gm, reveal=own,
                             tally=tally_view(game, state) if state.ended else None)
     is_open = phase is not None and phase.status == "open"
     bids_in: tuple[str, ...] = ()
