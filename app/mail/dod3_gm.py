@@ -39,7 +39,9 @@ def _number(text: str, what: str = "number") -> Fraction:
 
 
 def number_entry(text: str, what: str = "number") -> NumberEntry:
-    """``+2`` and ``-1/2`` add; ``4`` (or ``0``) sets."""
+    """``+2`` and ``-1/2`` add; ``4`` (or ``0``) sets; ``=-2`` sets a negative number."""
+    if text.startswith("=") and len(text) > 1:
+        return NumberEntry(_number(text[1:], what), relative=False)
     relative = text[:1] in "+-" and len(text) > 1
     return NumberEntry(_number(text, what), relative=relative)
 
@@ -57,7 +59,7 @@ class Dod3Number(Dod3Command):
     def run(self, ctx: MailSession, args: str) -> None:
         words = args.split()
         if len(words) != 2:
-            raise CommandError(f"usage: DOD3 {self.field.name} <power> <value> (+N or -N adds, N sets)")
+            raise CommandError(f"usage: DOD3 {self.field.name} <power> <value> (+N or -N adds, N or =N sets)")
         done = gm_entries.change_number(ctx.judge, ctx.db, actor_of(ctx), words[0], self.field,
                                         number_entry(words[1], self.field.name.lower()))
         words_of = _WORDS[done.field]
@@ -69,7 +71,7 @@ class Dod3Number(Dod3Command):
 
 
 _NUMBER_HELP = ("DOD3 PE|PEMOD|MONEY|CREDIT|BIDPOINTS|OBJECTIVES|USENTRY <power> <value> -- (DoD III GM) a power's "
-                "number: +N or -N adds, N sets")
+                "number: +N or -N adds, N (or =-N) sets")
 for _field in PowerField:
     register(type(f"Dod3{_field.name.title()}", (Dod3Number,), {
         "names": (f"DOD3 {_field.name}",), "field": _field,

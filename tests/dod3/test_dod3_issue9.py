@@ -35,6 +35,8 @@ INCREMENTS = [  # (entries, power, field, expected value); GE starts E with PE 4
     (["DOD3 BIDPOINTS GE -2"], "GE", "bid_points", 10),
     (["DOD3 PE GE +1"], "GE", "pe", 5),
     (["DOD3 PE GE 0"], "GE", "pe", 0),
+    (["DOD3 MONEY GE =-2"], "GE", "money", -2),  # "=" sets a negative number
+    (["DOD3 CREDIT GE +1", "DOD3 PEMOD GE -1/2"], "GE", "credit_limit", 6),
 ]
 
 
