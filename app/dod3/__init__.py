@@ -10,8 +10,9 @@ verifiable roller (dice.py). Modules:
 * victory    - rule 4: the victory tally, the end of the game, option 4.1 Bitter end
 * dice       - commit-reveal d10 rolls (HMAC-SHA256) and their verification
 * turns      - the calendar (Jan/Feb 1936 to Nov/Dec 1946) and rule 5's steps A-I
+* setup      - the GM-entered set-up (players, starting numbers, costs, weather chart, options)
 * state      - the JSON-serialisable game state and its transitions
-* report     - a plain-text turn report (public or GM view)
+* report     - the one turn report, as data (public, a player's own, or the GM's view)
 * cli        - `judge dod3 initiative|end-roll|victory|round`
 """
 

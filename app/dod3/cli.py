@@ -145,7 +145,7 @@ def _run(args: argparse.Namespace, compute: Callable[[Any], dict[str, Any]]) -> 
     return status
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("dod3", help="Days of Decision III rules computations (JSON in, JSON out)")
     commands = parser.add_subparsers(dest="dod3_command", required=True)
     specs = (

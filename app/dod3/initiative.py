@@ -270,7 +270,7 @@ def compute_initiative(
             if bid is not None and bid.points > pool:
                 raise ValueError(f"{code} bid {bid.points} but has only {to_json_number(pool)} bid points")
 
-    provisional = []
+    provisional: list[dict[str, Any]] = []
     for index, power in enumerate(track):
         if power in gone:
             continue
@@ -369,9 +369,10 @@ def apply_move_downs(
     bidder_count = sum(1 for entry in entries if entry.bidder)
     applied: list[MoveDown] = []
     for power in order:
-        move = by_power.get(power)
-        if move is None:
+        found = by_power.get(power)
+        if found is None:
             continue
+        move = found
         current = next(i for i, entry in enumerate(entries) if entry.power == power)
         if move.below is not None:
             if move.below == power:
@@ -382,6 +383,8 @@ def apply_move_downs(
             if anchor < current:
                 raise ValueError(f"{power} can only move down: {move.below} is above it")
             target = anchor  # index after removing the mover
+        elif move.to is None:
+            raise ValueError(f"{power}: say below which power, or to which position, it moves")
         else:
             target = move.to - 1
             if target <= current:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from .exact import NumberInput, parse_number, parse_whole, round_rule, to_json_number
 from .powers import POWERS, normalise_power, normalise_powers
@@ -161,7 +161,7 @@ def end_of_political_affairs(
     if isinstance(previous_options, (list, tuple)):
         count, mp0 = count_previous_options(previous_options)
     else:
-        count = parse_whole(previous_options, what="previous options")
+        count = parse_whole(cast(NumberInput, previous_options), what="previous options")
         mp0 = parse_whole(previous_mp0, what="previous MP 0 options")
     if count < 0 or mp0 < 0 or mp0 > count:
         raise ValueError(f"previous options {count} (of which MP 0: {mp0}) is impossible")

@@ -18,18 +18,24 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from .exact import NumberInput, parse_number, to_json_number
-from .initiative import DEFAULT_BID_MODIFIERS, InitiativeResult, apply_move_downs, compute_initiative
+from .exact import NumberInput, format_number, parse_number, to_json_number
+from .initiative import InitiativeResult, apply_move_downs, compute_initiative
 from .political import BonusChange, PoliticalAffairs, bonus_bid_points, option_family, start_political_affairs
 from .powers import (
-    DEFAULT_OBJECTIVES_NEEDED,
     IDEOLOGIES,
-    INITIAL_TRACK,
-    grouping_preset,
     normalise_power,
     normalise_powers,
 )
+from .setup import (
+    DEFAULT_OPTION_COSTS,
+    HIDDEN_PE_AT_START,
+    GameOptions,
+    GameSetup,
+    PowerSetup,
+    players_from_preset,
+)
 from .turns import MONTH_PAIRS, Phase, is_first_turn, is_last_turn, next_step, turn_label
+from .variant import SHORT_NAMES
 from .victory import game_end_reasons
 
 __all__ = [
@@ -57,174 +63,7 @@ __all__ = [
     "wars_summary",
 ]
 
-# The only option cost the draft prints: IPO 2 "is doubled to 8 money" for two resources.
-DEFAULT_OPTION_COSTS: dict[str, int] = {"IPO 2": 4}
-
-# Rule 3.2: "Turn the USA & USSR political effectiveness (PE) markers face down (see IPO 15)."
-HIDDEN_PE_AT_START = ("US", "RU")
-
 _FIELDS_EXACT = ("pe", "pe_modifier", "money", "credit_limit", "bid_points", "objectives", "us_entry")
-
-
-def _num_or_none(value: Any) -> Fraction | None:
-    return None if value is None else parse_number(value)
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    bitter_end: bool = False  # option 4.1
-    rule_8_6: bool = False  # optional rule 8.6: MP 0 not counted in the end roll
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"bitter_end": self.bitter_end, "rule_8_6": self.rule_8_6}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> GameOptions:
-        data = data or {}
-        return cls(bitter_end=bool(data.get("bitter_end", False)), rule_8_6=bool(data.get("rule_8_6", False)))
-
-
-@dataclass(frozen=True)
-class PowerSetup:
-    """GM-entered starting numbers of one power (the draft's set-up charts are missing)."""
-
-    power: str
-    pe: Fraction = Fraction(0)
-    money: Fraction = Fraction(0)
-    credit_limit: Fraction = Fraction(0)  # the maximum debt, as a positive number
-    bid_points: Fraction = Fraction(0)
-    objectives: Fraction = Fraction(0)
-    objectives_needed: Fraction | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "power": self.power,
-            "pe": to_json_number(self.pe),
-            "money": to_json_number(self.money),
-            "credit_limit": to_json_number(self.credit_limit),
-            "bid_points": to_json_number(self.bid_points),
-            "objectives": to_json_number(self.objectives),
-            "objectives_needed": None if self.objectives_needed is None else to_json_number(self.objectives_needed),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> PowerSetup:
-        power = normalise_power(data["power"])
-        needed = data.get("objectives_needed", DEFAULT_OBJECTIVES_NEEDED[power])
-        return cls(
-            power=power,
-            pe=parse_number(data.get("pe", 0)),
-            money=parse_number(data.get("money", 0)),
-            credit_limit=parse_number(data.get("credit_limit", 0)),
-            bid_points=parse_number(data.get("bid_points", 0)),
-            objectives=parse_number(data.get("objectives", 0)),
-            objectives_needed=_num_or_none(needed),
-        )
-
-
-@dataclass(frozen=True)
-class GameSetup:
-    game_id: str
-    players: tuple[tuple[str, tuple[str, ...]], ...]
-    powers: tuple[PowerSetup, ...]
-    option_costs: tuple[tuple[str, Fraction], ...] = ()  # option family ("IPO 2", "GE 4") -> cost
-    weather_chart: tuple[tuple[str, tuple[str, ...]], ...] = ()  # "Sep/Oct" -> results for die 1..10
-    bid_modifiers: tuple[Fraction, ...] = tuple(Fraction(m) for m in DEFAULT_BID_MODIFIERS)
-    initial_track: tuple[str, ...] = INITIAL_TRACK
-    options: GameOptions = GameOptions()
-
-    def __post_init__(self) -> None:
-        seen: dict[str, str] = {}
-        for player, powers in self.players:
-            for power in powers:
-                if power in seen:
-                    raise ValueError(f"{power} is played by both {seen[power]} and {player}")
-                seen[power] = player
-        setup_powers = {item.power for item in self.powers}
-        if set(seen) != setup_powers or set(self.initial_track) != setup_powers:
-            raise ValueError("the players, the powers' set-up and the initiative track must list the same powers")
-        if len(self.bid_modifiers) < len(self.initial_track):
-            raise ValueError("a bid modifier is needed for every position on the track")
-
-    def player_of(self, power: str) -> str:
-        code = normalise_power(power)
-        for player, powers in self.players:
-            if code in powers:
-                return player
-        raise KeyError(code)
-
-    def option_cost(self, option: str) -> Fraction | None:
-        family = option_family(option)
-        for name, cost in self.option_costs:
-            if name == family:
-                return cost
-        return None
-
-    def objectives_needed(self) -> dict[str, Fraction | None]:
-        return {item.power: item.objectives_needed for item in self.powers}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game_id": self.game_id,
-            "players": {player: list(powers) for player, powers in self.players},
-            "powers": [item.to_dict() for item in self.powers],
-            "option_costs": {name: to_json_number(cost) for name, cost in self.option_costs},
-            "weather_chart": {months: list(results) for months, results in self.weather_chart},
-            "bid_modifiers": [to_json_number(m) for m in self.bid_modifiers],
-            "initial_track": list(self.initial_track),
-            "options": self.options.to_dict(),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GameSetup:
-        players_raw = data.get("players")
-        if players_raw is None and data.get("preset") is not None:
-            players = players_from_preset(str(data["preset"]), soviet_with=data.get("soviet_with"))
-        elif isinstance(players_raw, Mapping):
-            players = tuple((str(name), normalise_powers(powers)) for name, powers in players_raw.items())
-        elif players_raw is None:
-            players = tuple((power, (power,)) for power in INITIAL_TRACK)
-        else:
-            raise ValueError("players: a mapping of player name -> powers")
-        powers_raw = data.get("powers")
-        if powers_raw is None:
-            powers = tuple(PowerSetup.from_dict({"power": power}) for power in INITIAL_TRACK)
-        elif isinstance(powers_raw, Mapping):
-            powers = tuple(PowerSetup.from_dict({"power": power, **dict(values)}) for power, values in powers_raw.items())
-        else:
-            powers = tuple(PowerSetup.from_dict(item) for item in powers_raw)
-        chart = data.get("weather_chart") or {}
-        weather = []
-        for months, results in chart.items():
-            if months not in MONTH_PAIRS:
-                raise ValueError(f"weather chart: {months!r} is not one of {', '.join(MONTH_PAIRS)}")
-            if len(results) != 10:
-                raise ValueError(f"weather chart {months}: give 10 results, for die rolls 1 to 10")
-            weather.append((months, tuple(str(r) for r in results)))
-        return cls(
-            game_id=str(data["game_id"]),
-            players=players,
-            powers=powers,
-            option_costs=tuple(
-                (option_family(name), parse_number(cost))
-                for name, cost in {**DEFAULT_OPTION_COSTS, **dict(data.get("option_costs") or {})}.items()
-            ),
-            weather_chart=tuple(weather),
-            bid_modifiers=tuple(parse_number(m) for m in data.get("bid_modifiers", DEFAULT_BID_MODIFIERS)),
-            initial_track=normalise_powers(data.get("initial_track", INITIAL_TRACK)),
-            options=GameOptions.from_dict(data.get("options")),
-        )
-
-
-def players_from_preset(preset: str, *, soviet_with: str | None = None,
-                        names: Sequence[str] | None = None) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Players for a rule 3.1 grouping; players are named by their powers ("CW+FR") unless names are given."""
-    groups = grouping_preset(preset, soviet_with=soviet_with)
-    if names is not None and len(names) != len(groups):
-        raise ValueError(f"grouping {preset} has {len(groups)} players, {len(names)} names given")
-    return tuple(
-        ((names[i] if names is not None else "+".join(group)), tuple(group)) for i, group in enumerate(groups)
-    )
 
 
 @dataclass(frozen=True)
@@ -467,7 +306,8 @@ def choose_option(
     or a die roll) is paid only when settled as a success (settle_option)."""
     _require(state, Phase.POLITICAL_AFFAIRS)
     political = state.political or start_political_phase(state).political
-    assert political is not None
+    if political is None:
+        raise ValueError("political affairs have not begun")
     code = normalise_power(power)
     if cost is None:
         cost = state.setup.option_cost(option)
@@ -499,6 +339,16 @@ def settle_option(state: GameState, power: str, option: str, succeeded: bool, ef
         holder = new_state.power(play.power)
         new_state = new_state.with_power(replace(holder, money=holder.money - (play.cost - play.paid_by_others)))
     return new_state.note(f"{play.power} {play.option} " + ("succeeds" if succeeded else "fails"))
+
+
+def fail_unsettled(state: GameState) -> GameState:
+    """8.4 at the end of the turn: a pending option nobody approved (or settled) has failed."""
+    new_state = state
+    for play in state.political.pending if state.political else ():
+        new_state = settle_option(new_state, play.power, play.option, succeeded=False)
+        new_state = new_state.note(f"{SHORT_NAMES[play.power]} {play.option} was not settled this turn: it fails, "
+                                   "nothing is paid")
+    return new_state
 
 
 def wars_summary(state: GameState) -> tuple[int, bool]:
@@ -584,10 +434,14 @@ def record_weather(state: GameState, die: int | None = None, result: str | None 
     return replace(state, weather=result).note(f"Weather: {result}" + (f" (die {die})" if die is not None else ""))
 
 
+_FIELD_WORDS = {"pe": "PE", "pe_modifier": "PE modifier", "money": "money", "credit_limit": "credit limit",
+                "bid_points": "bid points", "objectives": "objectives", "us_entry": "US entry"}
+
+
 def gm_adjust(state: GameState, power: str, text: str = "", **changes: Any) -> GameState:
     """A GM entry for anything the charts decide: add amounts to pe, pe_modifier, money,
     credit_limit, bid_points, objectives, us_entry (deltas; fractions kept), or set
-    conquered / at_war_with / pe_hidden."""
+    conquered / at_war_with / pe_hidden. The record says it in the rulebook's words."""
     holder = state.power(power)
     updates: dict[str, Any] = {}
     parts = []
@@ -595,21 +449,23 @@ def gm_adjust(state: GameState, power: str, text: str = "", **changes: Any) -> G
         if name in _FIELDS_EXACT:
             delta = parse_number(value, what=name)
             updates[name] = getattr(holder, name) + delta
-            parts.append(f"{name} {'+' if delta >= 0 else ''}{to_json_number(delta)}")
+            parts.append(f"{_FIELD_WORDS[name]} {'+' if delta >= 0 else ''}{format_number(delta)}"
+                         f" (now {format_number(updates[name])})")
         elif name == "conquered":
             updates[name] = bool(value)
-            parts.append("conquered" if value else "no longer conquered")
+            parts.append("completely conquered" if value else "no longer conquered")
         elif name == "pe_hidden":
             updates[name] = bool(value)
-            parts.append("PE face down" if value else "PE face up")
+            parts.append("PE marker face down" if value else "PE marker face up")
         elif name == "at_war_with":
             updates[name] = normalise_powers(value)
-            parts.append("at war with " + (", ".join(updates[name]) or "nobody"))
+            parts.append("at war with " + (", ".join(SHORT_NAMES[p] for p in updates[name]) or "nobody"))
         else:
             raise ValueError(f"unknown field {name!r}")
     new_state = state.with_power(replace(holder, **updates))
     secret = holder.pe_hidden and bool({"pe", "pe_modifier", "bid_points"} & set(changes))
-    return new_state.note(f"GM: {holder.power} " + ", ".join(parts) + (f" ({text})" if text else ""), secret=secret)
+    return new_state.note(f"GM: {SHORT_NAMES[holder.power]}: " + ", ".join(parts) + (f" ({text})" if text else ""),
+                          secret=secret)
 
 
 def advance(state: GameState) -> GameState:
@@ -623,11 +479,12 @@ def advance(state: GameState) -> GameState:
     if state.phase == Phase.END_OF_TURN:
         bitter_end = state.setup.options.bitter_end
         needed_by_power = state.setup.objectives_needed()
-        ideology_needed = {}
+        ideology_needed: dict[str, Fraction] = {}
         for ideology, members in IDEOLOGIES.items():
             values = [needed_by_power.get(p) for p in members if p in needed_by_power]
-            if values and all(v is not None for v in values):
-                ideology_needed[ideology] = sum(values, Fraction(0))
+            present = [v for v in values if v is not None]
+            if values and len(present) == len(values):
+                ideology_needed[ideology] = sum(present, Fraction(0))
         reasons = game_end_reasons(
             [item.power for item in state.powers if item.conquered],
             objectives={item.power: item.objectives for item in state.powers},

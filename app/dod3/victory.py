@@ -196,9 +196,9 @@ def victory_tally(
         credits_out.append((objective.name, tuple(credits.items())))
 
     need: dict[str, Fraction | None] = dict(DEFAULT_OBJECTIVES_NEEDED)
-    for power, value in (needed or {}).items():
+    for power, given in (needed or {}).items():
         code = normalise_power(power)
-        need[code] = None if value is None else parse_number(value, what=f"{code} objectives needed")
+        need[code] = None if given is None else parse_number(given, what=f"{code} objectives needed")
     explicit_ideology_need = {
         str(name): parse_number(value, what=f"{name} objectives needed") for name, value in (ideology_needed or {}).items()
     }
@@ -228,6 +228,7 @@ def victory_tally(
     winners = tuple(tally.ideology for tally in ideology_tallies if tally.winner)
     winning_powers = {power for tally in ideology_tallies if tally.winner for power in tally.members}
 
+    player_map: dict[str, tuple[str, ...]]
     if players is None:
         player_map = {power: (power,) for power in all_powers}
     else:

@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app import jsonapi
 from app.db.base import utcnow
-from app.dod3.variant import variant_info as dod3_variant
 from app.services.render import Templates
 from app.settings import Settings
 
@@ -43,9 +42,7 @@ class Judge:
     def variant_data(self, name: str) -> dict[str, Any]:
         """Powers and province names of a variant (cached: variant data never changes)."""
         if name not in self.variants:
-            if name == "dod3":  # Days of Decision III is no map game: its powers only
-                self.variants[name] = dod3_variant()
-            else:
-                loader = getattr(self.api, "variant_map", None) or self.api.variant_info
-                self.variants[name] = loader(name)
+            from app.services.rulesets import ruleset_for  # rulesets -> turns -> this module: imported on use
+
+            self.variants[name] = ruleset_for(name).variant_info(name, self)
         return self.variants[name]

@@ -7,152 +7,30 @@ example comes out of a real end roll.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
-from typing import Any
 
-import pytest
-
-from app import jsonapi
 from app.db import queries
-from app.db.models import Game, OrderRow, Phase
-from app.db.session import make_engine, make_sessionmaker
-from app.dod3.dice import Roll, derive_roll, verify_rolls
-from app.dod3.state import GameState
-from app.dod3.turns import turn_key
-from app.services import dod3 as service
-from app.services.context import Judge
+from app.db.models import OrderRow
+from app.dod3.dice import Roll, verify_rolls
 from app.services.deadlines import tick
-from app.settings import Settings
-from tests.server.conftest import Clock, Harness
-
-GAME = "gazette"
-GM = "gm@example.com"
-PLAYERS = {  # rule 3.1, four players (4b): the worked victory example's players
-    "Axis": ("axis@example.com", "pwaxis", ["GE", "JA", "IT"]),
-    "France/Commonwealth": ("fc@example.com", "pwfc", ["FR", "CW"]),
-    "USA/China": ("usc@example.com", "pwusc", ["US", "CH"]),
-    "Soviet": ("soviet@example.com", "pwsoviet", ["RU"]),
-}
-PE = {"GE": 4, "IT": 3, "CW": 2, "FR": 2, "RU": 2, "JA": 1, "US": 1, "CH": 0}
-COSTS = {"IPO 3": 2, "IPO 5": 1, "RU 2": 1, "FR 1": 1, "JA 1": 2, "CW 2": 1, "GE 1": 1, "IT 1": 1}
-SIGNON = {  # sign on as one power of the player (any of them would do)
-    "Axis": "SIGNON it@gazette pwaxis\n",
-    "France/Commonwealth": "SIGNON Cgazette pwfc\n",
-    "USA/China": "SIGNON us@gazette pwusc\n",
-    "Soviet": "SIGNON Rgazette pwsoviet\n",
-}
-OWNER = {power: name for name, (_, _, powers) in PLAYERS.items() for power in powers}
-
-
-@pytest.fixture
-def harness(tmp_path: Path) -> Iterator[Harness]:
-    from app.db.migrate import upgrade
-
-    url = f"sqlite:///{tmp_path / 'judge.sqlite3'}"
-    upgrade(url)
-    clock = Clock()
-    engine = make_engine(url)
-    settings = Settings(database_url=url, judge_address="judge@judge.test", outage_minutes=10**7)
-    judge = Judge(settings=settings, sessions=make_sessionmaker(engine), api=jsonapi, clock=clock)
-    yield Harness(judge, clock)
-    engine.dispose()
-
-
-class Seeds:
-    """The turn seeds the server draws (in order); fixed so the test knows the dice."""
-
-    def __init__(self) -> None:
-        self.queue: list[str] = []
-        self.drawn: list[str] = []
-
-    def __call__(self, token_bytes: Any = None) -> str:
-        seed = self.queue.pop(0) if self.queue else f"{len(self.drawn) + 1:064x}"
-        self.drawn.append(seed)
-        return seed
-
-
-@pytest.fixture
-def seeds(monkeypatch: pytest.MonkeyPatch) -> Seeds:
-    source = Seeds()
-    monkeypatch.setattr(service, "generate_seed", source)
-    return source
-
-
-def send(h: Harness, player: str, body: str) -> str:
-    email = PLAYERS[player][0]
-    outcome = h.send(email, SIGNON[player] + body)
-    assert outcome.status == "done", outcome.error
-    return flat(h.last_reply(email))
-
-
-def flat(text: str) -> str:
-    """A reply with its wrapped notes joined up again."""
-    return " ".join(text.split())
-
-
-def gm(h: Harness, body: str) -> str:
-    outcome = h.send(GM, f"SIGNON master@{GAME} masterpw\n" + body)
-    assert outcome.status == "done", outcome.error
-    return h.last_reply(GM)
-
-
-def game_row(h: Harness) -> Game:
-    with h.judge.sessions.begin() as db:
-        game = queries.game_by_name(db, GAME)
-        assert game is not None
-        return game
-
-
-def open_state(h: Harness) -> tuple[str, GameState]:
-    with h.judge.sessions.begin() as db:
-        game = queries.game_by_name(db, GAME)
-        assert game is not None
-        phase = queries.open_phase(db, game.id)
-        assert phase is not None
-        return phase.code, service.current_state(game, phase)
-
-
-def phase_row(h: Harness, code: str) -> Phase:
-    with h.judge.sessions.begin() as db:
-        game = queries.game_by_name(db, GAME)
-        assert game is not None
-        rows = [p for p in queries.phases_of(db, game.id) if p.code == code]
-        assert rows, f"no processed step {code}"
-        return rows[-1]
-
-
-def create(h: Harness, **options: Any) -> None:
-    setup = {
-        "players": {name: powers for name, (_, _, powers) in PLAYERS.items()},
-        "powers": {p: {"pe": PE[p], "money": 10, "credit_limit": 5, "bid_points": 8} for p in PE},
-        "option_costs": COSTS,
-        "weather_chart": {"Jan/Feb": ["Snow"] * 3 + ["Frost"] * 4 + ["Mild"] * 3},  # no other column yet
-        "options": options,
-    }
-    with h.judge.sessions.begin() as db:
-        service.create_game(db, h.judge, GAME, GM, "masterpw", setup,
-                            {name: (email, pw) for name, (email, pw, _) in PLAYERS.items()})
-
-
-def play_first_turn_passing(h: Harness) -> None:
-    """Jan/Feb 1936: no bids; each power in the initial order passes its one option."""
-    for power in ("GE", "IT", "CW", "FR", "RU", "JA", "US", "CH"):
-        code, state = open_state(h)
-        assert state.political is not None and state.political.current_power == power, code
-        send(h, OWNER[power], f"PASS {power}")
-
-
-def find_seed(game: str, turn: int, purposes: list[str], want: list[Any]) -> str:
-    """A seed whose rolls for ``purposes`` (counters 0, 1, ...) satisfy ``want`` (predicates)."""
-    for n in range(1, 100000):
-        seed = f"{n:064x}"
-        dice = [derive_roll(seed, game, turn_key(turn), purpose, i)[0] for i, purpose in enumerate(purposes)]
-        if all(check(d) for check, d in zip(want, dice)):
-            return seed
-    raise AssertionError("no seed found")
-
+from tests.dod3.mailgame import (
+    GAME,
+    GM,
+    OWNER,
+    PE,
+    PLAYERS,
+    Seeds,
+    create,
+    find_seed,
+    flat,
+    game_row,
+    gm,
+    open_state,
+    phase_row,
+    play_first_turn_passing,
+    send,
+)
+from tests.server.conftest import Harness
 
 # ----------------------------------------------------------------------------------------------
 
@@ -220,10 +98,11 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
 
     # The second turn's seed: end rolls that do not stop the first three options, a 6 after
     # the fourth (the rule 8.6 example), and one that lets Japan's second option go on.
-    purposes = ["end roll after IT IPO 3", "end roll after RU RU 2", "end roll after FR FR 1",
+    # IPO 3 is pending on the judge's die (rule 8.4): its roll comes first.
+    purposes = ["IPO 3 for IT", "end roll after IT IPO 3", "end roll after RU RU 2", "end roll after FR FR 1",
                 "end roll after JA JA 1", "end roll after JA IPO 5"]
-    seeds.queue.append(find_seed(GAME, 1, purposes, [lambda d: True, lambda d: d >= 2, lambda d: d >= 3,
-                                                     lambda d: d == 6, lambda d: d >= 5]))
+    seeds.queue.append(find_seed(GAME, 1, purposes, [lambda d: True, lambda d: True, lambda d: d >= 2,
+                                                     lambda d: d >= 3, lambda d: d == 6, lambda d: d >= 5]))
     gm(harness, "DOD3 PROCESS")
     report1 = harness.outbox(to="soviet@example.com", kind="results")[-1]
     assert "Jan/Feb 1936 turn report" in report1.subject
@@ -282,12 +161,17 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
     reply = send(harness, "Soviet", "OPTION RU RU 2")
     assert "it is Italy's turn" in reply
     reply = send(harness, "Axis", "OPTION IT IPO 3 MINOR Albania")
-    assert "Italy plays IPO 3 (cost 2), activating Albania." in reply
+    assert "Italy plays IPO 3 (cost 2), activating Albania, pending (rule 8.4)." in reply
+    assert "The judge rolls for IPO 3: d10 = " in reply and "End roll #1: " in reply
+    _, pending = open_state(harness)
+    assert pending.power("IT").money == 10  # not paid until it succeeds
+    assert any("Italy IPO 3 is pending" in m.subject for m in harness.outbox(to=GM, kind="gm"))
+    assert "Italy IPO 3 succeeds; 2 paid." in flat(gm(harness, "DOD3 SETTLE IT IPO 3 YES"))
     gm(harness, "DOD3 EFFECT IT Albania <moves> one box towards Italy")
     send(harness, "Soviet", "OPTION RU RU 2")
     reply = send(harness, "France/Commonwealth", "OPTION FR FR 1 MINOR Belgium")
     reply = send(harness, "Axis", "OPTION JA JA 1")
-    assert "End roll #3: d10 6 - 3 + 1 = 4: they continue." in reply  # the rule 8.6 example
+    assert "End roll #4: d10 6 - 3 + 1 = 4: they continue." in reply  # the rule 8.6 example
     reply = send(harness, "Axis", "OPTION JA IPO 3")
     assert "IPO 3 has already been chosen this turn" in reply
     send(harness, "Axis", "OPTION JA IPO 5")
@@ -312,7 +196,7 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
     reply = send(harness, "Axis", "DOD3 MONEY GE 99")
     assert "only the game master" in reply
     gm(harness, "DOD3 PROCESS")
-    mail = harness.outbox(to="usc@example.com", kind="results")[-1]
+    mail = harness.outbox(to="axis@example.com", kind="results")[-1]
     text = mail.body_text
     assert "Mar/Apr 1936 turn report" in mail.subject
     assert all(len(line) <= 72 for line in text.splitlines()), [l for l in text.splitlines() if len(l) > 72]
@@ -326,7 +210,7 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
     dice = phase_row(harness, "MA1936E").results["dice"]
     assert dice["seed"] in text and dice["commitment"] in text
     assert verify_rolls(dice["seed"], dice["commitment"], [Roll.from_dict(r) for r in dice["rolls"]]) == []
-    assert [r["result"] for r in dice["rolls"]][3] == 6
+    assert [r["result"] for r in dice["rolls"]][4] == 6
     assert mail.body_html is not None
     assert "&lt;b&gt;unopposed&lt;/b&gt;" in mail.body_html and "<b>unopposed" not in mail.body_html
     assert "&lt;moves&gt;" in mail.body_html
@@ -334,6 +218,13 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
     assert next(line for line in table if line.startswith("  Germany ")).split()[1:] == ["4", "4", "13", "5", "16",
                                                                                         "1.5"]
     assert next(line for line in table if line.startswith("  USA ")).split()[1:5] == ["?", "?", "10", "5"]
+    # The USA/China player's own copy shows his face-down numbers (issue 9 item 12); nobody else's does.
+    own = harness.outbox(to="usc@example.com", kind="results")[-1].body_text
+    own_table = own.split("THE POWERS")[1].split("\n\n")[0].splitlines()
+    assert next(line for line in own_table if line.startswith("  USA ")).split()[1:6] == ["1", "1", "10", "5", "10"]
+    assert "USA: +1 bid point" in own and "USA: +1 bid points" not in own and "USA: ? (PE face down)" not in own
+    for other in ("soviet@example.com", "fc@example.com"):
+        assert "USA: ? (PE face down)" in harness.outbox(to=other, kind="results")[-1].body_text
 
     # --- May/Jun 1936: everyone bids (early reveal), a weather chart, the victory tally ---
     gm(harness, "DOD3 SET WEATHER May/Jun Fine,Fine,Fine,Fine,Fine,Rain,Rain,Rain,Storm,Storm")

@@ -163,9 +163,15 @@ def test_turn_2_needs_bids_before_going_on():
         start_political_phase(state)
 
 
-def test_turn_report():
-    from app.dod3.report import turn_report
+def _report_text(state, rolls=(), **options):
+    """The one turn report (app.dod3.report) laid out by the mail template."""
+    from app.dod3.report import turn_report_view
+    from app.services.render import Templates
 
+    return Templates().render("mail/dod3/report.txt.j2", v=turn_report_view("dod3-test", state, rolls, **options))
+
+
+def test_turn_report():
     state = new_game(GameSetup.from_dict(SETUP))
     while state.phase != Phase.END_OF_TURN:
         state = advance(state)
@@ -178,13 +184,15 @@ def test_turn_report():
     state = start_political_phase(advance(state))
     state = choose_option(state, "IT", "IT 1", target="Albania", effects="Albania occupied")
     state = roll_political_end(state, roller.roll("end roll after IT IT 1"))
-    text = turn_report(state, roller.rolls, commitment=roller.commitment, seed=SEED, next_deadline="Friday 18:00 UTC")
+    text = _report_text(state, roller.rolls, commitment=roller.commitment, seed=SEED, next_text="MJ1936A by Friday")
+    flat = " ".join(text.split())
     assert "Mar/Apr 1936" in text
-    assert "5th Japan" in text and "bid 6 for 2 options, +1 -> 3.5  <- last card" in text
-    assert "6th Germany" in text and "no bid (4)" in text
-    assert "IT plays IT 1, cost 1, target Albania. Albania occupied" in text
-    assert "end roll" in text and roller.commitment in text and SEED in text
-    assert "Next deadline: Friday 18:00 UTC" in text
+    assert "5th Japan" in flat and "bid 6 for 2 options: (6+1)/2 = 3.5" in flat
+    assert flat.index("5th Japan") < flat.index("last card") < flat.index("6th Germany")
+    assert "6th Germany no bid (4)" in flat
+    assert "Italy plays IT 1 (cost 1)." in flat and "Effects: Albania occupied" in flat
+    assert "End roll: d10" in flat and roller.commitment in text and SEED in text
+    assert "NEXT MJ1936A by Friday" in flat
 
 
 def test_pending_option_paid_only_on_success_and_ipo2_default_cost():
@@ -204,8 +212,6 @@ def test_pending_option_paid_only_on_success_and_ipo2_default_cost():
 
 
 def test_face_down_pe_is_hidden_from_the_public_report():
-    from app.dod3.report import turn_report
-
     state = new_game(GameSetup.from_dict(SETUP))
     assert state.power("US").pe_hidden and state.power("RU").pe_hidden and not state.power("GE").pe_hidden
     state = gm_adjust(state, "US", "IPO 15", pe_modifier=2)
@@ -213,12 +219,15 @@ def test_face_down_pe_is_hidden_from_the_public_report():
     state = start_political_phase(state)
     state = roll_political_end(choose_option(state, "GE", "GE 1"), 1)
     state = apply_bonus_bid_points(advance(state))
-    public = turn_report(state)
-    private = turn_report(state, gm=True)
-    us_public = next(line for line in public.splitlines() if line.startswith("  US "))
-    us_private = next(line for line in private.splitlines() if line.startswith("  US "))
-    assert "?" in us_public and "?" not in us_private
-    assert "pe_modifier +2" not in public and "pe_modifier +2" in private
-    assert "US: ? (PE face down)" in public and "US: +3 bid points" in private
+    public = _report_text(state)
+    private = _report_text(state, gm=True)
+    own = _report_text(state, reveal={"US"})  # the US player's copy (issue 9 item 12)
+    us_public = next(line for line in public.splitlines() if line.startswith("  USA "))
+    us_private = next(line for line in private.splitlines() if line.startswith("  USA "))
+    us_own = next(line for line in own.splitlines() if line.startswith("  USA "))
+    ru_own = next(line for line in own.splitlines() if line.startswith("  Soviet Union "))
+    assert "?" in us_public and "?" not in us_private and "?" not in us_own and "?" in ru_own
+    assert "PE modifier +2" not in public and "PE modifier +2" in private and "PE modifier +2" in own
+    assert "USA: ? (PE face down)" in public and "USA: +3 bid points" in private and "USA: +3 bid points" in own
     state = gm_adjust(state, "US", "IPO 15 played", pe_hidden=False)
-    assert "?" not in next(line for line in turn_report(state).splitlines() if line.startswith("  US "))
+    assert "?" not in next(line for line in _report_text(state).splitlines() if line.startswith("  USA "))

@@ -1,0 +1,254 @@
+"""Setting a DoD III game up: creating it, seating the players (one seat per power, rule 3.1
+groupings), the GM's set-up data (DOD3 SET, DOD3 NEUTRAL), and starting Jan/Feb 1936."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import Game, Player
+from app.dod3.exact import to_json_number
+from app.dod3.political import option_family
+from app.dod3.state import GameSetup, new_game
+from app.dod3.turns import turn_label
+from app.dod3.variant import VARIANT
+from app.services.actor import Actor
+from app.services.context import Judge
+from app.services.errors import DomainError
+from app.services.security import hash_password, new_token
+
+from .mailing import Line, mail_all, notice
+from .steps import run_on
+from .store import (
+    DEFAULT_HOURS,
+    ROLE,
+    audit,
+    cfg_of,
+    ensure_dice,
+    is_dod3,
+    name,
+    power_code,
+    require_gm,
+    save_cfg,
+    seat_of,
+    setup_of,
+)
+
+__all__ = ["GameCreated", "NeutralChanged", "SeatOutcome", "SetupChanged", "SetupItem", "Started", "create_game", "new_dod3_game",
+           "seat_holder", "seat_player", "set_neutral", "set_setup", "start_game"]
+
+
+def _refusal(code: str, error: Exception) -> DomainError:
+    return DomainError(code, str(error).strip("'\""))
+
+
+@dataclass(frozen=True)
+class GameCreated:
+    game: str
+    players: tuple[str, ...]
+
+
+def create_game(db: Session, judge: Judge, name_: str, master_email: str, master_password: str,
+                setup: Mapping[str, Any], seats: Mapping[str, tuple[str, str]], *,
+                hours: Mapping[str, float] | None = None, neutral: Sequence[Mapping[str, Any]] | None = None,
+                layout: str = "zine") -> Game:
+    """A forming DoD III game. ``setup``: ``GameSetup.from_dict`` input without ``game_id``
+    (players or a rule 3.1 ``preset``, per-power numbers, option costs, weather chart,
+    options ``bitter_end`` / ``rule_8_6``). ``seats``: player name -> (address, password)."""
+    game_name = name_.lower()
+    if queries.game_by_name(db, game_name) is not None:
+        raise DomainError("game_exists", f"a game called '{game_name}' already exists")
+    try:
+        parsed = GameSetup.from_dict({**setup, "game_id": game_name})
+    except (ValueError, KeyError) as error:
+        raise _refusal("bad_setup", error) from error
+    players = dict(parsed.players)
+    unknown = set(seats) - set(players)
+    if unknown:
+        raise DomainError("unknown_player", f"no such player in the set-up: {', '.join(sorted(unknown))}")
+    unknown_hours = set(hours or {}) - set(DEFAULT_HOURS)
+    if unknown_hours:
+        raise DomainError("unknown_step", f"unknown step for the deadlines: {', '.join(sorted(unknown_hours))}")
+    cfg = {"setup": parsed.to_dict(), "hours": {**DEFAULT_HOURS, **dict(hours or {})},
+           "neutral": [dict(item) for item in (neutral or [])], "tally": False}
+    game = Game(name=game_name, variant=VARIANT, status="forming", master_email=master_email.lower(),
+                master_password_hash=hash_password(master_password), press="white",
+                settings={"layout": layout, "timezone": "UTC", "early": False, "reminder_hours": 0, "dod3": cfg})
+    db.add(game)
+    db.flush()
+    for player, (email, password) in seats.items():
+        seat_holder(db, game, player, email, password)
+    audit(db, game, master_email.lower(), "dod3_create",
+          players={p: list(powers) for p, powers in players.items()})
+    return game
+
+
+def new_dod3_game(judge: Judge, db: Session, actor: Actor, game_name: str, password: str, *,
+                  preset: str | None = None, soviet_with: str | None = None) -> tuple[Game, GameCreated]:
+    """``DOD3 CREATE``: a forming game with the actor as its GM (players from a rule 3.1 preset)."""
+    setup: dict[str, Any] = {}
+    if preset is not None:
+        setup["preset"] = preset
+    if soviet_with is not None:
+        setup["soviet_with"] = soviet_with
+    game = create_game(db, judge, game_name, actor.address, password, setup, {})
+    return game, GameCreated(game.name, tuple(player for player, _ in setup_of(game).players))
+
+
+def seat_holder(db: Session, game: Game, player: str, email: str, password: str) -> list[Player]:
+    """One seat per power of ``player`` (same address and password for each)."""
+    setup = setup_of(game)
+    powers = dict(setup.players).get(player)
+    if powers is None:
+        raise DomainError("unknown_player", f"no player '{player}' in the set-up "
+                                            f"(players: {', '.join(p for p, _ in setup.players)})")
+    password_hash = hash_password(password)
+    seats = []
+    for power in powers:
+        seat = queries.seat_for_power(db, game.id, power)
+        if seat is None:
+            seat = Player(game_id=game.id, power=power, role=ROLE, email=email.lower(), password_hash=password_hash,
+                          status="active", reply_token=new_token())
+            db.add(seat)
+            game.players.append(seat)
+        else:
+            seat.email, seat.password_hash, seat.status = email.lower(), password_hash, "active"
+        seats.append(seat)
+    db.flush()
+    return seats
+
+
+@dataclass(frozen=True)
+class SeatOutcome:
+    player: str
+    powers: tuple[str, ...]
+
+
+def seat_player(judge: Judge, db: Session, actor: Actor, player: str, email: str, password: str) -> SeatOutcome:
+    """``DOD3 SEAT <player> <address> <password>``: every power of the player, one password."""
+    game = require_gm(db, actor)
+    if "@" not in email:
+        raise DomainError("bad_address", f"'{email}' is not a mail address")
+    seats = seat_holder(db, game, player, email, password)
+    audit(db, game, actor, "dod3_seat", player=player)
+    return SeatOutcome(player, tuple(s.power or "?" for s in seats))
+
+
+@dataclass(frozen=True)
+class Started:
+    opened: str  # what the game now waits for
+
+
+def start_game(judge: Judge, db: Session, actor: Actor) -> Started:
+    """Jan/Feb 1936: no bidding; step B, then political affairs in the initial track order."""
+    game = require_gm(db, actor)
+    if not is_dod3(game) or game.status != "forming":
+        raise DomainError("not_forming", f"game '{game.name}' is not a forming Days of Decision III game")
+    setup = setup_of(game)
+    missing = [power for _, powers in setup.players for power in powers if seat_of(db, game, power) is None]
+    if missing:
+        raise DomainError("seats_missing", f"no player yet for {', '.join(missing)} "
+                                           "(DOD3 SEAT <player> <address> <password>)")
+    game.status = "active"
+    state = ensure_dice(game, new_game(setup))
+    events: list[Line] = []
+    opened = run_on(db, judge, game, state, events)
+    roster = []
+    for player, powers in setup.players:
+        seat = seat_of(db, game, powers[0])
+        roster.append(f"  {player}: {', '.join(name(p) for p in powers)} ({seat.email if seat else '?'})")
+    sections: list[tuple[str, Sequence[Line]]] = [
+        ("The players", roster),
+        ("The initial track", [", ".join(name(p) for p in setup.initial_track)]),
+        ("Dice", ["This turn's dice are committed: SHA256(seed) =", f"  {state.dice_commitment}",
+                  "The seed is revealed with the turn report so that every roll can be checked."]),
+    ] + ([("So far", events)] if events else [])
+    title = f"The game begins: {turn_label(0)}"
+    mail_all(db, judge, game, f"DoD3 {game.name}: the game begins",
+             lambda reveal: (judge.templates.render("mail/dod3/notice.txt.j2",
+                                                    n=notice(game, title, sections, opened, reveal)), None),
+             kind="start")
+    audit(db, game, actor, "start")
+    return Started(opened.text)
+
+
+class SetupItem(str, Enum):
+    COST = "COST"
+    NEEDED = "NEEDED"
+    RULE86 = "RULE86"
+    BITTEREND = "BITTEREND"
+    WEATHER = "WEATHER"
+    MODIFIERS = "MODIFIERS"
+    HOURS = "HOURS"
+
+
+@dataclass(frozen=True)
+class SetupChanged:
+    item: SetupItem
+    key: str  # the option family, the power, the months or the step
+    values: tuple[str, ...]
+
+
+def set_setup(judge: Judge, db: Session, actor: Actor, item: SetupItem, key: str,
+              values: Sequence[Fraction | str | bool]) -> SetupChanged:
+    """``DOD3 SET ...``: change the set-up data; refused if the set-up would not load."""
+    game = require_gm(db, actor)
+    cfg = cfg_of(game)
+    setup = dict(cfg["setup"])
+    shown = tuple(str(v) for v in values)
+    try:
+        if item is SetupItem.COST:
+            key = option_family(key)
+            setup["option_costs"] = {**setup.get("option_costs", {}), key: to_json_number(Fraction(values[0]))}
+        elif item is SetupItem.NEEDED:
+            key = power_code(key)
+            setup["powers"] = [{**entry, "objectives_needed": to_json_number(Fraction(values[0]))}
+                               if entry["power"] == key else entry for entry in setup["powers"]]
+        elif item in (SetupItem.RULE86, SetupItem.BITTEREND):
+            flag = "rule_8_6" if item is SetupItem.RULE86 else "bitter_end"
+            setup["options"] = {**setup.get("options", {}), flag: bool(values[0])}
+        elif item is SetupItem.WEATHER:
+            key = key.title()
+            setup["weather_chart"] = {**setup.get("weather_chart", {}), key: [str(v) for v in values]}
+        elif item is SetupItem.MODIFIERS:
+            setup["bid_modifiers"] = [to_json_number(Fraction(v)) for v in values]
+        elif item is SetupItem.HOURS:
+            key = key.lower()
+            if key not in DEFAULT_HOURS:
+                raise DomainError("unknown_step", f"unknown step for the deadlines: {key}")
+            cfg["hours"] = {**cfg.get("hours", {}), key: float(Fraction(values[0]))}
+        GameSetup.from_dict(setup)  # refuse what would not load
+    except (ValueError, KeyError, TypeError) as error:
+        raise _refusal("bad_setup", error) from error
+    cfg["setup"] = setup
+    save_cfg(game, cfg)
+    audit(db, game, actor, "dod3_set", item=item.value, key=key, values=list(shown))
+    return SetupChanged(item, key, shown)
+
+
+@dataclass(frozen=True)
+class NeutralChanged:
+    name: str
+    distances: tuple[tuple[str, int], ...]  # empty: no longer a neutral objective
+
+
+def set_neutral(judge: Judge, db: Session, actor: Actor, objective: str,
+                distances: Sequence[tuple[str, int]]) -> NeutralChanged:
+    """``DOD3 NEUTRAL <name> <power> <distance>...`` or ``DOD3 NEUTRAL <name> NONE`` (no distances)."""
+    game = require_gm(db, actor)
+    cfg = cfg_of(game)
+    neutral = [item for item in cfg.get("neutral", []) if item["name"].lower() != objective.lower()]
+    pairs = tuple((power_code(power), distance) for power, distance in distances)
+    if pairs:
+        neutral.append({"name": objective, "distances": dict(pairs)})
+    cfg["neutral"] = neutral
+    save_cfg(game, cfg)
+    audit(db, game, actor, "dod3_neutral", name=objective, distances=dict(pairs))
+    return NeutralChanged(objective, pairs)
+

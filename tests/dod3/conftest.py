@@ -1,0 +1,3 @@
+"""The DoD III mail game's fixtures (tests/dod3/mailgame.py)."""
+
+from tests.dod3.mailgame import harness, seeds  # noqa: F401  -- fixtures

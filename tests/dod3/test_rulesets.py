@@ -1,0 +1,65 @@
+"""The ruleset registry: a game's variant chooses how it is run (no variant-name checks elsewhere)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from app import jsonapi
+from app.services import dod3, turns
+from app.services.rulesets import DIPLOMACY, DOD3, ruleset_for
+
+CASES = [  # (variant, ruleset, has a map, bare lines are orders, HELP topics)
+    ("dod3", DOD3, False, False, ("dod3",)),
+    ("DoD3", DOD3, False, False, ("dod3",)),
+    ("standard", DIPLOMACY, True, True, ("orders",)),
+    ("zeus5", DIPLOMACY, True, True, ("orders",)),
+    ("smallworld", DIPLOMACY, True, True, ("orders",)),
+]
+
+
+@pytest.mark.parametrize(("variant", "ruleset", "has_map", "order_lines", "topics"), CASES)
+def test_ruleset_for_a_variant(variant: str, ruleset: object, has_map: bool, order_lines: bool,
+                               topics: tuple[str, ...]) -> None:
+    chosen = ruleset_for(variant)
+    assert chosen is ruleset
+    assert (chosen.has_map, chosen.order_lines, chosen.help_topics) == (has_map, order_lines, topics)
+
+
+def test_each_ruleset_processes_turns_with_its_own_service(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert DOD3._process is dod3.process_turn
+    calls: list[tuple[object, ...]] = []
+    monkeypatch.setattr(turns, "process_turn", lambda *args, **kwargs: calls.append((args, kwargs)) or "outcome")
+    assert DIPLOMACY.process_turn("db", "judge", "game", expected_phase="S1901M", notes=("n",)) == "outcome"  # type: ignore[arg-type,comparison-overlap]
+    assert calls == [(("db", "judge", "game"), {"expected_phase": "S1901M", "notes": ["n"]})]
+
+
+def test_variant_info_of_dod3_is_its_eight_powers() -> None:
+    info = DOD3.variant_info("dod3")
+    assert info["name"] == "dod3" and info["provinces"] == []
+    assert {p["id"]: p["letter"] for p in info["powers"]} == {"CH": "N", "CW": "C", "FR": "F", "US": "U",
+                                                             "GE": "G", "IT": "I", "JA": "J", "RU": "R"}
+
+
+def test_map_variants_are_read_through_the_engine_api() -> None:
+    class Judge:
+        api = jsonapi
+
+    info = DIPLOMACY.variant_info("standard", Judge())  # type: ignore[arg-type]
+    assert len(info["powers"]) == 7 and info["provinces"]
+    with pytest.raises(ValueError):
+        DIPLOMACY.variant_info("standard")
+
+
+def test_reply_subjects() -> None:
+    assert DOD3.reply_subject("gazette", "MA1936C2") == "DoD3 gazette MA1936C2"
+    assert DIPLOMACY.reply_subject("g1", "F1901M") == "Diplomacy orders g1 F1901M"
+
+
+def test_turns_does_not_import_the_registry_or_dod3() -> None:
+    code = ("import sys, app.services.turns; "
+            "print(any(m == 'app.services.rulesets' or m.startswith('app.services.dod3') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
