@@ -11,6 +11,7 @@ from app.db import queries
 from app.db.models import AuditEntry, Game, Phase, Player
 from app.mail.commands import CommandError
 from app.services import orders as order_service
+from app.services.actor import Actor, Role
 from app.services.context import Judge
 from app.services.phases import PhaseName
 from app.services.powers import PowerBook
@@ -260,29 +261,36 @@ class MailSession:
         phase = queries.open_phase(self.db, game.id)
         if phase is None:
             return
-        whole_set = game_setting(game.settings, "orders") == "whole_set"
-        lines = [part for _, part in pending.items]
-        if pending.phase and pending.phase != phase.code:
-            # Orders in advance: stored now, checked when that phase comes.
-            checks = [order_service.OrderCheck(line=part, ok=True, order=None, unit=" ".join(part.upper().split()[:2]),
-                                               error=None) for part in lines]
-            order_service.store_orders(self.db, game, pending.phase, pending.power, checks,
-                                       whole_set=whole_set, checked=False)
+        receipt = order_service.submit_orders(self.judge, self.db, self._order_actor(pending.power), game,
+                                              [part for _, part in pending.items], pending.phase or None)
+        if receipt.advance:
             for item, _ in pending.items:
                 if not item.notes:
-                    item.notes.append(f"Stored for {pending.phase}; it will be checked when that phase begins.")
+                    item.notes.append(f"Stored for {receipt.phase}; it will be checked when that phase begins.")
             self.changed = True
             return
-        checks = order_service.check(self.judge.api, phase.state_before, pending.power, lines)
-        for (item, part), result in zip(pending.items, checks, strict=False):
+        for (item, part), result in zip(pending.items, receipt.lines, strict=False):
             if not result.ok:
                 item.notes.append(f"Error in '{part}': {result.error or 'not a valid order'}")
-        if whole_set and any(not c.ok for c in checks):
+        if not receipt.stored:
             self.add_note("Erroneous orders: nothing from this message was saved (whole-set orders).")
             return
-        order_service.store_orders(self.db, game, phase.code, pending.power, checks, whole_set=whole_set)
-        self.judge.crash("orders:stored")
         self.changed = True
+
+    def actor(self) -> Actor:
+        """Who this mail acts as, for the use cases (helper "doors" owns the real one)."""
+        if self.master:
+            role = Role.GM
+        elif self.seat is not None:
+            role = Role.OBSERVER if self.seat.role == "observer" else Role.PLAYER
+        else:
+            role = Role.ANYONE
+        return Actor(self.sender, role, self.game.id if self.game else None, self.power)
+
+    def _order_actor(self, power: str) -> Actor:
+        """The actor the order use cases see (helper "doors" replaces this with ``self.actor()``)."""
+        role = Role.GM if self.master else Role.PLAYER
+        return Actor(self.sender, role, self.game.id if self.game else None, power)
 
     def clear_orders(self) -> None:
         self.flush_orders()
@@ -321,7 +329,9 @@ class MailSession:
             phase = queries.open_phase(self.db, game.id)
             if phase is None or game.status not in ("active", "paused"):
                 continue
-            status = order_service.order_status(self.db, self.judge.api, game, phase, power)
+            status = order_service.power_status(self.judge, self.db, self._order_actor(power), game, power)
+            if status is None:
+                continue
             seat = queries.seat_for_power(self.db, game.id, power)
             views.append(
                 {
