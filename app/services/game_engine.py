@@ -38,6 +38,7 @@ __all__ = [
     "result_json",
     "state_json",
     "state_of",
+    "unit_province",
 ]
 
 
@@ -140,6 +141,19 @@ def parse_unit_key(variant: Variant, line: str) -> str | None:
         return None
     unit = getattr(order, "unit", None)
     return str(unit).upper() if unit is not None else None
+
+
+def unit_province(variant: Variant, text: str) -> str | None:
+    """The province a player or GM names (``PAR``, ``Paris``, ``A PAR``, ``F STP/SC``), or None."""
+    location = variant.map.lookup(text.strip())
+    if location is not None:
+        return province_of(location)
+    try:
+        order = parse_order(text, variant.map)
+    except OrderSyntaxError:
+        return None
+    unit = getattr(order, "unit", None)
+    return province_of(unit.location) if unit is not None else None
 
 
 def order_need(variant: Variant, state: GameState, power: str) -> OrderNeed:

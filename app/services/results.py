@@ -123,7 +123,7 @@ def units_by_province(state: dict[str, Any]) -> dict[str, tuple[str, str]]:
 REASON_WORDS = {
     "bounce": "bounce", "standoff": "bounce", "cut": "cut", "dislodged": "dislodged", "no_convoy": "no convoy",
     "disrupted": "disrupted", "void": "void", "illegal": "void", "unreadable": "void", "duplicate": "void",
-    "paradox": "void", "destroyed": "destroyed", "no_support": "no support",
+    "paradox": "void", "destroyed": "destroyed", "no_support": "no support", "ruling": "GM ruling",
 }
 
 
