@@ -1,33 +1,44 @@
-"""The engine in JSON: the shapes of `judge adjudicate --jsonl`, for tools and the server.
+"""The engine for the command line: `judge adjudicate` requests in, JSON answers out.
 
-This is the one place where engine values and JSON meet (see docs/engine-api.md).
+The JSON shapes themselves are `app.db.codec`'s (see docs/engine-api.md); this module
+checks a request, loads its variant with its rule options and calls the engine.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from .engine.adjudicate import PhaseResult, adjudicate, read_orders, reveal_hidden_choices
-from .engine.adjustments import adjustment_counts
-from .engine.geo import province_of
-from .engine.legality import build_sites
-from .engine.orders import Hold, Unit
-from .engine.parse import OrderSyntaxError, parse_order
-from .engine.retreats import retreat_options
-from .engine.rules import EDITIONS
-from .engine.state import NEUTRAL, Dislodged, GameState
+from .db import codec
+from .db.codec import CodecError, parse_unit, result_to_json, state_from_json, state_to_json
+from .engine import api as engine
+from .engine.rules import RuleOptionError
+from .engine.setup import initial_units
 from .engine.variant import Variant
+from .engine.variant import with_game_rules as with_game_rules
 from .variants import load_variant
+
+__all__ = [
+    "DEFAULT_VARIANT",
+    "RequestError",
+    "adjudicate_request",
+    "check_orders",
+    "describe_phase",
+    "initial_state",
+    "initial_units",
+    "next_state",
+    "orderable",
+    "parse_unit",
+    "result_to_json",
+    "state_from_json",
+    "state_to_json",
+    "variant_info",
+    "variant_map",
+    "with_game_rules",
+]
 
 DEFAULT_VARIANT = "standard"
 
-
-class RequestError(ValueError):
-    """The request itself is malformed (not an order problem)."""
-
-
-# -- JSON -> engine -------------------------------------------------------------
+RequestError = CodecError  # the request itself is malformed (not an order problem)
 
 
 def _variant(data: dict[str, Any]) -> Variant:
@@ -42,205 +53,8 @@ def _variant(data: dict[str, Any]) -> Variant:
         raise RequestError('"rules" must be an object of rule options')
     try:
         return with_game_rules(variant, rules)
-    except ValueError as error:
+    except RuleOptionError as error:
         raise RequestError(str(error)) from None
-
-
-def with_game_rules(variant: Variant, rules: dict[str, Any]) -> Variant:
-    """A variant with one game's rule options: any option of `RuleOptions` (an `edition`
-    resets the rest to that edition's), and `victory_groups` (bool) for the three-group
-    victory rule of a variant that defines groups."""
-    options = dict(rules)
-    groups = options.pop("victory_groups", None)
-    edition = options.pop("edition", None)
-    base = EDITIONS[str(edition)] if edition is not None else variant.rules
-    if edition is not None and str(edition) not in EDITIONS:
-        raise ValueError(f"unknown rules edition {edition!r}")
-    changed = replace(variant, rules=base.with_overrides(options))
-    if groups is not None:
-        defined = tuple(variant.extra.get("victory_groups", {}).get("groups", ()))
-        if groups and not defined:
-            raise ValueError(f"{variant.name} has no victory groups")
-        changed = replace(changed, victory_groups=defined if groups else ())
-    return changed
-
-
-def parse_unit(text: str, variant: Variant) -> Unit:
-    """`F SPA/SC`, `A PAR`, `Fleet Spain (south coast)`: a unit on the board."""
-    try:
-        order = parse_order(text, variant.map)
-    except OrderSyntaxError as error:
-        raise RequestError(f"bad unit {text!r}: {error}") from None
-    if not isinstance(order, Hold) or order.unit.type not in ("A", "F", "AF"):
-        raise RequestError(f"bad unit {text!r}: write it as 'A PAR' or 'F SPA/SC'")
-    unit = order.unit
-    if unit.type in ("A", "AF"):
-        return Unit(unit.type, province_of(unit.location))
-    province = variant.map.provinces[province_of(unit.location)]
-    if province.coasts and "/" not in unit.location:
-        raise RequestError(f"bad unit {text!r}: a fleet in {province.name} needs its coast")
-    return unit
-
-
-def state_from_json(data: dict[str, Any], variant: Variant) -> GameState:
-    try:
-        phase = variant.phase(str(data.get("phase") or variant.start_phase))
-    except ValueError as error:
-        raise RequestError(str(error)) from None
-    units: dict[str, tuple[str, Unit]] = {}
-    for power, texts in (data.get("units") or {}).items():
-        power = power.upper()
-        if power != NEUTRAL and power not in variant.power_ids:
-            raise RequestError(f"unknown power {power!r}; powers: {', '.join(variant.power_ids)}")
-        for text in texts:
-            unit = parse_unit(text, variant)
-            province = province_of(unit.location)
-            if province in units:
-                raise RequestError(f"two units in {province}")
-            terrain = variant.map.provinces[province].terrain.value
-            if terrain == "impassable" or (unit.type == "A" and terrain == "sea" and not variant.map.provinces[province].island) \
-                    or (unit.type == "F" and terrain == "land") \
-                    or (unit.type == "AF" and not variant.map.provinces[province].convoy_water):
-                raise RequestError(f"{text!r}: that unit cannot stand in {variant.map.name(province)}")
-            units[province] = (power, unit)
-    if "units" not in data:
-        units = initial_units(variant)
-    centres: dict[str, str] = {}
-    if "centers" in data or "centres" in data:
-        for power, provinces in (data.get("centers") or data.get("centres") or {}).items():
-            for name in provinces:
-                province = variant.map.lookup(name)
-                if province is None or not variant.map.provinces[province_of(province)].centre:
-                    raise RequestError(f"{name!r} is not a supply centre")
-                centres[province_of(province)] = power.upper()
-    else:
-        centres = {c: p.id for p in variant.powers for c in p.centres}
-    dislodged = _dislodged_from_json(data.get("dislodged") or {}, variant, units)
-    if phase.kind == "R" and not dislodged:
-        raise RequestError("a retreat phase needs the dislodged units")
-    if "territories" in data:
-        territories = {t: power.upper() for power, ts in data["territories"].items() for t in ts}
-    else:
-        territories = {t: p.id for p in variant.powers for t in p.territories}
-    retreated = frozenset(str(p).upper() for p in data.get("retreated", ()))
-    af_moves = {str(p).upper(): int(n) for p, n in (data.get("af_moves") or {}).items()}
-    return GameState(phase, units, centres, dislodged, territories, retreated, af_moves)
-
-
-def _dislodged_from_json(data: dict[str, Any], variant: Variant, units: dict[str, tuple[str, Unit]]) -> dict[str, Dislodged]:
-    result: dict[str, Dislodged] = {}
-    for power, entries in data.items():
-        for text, info in entries.items():
-            unit = parse_unit(text, variant)
-            if isinstance(info, str):  # short form: {"A PAR": "BUR"}
-                attacker = province_of(variant.map.lookup(info) or info.upper())
-                options = retreat_options(variant.map, unit, units, set(), attacker)
-            else:
-                attacker = info.get("attacker_from")
-                options = [loc.upper() for loc in info.get("retreats", [])]
-                if "retreats" not in info:
-                    options = retreat_options(variant.map, unit, units, set(), attacker)
-            moves_at_sea = int(info.get("af_moves", 0)) if isinstance(info, dict) else 0
-            result[province_of(unit.location)] = Dislodged(power.upper(), unit, attacker, tuple(options), moves_at_sea)
-    return result
-
-
-def initial_units(variant: Variant) -> dict[str, tuple[str, Unit]]:
-    units: dict[str, tuple[str, Unit]] = {}
-    for power in variant.powers:
-        for text in power.units:
-            unit = parse_unit(text, variant)
-            units[province_of(unit.location)] = (power.id, unit)
-    for province in variant.standing_armies:
-        units.setdefault(province, (NEUTRAL, Unit("A", province)))
-    return units
-
-
-# -- engine -> JSON -------------------------------------------------------------
-
-
-def state_to_json(state: GameState, variant: Variant) -> dict[str, Any]:
-    units: dict[str, list[str]] = {}
-    for power, unit in state.units.values():
-        units.setdefault(power, []).append(str(unit))
-    centres: dict[str, list[str]] = {}
-    for province, power in state.centres.items():
-        centres.setdefault(power, []).append(province)
-    dislodged: dict[str, dict[str, Any]] = {}
-    for d in state.dislodged.values():
-        entry: dict[str, Any] = {"attacker_from": d.attacker_from, "retreats": list(d.retreats)}
-        if d.af_moves:
-            entry["af_moves"] = d.af_moves
-        dislodged.setdefault(d.power, {})[str(d.unit)] = entry
-    data: dict[str, Any] = {
-        "variant": variant.name,
-        "phase": str(state.phase),
-        "units": {p: sorted(v) for p, v in sorted(units.items())},
-        "centers": {p: sorted(v) for p, v in sorted(centres.items())},
-        "dislodged": dislodged,
-    }
-    if state.territories:
-        territories: dict[str, list[str]] = {}
-        for province, power in state.territories.items():
-            territories.setdefault(power, []).append(province)
-        data["territories"] = {p: sorted(v) for p, v in sorted(territories.items())}
-    if state.retreated:
-        data["retreated"] = sorted(state.retreated)
-    if state.af_moves:
-        data["af_moves"] = dict(sorted(state.af_moves.items()))
-    return data
-
-
-def result_to_json(result: PhaseResult, variant: Variant, request_id: Any = None) -> dict[str, Any]:
-    after = state_to_json(result.state, variant)
-    out: dict[str, Any] = {}
-    if request_id is not None:
-        out["id"] = request_id
-    out.update(
-        {
-            "variant": variant.name,
-            "phase": str(result.phase),
-            "orders": [r.to_dict() for r in result.results],
-            "units": after["units"],
-            "dislodged": after["dislodged"],
-            "centers": after["centers"],
-            "next_phase": after["phase"],
-            "winner": result.winner,
-        }
-    )
-    for key in ("territories", "retreated", "af_moves"):
-        if key in after:
-            out[key] = after[key]
-    hidden = _hidden_builds(result, variant)
-    if hidden:
-        out["hidden"] = hidden
-    return out
-
-
-def _hidden_builds(result: PhaseResult, variant: Variant) -> list[dict[str, Any]]:
-    """Builds whose site stays secret until a later phase (Zeus 5 rule 4: the USA's New
-    York unit may stand in New York or California). The server shows `public` instead of
-    the unit until the results of `reveal_after` are published."""
-    hidden = []
-    for rule in variant.extra.get("hidden_builds", []):
-        if variant.phase(rule["phase"]) != result.phase:
-            continue
-        sites = list(rule["sites"])
-        for entry in result.results:
-            if entry.power != rule["power"] or entry.result != "succeeds" or not (entry.order or "").startswith("BUILD "):
-                continue
-            unit = entry.order.removeprefix("BUILD ")
-            if province_of(unit.split()[1]) in sites:
-                hidden.append({
-                    "power": entry.power,
-                    "unit": unit,
-                    "public": f"{unit.split()[0]} {'/'.join(sites)}",
-                    "reveal_after": rule["reveal_after"],
-                })
-    return hidden
-
-
-# -- the functions other layers call ---------------------------------------------
 
 
 def _check_shape(data: dict[str, Any]) -> None:
@@ -274,88 +88,47 @@ def adjudicate_request(data: dict[str, Any]) -> dict[str, Any]:
         for power in orders:
             if power not in variant.power_ids:
                 raise RequestError(f"unknown power {power!r}; powers: {', '.join(variant.power_ids)}")
-        result = adjudicate(variant, state, orders)
+        result = engine.adjudicate(variant, state, orders)
     except RequestError as error:
         return {"id": request_id, "error": str(error)}
     return result_to_json(result, variant, request_id)
 
 
 def initial_state(variant_name: str) -> dict[str, Any]:
-    variant = load_variant(variant_name)
-    state = GameState(
-        variant.start_phase,
-        initial_units(variant),
-        {c: p.id for p in variant.powers for c in p.centres},
-        territories={t: p.id for p in variant.powers for t in p.territories},
-    )
-    data = state_to_json(state, variant)
-    if variant.hidden_choices:
-        # What the other players may see until the orders of `reveal_with` are published.
-        data["hidden"] = [
-            {"power": h.power, "unit": h.unit, "options": list(h.options), "reveal_with": h.reveal_with}
-            for h in variant.hidden_choices
-        ]
-    return data
+    return codec.initial_state_to_json(load_variant(variant_name))
 
 
 def next_state(result: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
     """The state to store for the next phase, from an adjudication result."""
-    state = {
-        "variant": variant or result.get("variant") or DEFAULT_VARIANT,
-        "phase": result["next_phase"],
-        "units": result["units"],
-        "centers": result["centers"],
-        "dislodged": result["dislodged"],
-    }
-    for key in ("territories", "retreated", "af_moves"):
-        if key in result:
-            state[key] = result[key]
-    return state
+    return codec.next_state_json(result, variant)
 
 
 def check_orders(state_data: dict[str, Any], power: str, lines: list[str]) -> list[dict[str, Any]]:
     """Check orders as they arrive: each line, understood or not, and why."""
     variant = _variant(state_data)
-    state = reveal_hidden_choices(variant, state_from_json(state_data, variant), {power.upper(): lines})
-    checks = []
-    for entry in read_orders(variant, state, {power.upper(): lines}):
-        order = entry.order
-        unit = None
-        if order is not None and hasattr(order, "unit"):
-            unit = str(order.unit)
-        elif entry.parsed is not None and hasattr(entry.parsed, "unit"):
-            # A rejected order still names its unit, so a correction replaces it.
-            here = state.units.get(province_of(entry.parsed.unit.location))
-            if here is not None and here[0] == power.upper():
-                unit = str(here[1])
-        checks.append(
-            {
-                "line": entry.text,
-                "ok": entry.result is None,
-                "order": str(order) if order is not None else None,
-                "unit": unit,
-                "error": entry.result.explanation if entry.result is not None else None,
-            }
-        )
-    return checks
+    state = state_from_json(state_data, variant)
+    return [
+        {
+            "line": check.line,
+            "ok": check.ok,
+            "order": str(check.order) if check.order is not None else None,
+            "unit": str(check.unit) if check.unit is not None else None,
+            "error": check.error,
+        }
+        for check in engine.check_orders(variant, state, power, lines)
+    ]
 
 
 def orderable(state_data: dict[str, Any], power: str) -> dict[str, Any]:
     """What `power` has to order in this phase."""
     variant = _variant(state_data)
-    state = state_from_json(state_data, variant)
-    power = power.upper()
-    kind = state.phase.kind
-    if kind == "M":
-        return {"kind": "movement", "units": sorted(str(u) for u in state.units_of(power))}
-    if kind == "R":
-        return {"kind": "retreat", "units": sorted(str(d.unit) for d in state.dislodged.values() if d.power == power)}
-    owed = adjustment_counts(variant, state).get(power, 0)
-    if owed > 0:
-        sites = build_sites(power, state, variant)
-        return {"kind": "adjustment", "builds": min(owed, len(sites)), "sites": sorted(sites)}
-    if owed < 0:
-        return {"kind": "adjustment", "removals": -owed}
+    todo = engine.orderable(variant, state_from_json(state_data, variant), power)
+    if todo.kind != "adjustment":
+        return {"kind": todo.kind, "units": [str(u) for u in todo.units]}
+    if todo.builds or todo.sites:
+        return {"kind": "adjustment", "builds": todo.builds, "sites": list(todo.sites)}
+    if todo.removals:
+        return {"kind": "adjustment", "removals": todo.removals}
     return {"kind": "adjustment"}
 
 

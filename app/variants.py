@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .engine.geo import Province, Terrain, build_map
+from .engine.hooks import check_hooks
 from .engine.phases import Phase
 from .engine.rules import rule_options
-from .engine.variant import BuildSite, ConditionalHome, HiddenChoice, Power, Variant
+from .engine.variant import (
+    BuildSite,
+    ConditionalHome,
+    HiddenBuildRule,
+    HiddenChoice,
+    Power,
+    Variant,
+    with_game_rules,
+)
 
 VARIANTS_DIR = Path(__file__).resolve().parent.parent / "variants"
 
@@ -45,6 +55,13 @@ def load_variant(name: str) -> Variant:
     if setup is not None or default_setup is not None:
         data = _apply_setup(data, setup or default_setup)
     return variant_from_data(data, name)
+
+
+def load_game_variant(name: str, rules: Mapping[str, Any] | None = None) -> Variant:
+    """A variant with one game's rule options (`SET RULE`); unknown variants raise
+    `UnknownVariant`, unknown options or values `RuleOptionError` (a ValueError)."""
+    variant = load_variant(name)
+    return with_game_rules(variant, rules) if rules else variant
 
 
 def _apply_setup(data: dict[str, Any], setup: str) -> dict[str, Any]:
@@ -170,15 +187,20 @@ def variant_from_data(data: dict[str, Any], name: str | None = None) -> Variant:
             for h in data.get("hidden_choices", [])
             if h["power"] in playing
         ),
+        hidden_builds=tuple(
+            HiddenBuildRule(h["power"], h["phase"], tuple(h["sites"]), h["reveal_after"])
+            for h in data.get("hidden_builds", [])
+            if h["power"] in playing
+        ),
         victory_groups=tuple(groups.get("groups", ())) if groups.get("enabled") else (),
         group_minimum=int(groups.get("minimum_per_group", 0)),
         standing_armies=tuple(p.id for p in provinces if p.standing_army),
-        hooks=tuple(data.get("hooks", [])),
+        hooks=check_hooks(data.get("hooks", [])),
         extra={k: v for k, v in data.items() if k not in _KNOWN_KEYS},
     )
 
 
 _KNOWN_KEYS = {
     "name", "title", "start_phase", "victory_centres", "rules", "powers", "provinces",
-    "build_sites", "conditional_homes", "hooks", "setups", "hidden_choices",
+    "build_sites", "conditional_homes", "hooks", "setups", "hidden_choices", "hidden_builds",
 }

@@ -7,27 +7,23 @@ and units without an order get the variant's default, reported as such.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Union
 
 from . import adjustments, armyfleet, retreats
 from .geo import province_of
 from .legality import IllegalOrder, legal_order
-from .orders import ARMY_FLEET, Board, Convoy, Hold, Land, Move, Order, Retreat, SupportHold, SupportMove, Unit
+from .orders import ARMY_FLEET, Board, Build, Convoy, Hold, Land, Move, Order, Retreat, SupportHold, SupportMove, Unit
 from .outcomes import FAILS, INVALID, SUCCEEDS, OrderResult, Reason
 from .parse import OrderSyntaxError, parse_order
+from .phase_result import HiddenBuild, PhaseResult, RevealedStart
 from .phases import Phase
 from .resolve import MovementResolution, resolve_movement
 from .state import NEUTRAL, Dislodged, GameState
 from .variant import Variant
 
-
-@dataclass
-class PhaseResult:
-    phase: Phase
-    results: list[OrderResult]
-    state: GameState  # the position after this phase, at the next phase
-    winner: str | None = None
-    removed: list[tuple[str, Unit]] = field(default_factory=list)  # units destroyed this phase
+OrderInput = Union[str, Order]  # an order as written, or already typed
 
 
 @dataclass
@@ -39,7 +35,7 @@ class OrderEntry:
     parsed: Order | None = None  # as written, legal or not
 
 
-def read_orders(variant: Variant, state: GameState, orders: dict[str, list]) -> list[OrderEntry]:
+def read_orders(variant: Variant, state: GameState, orders: Mapping[str, Sequence[OrderInput]]) -> list[OrderEntry]:
     """Parse and check every order; invalid ones get their result at once."""
     entries: list[OrderEntry] = []
     for power, lines in orders.items():
@@ -57,7 +53,7 @@ def read_orders(variant: Variant, state: GameState, orders: dict[str, list]) -> 
     return entries
 
 
-def adjudicate(variant: Variant, state: GameState, orders: dict[str, list]) -> PhaseResult:
+def adjudicate(variant: Variant, state: GameState, orders: Mapping[str, Sequence[OrderInput]]) -> PhaseResult:
     state = reveal_hidden_choices(variant, state, orders)
     entries = read_orders(variant, state, orders)
     if state.phase.kind == "M":
@@ -66,10 +62,48 @@ def adjudicate(variant: Variant, state: GameState, orders: dict[str, list]) -> P
         result = _retreats(variant, state, entries)
     else:
         result = _adjustments(variant, state, entries)
+        result.hidden_builds = hidden_builds(variant, state.phase, entries)
+    result.revealed = revealed_starts(variant, state)
     return result
 
 
-def reveal_hidden_choices(variant: Variant, state: GameState, orders: dict[str, list]) -> GameState:
+def revealed_starts(variant: Variant, state: GameState) -> tuple[RevealedStart, ...]:
+    """The secret starting units due to be revealed in this phase, as they stand."""
+    found = []
+    for choice in variant.hidden_choices:
+        if variant.phase(choice.reveal_with) != state.phase:
+            continue
+        default = parse_order(choice.unit, variant.map).unit
+        here = state.units.get(province_of(default.location))
+        if here is not None and here[0] == choice.power:
+            found.append(RevealedStart(choice.power, here[1]))
+    return tuple(found)
+
+
+def hidden_builds(variant: Variant, phase: Phase, entries: list[OrderEntry]) -> tuple[HiddenBuild, ...]:
+    """Builds of this phase whose site stays secret for a while (Zeus 5 rule 4)."""
+    hidden = []
+    for rule in variant.hidden_builds:
+        if variant.phase(rule.phase) != phase:
+            continue
+        built = [
+            entry.order.unit
+            for entry in entries
+            if entry.power == rule.power
+            and isinstance(entry.order, Build)
+            and entry.result is not None
+            and entry.result.result == SUCCEEDS
+            and province_of(entry.order.unit.location) in rule.sites
+        ]
+        if len(built) >= len(rule.sites):  # built in every one of the sites: nothing to hide
+            continue
+        for unit in built:
+            public = f"{unit.type} {'/'.join(rule.sites)}"
+            hidden.append(HiddenBuild(rule.power, unit, public, rule.reveal_after))
+    return tuple(hidden)
+
+
+def reveal_hidden_choices(variant: Variant, state: GameState, orders: Mapping[str, Sequence[OrderInput]]) -> GameState:
     """A starting unit whose coast or type was secret (Small World 6.1, 6.2) becomes what
     its power's orders of the reveal phase say it is; without such an order, its default."""
     due = [h for h in variant.hidden_choices if variant.phase(h.reveal_with) == state.phase]

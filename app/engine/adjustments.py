@@ -14,6 +14,7 @@ from .geo import province_of
 from .legality import build_sites
 from .orders import Build, Remove, Unit, Waive
 from .outcomes import FAILS, SUCCEEDS, OrderResult, Reason
+from .rules import CivilDisorderRemoval, RemovalDefault
 from .state import NEUTRAL, GameState
 from .variant import Variant
 
@@ -106,7 +107,7 @@ def default_removals(
 ) -> list[Unit]:
     """The units a power that ordered too few removals loses."""
     mine = [unit for owner, unit in units.values() if owner == power]
-    if variant.rules.removal_default == "least_impact":
+    if variant.rules.removal_default is RemovalDefault.LEAST_IMPACT:
         from .least_impact import least_impact_order
 
         return least_impact_order(variant, state, power, mine)[:count]
@@ -118,7 +119,7 @@ def civil_disorder_order(variant: Variant, state: GameState, power: str, mine: l
     armies at equal distance, then alphabetically by province name (DATC 4.D.8, 6.J)."""
     game_map = variant.map
     far = 10_000
-    if variant.rules.civil_disorder_removal == "owned_any_terrain":
+    if variant.rules.civil_disorder_removal is CivilDisorderRemoval.OWNED_ANY_TERRAIN:
         targets = frozenset(p for p, owner in state.centres.items() if owner == power)
         distances = {"A": game_map.distances_from(targets, "any"), "F": game_map.distances_from(targets, "any")}
     else:
@@ -127,7 +128,7 @@ def civil_disorder_order(variant: Variant, state: GameState, power: str, mine: l
 
     def distance(unit: Unit) -> int:
         table = distances[unit.type]
-        key = unit.location if unit.type == "F" and variant.rules.civil_disorder_removal != "owned_any_terrain" else province_of(unit.location)
+        key = unit.location if unit.type == "F" and variant.rules.civil_disorder_removal is not CivilDisorderRemoval.OWNED_ANY_TERRAIN else province_of(unit.location)
         return table.get(key, far)
 
     return sorted(mine, key=lambda u: (-distance(u), u.type != "F", game_map.name(province_of(u.location))))

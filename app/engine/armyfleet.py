@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .geo import GameMap, province_of
+from .hooks import Hook
 from .orders import ARMY_FLEET, Board, Convoy, Hold, Land, Move, SupportMove, Unit
 
 if TYPE_CHECKING:
@@ -31,8 +32,8 @@ if TYPE_CHECKING:
 from .state import GameState
 from .variant import Variant
 
-HOOK = "army_fleet"
-FAST_FERRY = "fast_ferry"
+HOOK = Hook.ARMY_FLEET
+FAST_FERRY = Hook.FAST_FERRY
 ARMY_PART = "+A"  # suffix of the placeholder province of a landing army part
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import armyfleet
 from .geo import GameMap, Terrain, province_of
+from .hooks import Hook
 from .orders import (
     ARMY_FLEET,
     Board,
@@ -43,7 +44,7 @@ def legal_order(order: Order, power: str, state: GameState, variant: Variant) ->
     if kind == "M":
         return _movement(order, power, state, variant)
     if kind == "R":
-        return _retreat(order, power, state, variant.map, "no_disband_retreat" in variant.hooks)
+        return _retreat(order, power, state, variant.map, Hook.NO_DISBAND_RETREAT in variant.hooks)
     return _adjustment(order, power, state, variant)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .geo import GameMap, province_of
 from .orders import Convoy, Move, MovementOrder, SupportHold, SupportMove, Unit
-from .rules import RuleOptions
+from .rules import AdjacentConvoy, RuleOptions
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 _NO_GUESS = 1 << 30
@@ -179,12 +179,12 @@ class _Resolver:
             return False
         if not self.map.army_can_move(source, target):
             return True
-        if order.via_convoy and self.adjacent_convoy == "intent":
+        if order.via_convoy and self.adjacent_convoy is AdjacentConvoy.INTENT:
             return True
         fleets = self.convoyers.get(source, ())
         if not fleets:
             return False
-        if self.adjacent_convoy == "opposite":  # 1971 (DATC 4.A.3 a)
+        if self.adjacent_convoy is AdjacentConvoy.OPPOSITE:  # 1971 (DATC 4.A.3 a)
             return self.target.get(target) == source
         # 2000/2023 (DATC 4.A.3 c, no fallback to the land route)
         return any(self.owner[f] == self.owner[source] for f in fleets)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .geo import GameMap, Terrain, province_of
 from .orders import Disband, Order, Retreat, Unit
+from .rules import RetreatDefault
 from .state import GameState
 from .variant import Variant
 
@@ -39,7 +40,7 @@ def default_retreat(variant: Variant, state: GameState, province: str) -> Order:
     """The order of a dislodged unit whose player sent none (the NMR default)."""
     dislodged = state.dislodged[province]
     rule = variant.rules.retreat_default
-    if rule == "right_hand" and dislodged.retreats:
+    if rule is RetreatDefault.RIGHT_HAND and dislodged.retreats:
         target = right_hand_retreat(variant.map, province, dislodged.attacker_from, dislodged.retreats)
         if target is not None:
             return Retreat(dislodged.unit, target)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .geo import GameMap
+from .hooks import Hook
 from .phases import Phase
-from .rules import RuleOptions
+from .rules import OPTION_NAMES, RuleOptionError, RuleOptions, edition_options
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,17 @@ class HiddenChoice:
 
 
 @dataclass(frozen=True)
+class HiddenBuildRule:
+    """Builds of `power` in `phase` at one of `sites` stay secret until the results of
+    `reveal_after` (Zeus 5 rule 4)."""
+
+    power: str
+    phase: str
+    sites: tuple[str, ...]
+    reveal_after: str
+
+
+@dataclass(frozen=True)
 class Variant:
     name: str
     title: str
@@ -66,8 +79,9 @@ class Variant:
     build_sites: tuple[BuildSite, ...] = ()
     conditional_homes: tuple[ConditionalHome, ...] = ()
     standing_armies: tuple[str, ...] = ()  # provinces holding a neutral army at the start
-    hooks: tuple[str, ...] = ()  # named rule hooks the variant switches on
+    hooks: tuple[Hook, ...] = ()  # named rule hooks the variant switches on (checked: hooks.py)
     hidden_choices: tuple[HiddenChoice, ...] = ()
+    hidden_builds: tuple[HiddenBuildRule, ...] = ()
     victory_groups: tuple[str, ...] = ()  # when set: a solo needs `group_minimum` centres in each group
     group_minimum: int = 0
     extra: dict[str, Any] = field(default_factory=dict)  # variant data the engine passes through
@@ -90,3 +104,29 @@ class Variant:
     def phase(self, text: str) -> Phase:
         phase = Phase.parse(text)
         return Phase(phase.year, phase.season, phase.kind, self.start_phase.digits)
+
+
+def with_game_rules(variant: Variant, rules: Mapping[str, Any]) -> Variant:
+    """A variant with one game's rule options: any option of `RuleOptions` (an `edition`
+    resets the rest to that edition's), and `victory_groups` (bool) for the three-group
+    victory rule of a variant that defines groups. Unknown names or values raise
+    `RuleOptionError`, whose message lists the valid ones."""
+    options = dict(rules)
+    groups = options.pop("victory_groups", None)
+    edition = options.pop("edition", None)
+    base = edition_options(edition) if edition is not None else variant.rules
+    try:
+        changed = replace(variant, rules=base.with_overrides(options))
+    except RuleOptionError as error:
+        if str(error).startswith("unknown rule option"):
+            names = ", ".join((*OPTION_NAMES, "victory_groups"))
+            raise RuleOptionError(f"{str(error).split(';')[0]}; options: {names}") from None
+        raise
+    if groups is not None:
+        if not isinstance(groups, bool):
+            raise RuleOptionError(f"victory_groups must be one of: true, false (got {groups!r})")
+        defined = tuple(variant.extra.get("victory_groups", {}).get("groups", ()))
+        if groups and not defined:
+            raise RuleOptionError(f"{variant.name} has no victory groups")
+        changed = replace(changed, victory_groups=defined if groups else ())
+    return changed
