@@ -15,13 +15,15 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase, Player
+from app.engine.geo import province_of
+from app.engine.orders import Build
 from app.engine.state import GameState
 from app.engine.variant import Variant
 from app.services import game_engine
 from app.services.actor import Actor, Role
 from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.game_engine import OrderCheck
+from app.services.game_engine import Orderable, OrderCheck
 from app.services.timing import game_setting
 
 __all__ = [
@@ -97,13 +99,13 @@ def phase_variant_state(game: Game, phase: Phase) -> tuple[Variant, GameState]:
     return variant, game_engine.state_of(variant, phase.state_before)
 
 
-def _unit_key(check_result: OrderCheck, index: int) -> str:
-    order = (check_result.order or "").upper()
-    if order.startswith("BUILD") and check_result.unit:
-        return "SITE " + check_result.unit.split()[-1].split("/")[0]
-    if check_result.unit:
-        return check_result.unit.upper()
-    return f"#{(check_result.order or check_result.line).upper()}#{index}"
+def _unit_key(check: OrderCheck, index: int) -> str:
+    """The row key: the unit (the last order for a unit wins), the build site, or a numbered line."""
+    if isinstance(check.order, Build) and check.unit is not None:
+        return "SITE " + province_of(check.unit.location)
+    if check.unit is not None:
+        return str(check.unit).upper()
+    return f"#{(str(check.order) if check.order is not None else check.line).upper()}#{index}"
 
 
 def store_orders(
@@ -116,7 +118,8 @@ def store_orders(
     whole_set: bool,
     checked: bool = True,
 ) -> None:
-    """Store the accepted orders.  Per unit: the last order for a unit wins.  Whole set: replace all."""
+    """Store the accepted orders, read once: the text as understood and the codec's order JSON.
+    Per unit: the last order for a unit wins.  Whole set: replace all."""
     existing = {row.unit: row for row in queries.orders_for(session, game.id, phase_code, power)}
     if whole_set:
         for row in existing.values():
@@ -134,7 +137,8 @@ def store_orders(
             existing[key] = found
         row = found
         row.line = item.line[:400]
-        row.order = item.order
+        row.order = str(item.order) if item.order is not None else None
+        row.order_json = game_engine.order_json(item.order) if item.order is not None else None
         row.checked = checked
     session.flush()
 
@@ -164,14 +168,15 @@ def submit_orders(judge: Judge, db: Session, actor: Actor, game: Game, lines: Se
     whole_set = game_setting(game.settings, "orders") == "whole_set"
     if phase_code and phase_code.upper() != phase.code:
         variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
-        checks = [OrderCheck(line=line, ok=True, order=None, unit=game_engine.parse_unit_key(variant, line),
-                             error=None) for line in lines]
+        checks = [OrderCheck(line=line, order=None, unit=game_engine.parse_unit(variant, line), error=None,
+                             reason=None) for line in lines]
         store_orders(db, game, phase_code.upper(), power, checks, whole_set=whole_set, checked=False)
         return OrdersReceipt(game=game.name, power=power, phase=phase_code.upper(), advance=True, stored=True,
                              lines=tuple(LineReceipt(line, True, None, None) for line in lines))
     variant, state = phase_variant_state(game, phase)
     checks = game_engine.check_orders(variant, state, power, lines)
-    receipts = tuple(LineReceipt(c.line, c.ok, c.order, c.error) for c in checks)
+    receipts = tuple(LineReceipt(c.line, c.ok, str(c.order) if c.order is not None else None, c.error)
+                     for c in checks)
     if whole_set and any(not c.ok for c in checks):
         return OrdersReceipt(game=game.name, power=power, phase=phase.code, advance=False, stored=False,
                              lines=receipts)
@@ -198,10 +203,10 @@ def check_advance_orders(db: Session, game: Game, phase: Phase) -> None:
         store_orders(db, game, phase.code, power, results, whole_set=False)
 
 
-def status_for(need: game_engine.OrderNeed, power: str, phase_code: str, rows: Sequence[OrderRow]) -> OrderStatus:
+def status_for(need: Orderable, power: str, phase_code: str, rows: Sequence[OrderRow]) -> OrderStatus:
     status = OrderStatus(power=power, phase=phase_code, orders=[r.order or r.line for r in rows])
     if need.kind in ("movement", "retreat"):
-        units = [u.upper() for u in need.units]
+        units = [str(u).upper() for u in need.units]
         status.needs_orders = bool(units)
         ordered = {r.unit for r in rows}
         status.missing = [u for u in units if u not in ordered]

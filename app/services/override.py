@@ -25,6 +25,7 @@ from app.services.override_diff import OrderDiff, PositionDiff, UnfitOrder, orde
 from app.services.override_mail import queue_correction
 from app.services.override_plan import RedonePhase, ReplayPlan, plan_override
 from app.services.timing import game_setting, next_deadline
+from app.services.turn_adjudicate import orders_as_json, orders_as_text
 from app.services.turn_publish import previous_centres, render_results, results_view
 from app.services.turn_store import bump_version, eliminate
 
@@ -110,7 +111,8 @@ def preview_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_
 def _write_redone(db: Session, redone: RedonePhase) -> Phase:
     row = db.get_one(Phase, redone.stored.id)
     row.state_before = redone.state_before
-    row.orders_parsed = redone.orders
+    row.orders_parsed = orders_as_text(redone.orders)
+    row.orders_typed = orders_as_json(redone.orders)
     row.results = redone.results
     row.state_after = redone.state_after
     row.status = "processed"

@@ -11,11 +11,13 @@ orders instead (for instance, honours the order as the player meant it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from app.engine.adjudicate import OrderInput
+from app.engine.orders import Disband, Hold, Order, Unit
 from app.engine.state import GameState
 from app.engine.variant import Variant
 from app.services import game_engine
@@ -95,24 +97,26 @@ def apply_rule_changes(rules: Mapping[str, Any], changes: tuple[RuleChange, ...]
     return out
 
 
-def apply_order_changes(variant: Variant, state: GameState, orders: Mapping[str, list[str]],
-                        changes: tuple[OrderChange, ...]) -> dict[str, list[str]]:
+def apply_order_changes(variant: Variant, state: GameState, orders: Mapping[str, Sequence[OrderInput]],
+                        changes: tuple[OrderChange, ...]) -> dict[str, list[OrderInput]]:
     """The phase's orders with each changed power's orders replaced; every new order must be legal."""
-    out = {power: list(lines) for power, lines in orders.items()}
+    out = {power: list(items) for power, items in orders.items()}
     for change in changes:
         power = change.power.upper()
         if power not in variant.power_ids:
             raise DomainError("unknown_power", f"no power {change.power!r} in {variant.name}")
         checks = game_engine.check_orders(variant, state, power, list(change.orders))
+        read: list[OrderInput] = []
         for check in checks:
-            if not check.ok or check.order is None:
+            if check.order is None:
                 raise DomainError("illegal_order", f"{power}: '{check.line}': {check.error or 'not a valid order'}")
-        out[power] = [check.order for check in checks if check.order is not None]
+            read.append(check.order)
+        out[power] = read
     return out
 
 
-def _ruled_unit(variant: Variant, state: GameState, ruling: UnitRuling, phase: str) -> tuple[str, str]:
-    """The power and unit (``A PAR``) a ruling is about, in a movement or retreat phase."""
+def _ruled_unit(variant: Variant, state: GameState, ruling: UnitRuling, phase: str) -> tuple[str, Unit]:
+    """The power and unit a ruling is about, in a movement or retreat phase."""
     province = game_engine.unit_province(variant, ruling.location)
     if province is None:
         raise DomainError("unknown_place", f"no place called {ruling.location!r}")
@@ -120,37 +124,38 @@ def _ruled_unit(variant: Variant, state: GameState, ruling: UnitRuling, phase: s
         here = state.units.get(province)
         if here is None:
             raise DomainError("no_unit", f"no unit in {province} in {phase}")
-        return here[0], str(here[1])
+        return here
     if state.phase.kind == "R":
         if ruling.ruling is Ruling.HOLDS:
             raise DomainError("bad_ruling", "a dislodged unit cannot hold; rule that its retreat fails")
         dislodged = state.dislodged.get(province)
         if dislodged is None:
             raise DomainError("no_unit", f"no dislodged unit in {province} in {phase}")
-        return dislodged.power, str(dislodged.unit)
+        return dislodged.power, dislodged.unit
     raise DomainError("bad_ruling", "rule on an adjustment phase by changing its orders")
 
 
-def apply_rulings(variant: Variant, state: GameState, orders: Mapping[str, list[str]],
-                  rulings: tuple[UnitRuling, ...], phase: str) -> tuple[dict[str, list[str]], tuple[AppliedRuling, ...]]:
+def apply_rulings(variant: Variant, state: GameState, orders: Mapping[str, Sequence[OrderInput]],
+                  rulings: tuple[UnitRuling, ...],
+                  phase: str) -> tuple[dict[str, list[OrderInput]], tuple[AppliedRuling, ...]]:
     """The orders with each ruled unit's order replaced by the order that carries out the ruling."""
-    out = {power: list(lines) for power, lines in orders.items()}
+    out = {power: list(items) for power, items in orders.items()}
     applied: list[AppliedRuling] = []
     for ruling in rulings:
         power, unit = _ruled_unit(variant, state, ruling, phase)
-        substitute = f"{unit} H" if state.phase.kind == "M" else f"{unit} D"
-        lines = out.get(power, [])
-        checks = game_engine.check_orders(variant, state, power, lines)
+        substitute: Order = Hold(unit) if state.phase.kind == "M" else Disband(unit)
+        items = out.get(power, [])
+        checks = game_engine.check_orders(variant, state, power, items)
         original: str | None = None
-        kept: list[str] = []
-        for line, check in zip(lines, checks, strict=True):
-            if check.unit is not None and check.unit.upper() == unit.upper():
-                original = check.order or line
+        kept: list[OrderInput] = []
+        for item, check in zip(items, checks, strict=True):
+            if check.unit == unit:
+                original = str(check.order) if check.order is not None else str(item)
             else:
-                kept.append(line)
+                kept.append(item)
         out[power] = [*kept, substitute]
-        applied.append(AppliedRuling(power=power, unit=unit, ruling=ruling.ruling, original=original,
-                                     substitute=substitute))
+        applied.append(AppliedRuling(power=power, unit=str(unit), ruling=ruling.ruling, original=original,
+                                     substitute=str(substitute)))
     return out, tuple(applied)
 
 

@@ -109,7 +109,8 @@ def _keyed(variant: Variant, results: Mapping[str, Any] | None) -> dict[tuple[st
     for index, entry in enumerate((results or {}).get("orders") or []):
         outcome = _outcome(entry)
         power = str(entry.get("power") or "").upper()
-        unit = game_engine.parse_unit_key(variant, outcome.order) or f"#{outcome.order}#{index}"
+        parsed = game_engine.parse_unit(variant, outcome.order)
+        unit = str(parsed).upper() if parsed is not None else f"#{outcome.order}#{index}"
         key = (power, unit)
         if key in keyed:
             key = (power, f"{unit}#{index}")

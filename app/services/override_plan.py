@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase
+from app.engine.adjudicate import OrderInput
 from app.engine.variant import Variant
 from app.services import game_engine
 from app.services.errors import DomainError
@@ -24,7 +25,7 @@ from app.services.override_changes import (
     record_rulings,
 )
 from app.services.override_diff import UnfitOrder, unfit_orders
-from app.services.turn_adjudicate import adjudicate_position
+from app.services.turn_adjudicate import adjudicate_position, phase_orders, stored_order
 
 __all__ = ["RedonePhase", "ReplayPlan", "StoredPhase", "plan_override"]
 
@@ -38,7 +39,7 @@ class StoredPhase:
     code: str
     status: str
     state_before: dict[str, Any]
-    orders_parsed: dict[str, list[str]]
+    orders: dict[str, list[OrderInput]]  # as adjudicated
     results: dict[str, Any] | None
     state_after: dict[str, Any] | None
     deadline: datetime | None
@@ -46,7 +47,7 @@ class StoredPhase:
     @classmethod
     def of(cls, row: Phase) -> StoredPhase:
         return cls(id=row.id, seq=row.seq, code=row.code, status=row.status, state_before=dict(row.state_before),
-                   orders_parsed={p: [str(o) for o in v] for p, v in (row.orders_parsed or {}).items()},
+                   orders=phase_orders(row),
                    results=row.results, state_after=row.state_after, deadline=row.deadline)
 
 
@@ -56,7 +57,7 @@ class RedonePhase:
 
     stored: StoredPhase
     state_before: dict[str, Any]
-    orders: dict[str, list[str]]
+    orders: dict[str, list[OrderInput]]
     results: dict[str, Any]
     state_after: dict[str, Any]
     winner: str | None
@@ -85,7 +86,7 @@ class ReplayPlan:
     notes: tuple[str, ...]
 
 
-def _redo(variant: Variant, stored: StoredPhase, state_before: dict[str, Any], orders: dict[str, list[str]],
+def _redo(variant: Variant, stored: StoredPhase, state_before: dict[str, Any], orders: dict[str, list[OrderInput]],
           rulings: tuple[AppliedRuling, ...] = ()) -> RedonePhase:
     outcome = adjudicate_position(variant, state_before, orders)
     results = record_rulings(outcome.results, rulings)
@@ -108,7 +109,10 @@ def _open_unfit(db: Session, game: Game, variant: Variant, code: str,
     unfit: list[UnfitOrder] = []
     ids: list[int] = []
     for row in rows:
-        check = game_engine.check_orders(variant, position, row.power, [row.order or row.line])[0]
+        order = stored_order(row)
+        if order is None:
+            continue
+        check = game_engine.check_orders(variant, position, row.power, [order])[0]
         if not check.ok:
             unfit.append(UnfitOrder(phase=code, power=row.power, order=row.order or row.line,
                                     why=check.error or "no longer a valid order"))
@@ -125,7 +129,7 @@ def plan_override(db: Session, game: Game, phase_code: str, changes: OverrideCha
     variant = game_engine.game_variant(game.variant, rules)
     first = chain[0]
     state = game_engine.state_of(variant, first.state_before)
-    orders = apply_order_changes(variant, state, first.orders_parsed, changes.orders)
+    orders = apply_order_changes(variant, state, first.orders, changes.orders)
     orders, rulings = apply_rulings(variant, state, orders, changes.rulings, first.code)
     target = _redo(variant, first, first.state_before, orders, rulings)
     current_old = next((s for s in chain if s.status == "open"), None)
@@ -158,7 +162,7 @@ def plan_override(db: Session, game: Game, phase_code: str, changes: OverrideCha
         if stored.status == "open":
             kept_open, open_code, open_state = stored, stored.code, previous.state_after
             break
-        redone = _redo(variant, stored, previous.state_after, dict(stored.orders_parsed))
+        redone = _redo(variant, stored, previous.state_after, dict(stored.orders))
         replayed.append(redone)
         previous, index = redone, index + 1
     open_unfit: tuple[UnfitOrder, ...] = ()

@@ -13,21 +13,42 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import Game, Phase
-from app.engine.adjudicate import PhaseResult
+from app.db.models import Game, OrderRow, Phase
+from app.engine.adjudicate import OrderInput, PhaseResult
 from app.engine.variant import Variant
 from app.services import game_engine
 from app.services.errors import DomainError
 from app.services.orders import phase_variant_state, seat_statuses
 
-__all__ = ["Adjudicated", "Adjudication", "ProcessError", "PhaseOrders", "adjudicate_open_phase", "adjudicate_phase", "adjudicate_position",
+__all__ = ["Adjudicated", "Adjudication", "ProcessError", "orders_as_json", "orders_as_text", "phase_orders", "stored_order", "PhaseOrders", "adjudicate_open_phase", "adjudicate_phase", "adjudicate_position",
            "collect_orders"]
+
+
+def orders_as_text(orders: Mapping[str, Sequence[OrderInput]]) -> dict[str, list[str]]:
+    """The stored text form of read orders (``phases.orders_parsed``)."""
+    return {power: [str(order) for order in items] for power, items in orders.items()}
+
+
+def orders_as_json(orders: Mapping[str, Sequence[OrderInput]]) -> dict[str, Any] | None:
+    """The codec's order JSON of read orders (``phases.orders_typed``); None when some order
+    was stored before orders were kept read (then the text form is what there is)."""
+    if any(isinstance(order, str) for items in orders.values() for order in items):
+        return None
+    return {power: [game_engine.order_json(o) for o in items if not isinstance(o, str)]
+            for power, items in orders.items()}
+
+
+def phase_orders(phase: Phase) -> dict[str, list[OrderInput]]:
+    """The orders a processed phase was adjudicated with: read, or their text for older phases."""
+    if phase.orders_typed is not None:
+        return {power: list(items) for power, items in game_engine.orders_from_json(phase.orders_typed).items()}
+    return {power: [str(order) for order in items] for power, items in (phase.orders_parsed or {}).items()}
 
 
 @dataclass(frozen=True)
 class PhaseOrders:
     received: dict[str, list[str]]  # per power, as written
-    parsed: dict[str, list[str]]  # per power, as the judge understood them: what is adjudicated
+    orders: dict[str, list[OrderInput]]  # per power, as read on arrival: what is adjudicated
 
 
 @dataclass(frozen=True)
@@ -65,40 +86,49 @@ class ProcessError(DomainError):
 
 
 def adjudicate_position(variant: Variant, state_before: Mapping[str, Any],
-                        orders: Mapping[str, Sequence[str]]) -> Adjudicated:
+                        orders: Mapping[str, Sequence[OrderInput]]) -> Adjudicated:
     """Pure: a stored position and the accepted orders in, the result and the next position out."""
     state = game_engine.state_of(variant, state_before)
     result = game_engine.adjudicate(variant, state, orders)
-    return Adjudicated(result=result, results=game_engine.result_json(variant, result), state_after=game_engine.state_json(variant, result.state))
+    return Adjudicated(result=result, results=game_engine.result_json(variant, result),
+                       state_after=game_engine.state_json(variant, result.state))
+
+
+def stored_order(row: OrderRow) -> OrderInput | None:
+    """An accepted order as read on arrival (a row stored before orders were kept read: its text)."""
+    if row.order_json:
+        return game_engine.order_from_json(row.order_json)
+    return row.order
 
 
 def collect_orders(db: Session, game: Game, phase: Phase) -> PhaseOrders:
     """The stored orders; orders given in advance and not yet read are checked now (the last for
     each unit that has no checked order counts; illegal ones are left out)."""
     received: dict[str, list[str]] = {}
-    parsed: dict[str, list[str]] = {}
+    orders: dict[str, list[OrderInput]] = {}
     unchecked: dict[str, list[str]] = {}
     ordered: dict[str, set[str]] = {}
     for row in queries.orders_for(db, game.id, phase.code):
         received.setdefault(row.power, []).append(row.line)
-        if row.checked and row.order:
-            parsed.setdefault(row.power, []).append(row.order)
+        order = stored_order(row) if row.checked else None
+        if order is not None:
+            orders.setdefault(row.power, []).append(order)
             ordered.setdefault(row.power, set()).add(row.unit.upper())
         elif not row.checked:
             unchecked.setdefault(row.power, []).append(row.line)
     if unchecked:
         variant, state = phase_variant_state(game, phase)
         for power, lines in unchecked.items():
-            latest: dict[str, str] = {}
+            latest: dict[str, OrderInput] = {}
             for index, check in enumerate(game_engine.check_orders(variant, state, power, lines)):
-                unit = (check.unit or "").upper()
-                if check.ok and check.order and unit not in ordered.get(power, set()):
+                unit = str(check.unit).upper() if check.unit is not None else ""
+                if check.order is not None and unit not in ordered.get(power, set()):
                     latest[unit or f"#{index}"] = check.order
-            parsed.setdefault(power, []).extend(latest.values())
-    return PhaseOrders(received=received, parsed=parsed)
+            orders.setdefault(power, []).extend(latest.values())
+    return PhaseOrders(received=received, orders=orders)
 
 
-def _nmr_powers(db: Session, game: Game, phase: Phase, parsed: Mapping[str, list[str]]) -> tuple[str, ...]:
+def _nmr_powers(db: Session, game: Game, phase: Phase, parsed: Mapping[str, Sequence[object]]) -> tuple[str, ...]:
     return tuple(seat.power for seat, status in seat_statuses(db, game, phase)
                  if seat.power and status.needs_orders and not parsed.get(seat.power))
 
@@ -107,9 +137,9 @@ def adjudicate_phase(db: Session, game: Game, phase: Phase) -> Adjudication:
     """Adjudicate ``phase`` of ``game`` from its stored orders, with the game's rule options."""
     orders = collect_orders(db, game, phase)
     variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
-    outcome = adjudicate_position(variant, phase.state_before, orders.parsed)
+    outcome = adjudicate_position(variant, phase.state_before, orders.orders)
     return Adjudication(phase_code=phase.code, orders=orders, outcome=outcome,
-                        nmr=_nmr_powers(db, game, phase, orders.parsed))
+                        nmr=_nmr_powers(db, game, phase, orders.orders))
 
 
 def adjudicate_open_phase(db: Session, game: Game) -> tuple[Phase, Adjudication]:

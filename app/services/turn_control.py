@@ -25,7 +25,7 @@ from app.services.orders import phase_variant_state, store_orders
 from app.services.render import format_deadline
 from app.services.results import ResultsView
 from app.services.rulesets import ruleset_for
-from app.services.turn_adjudicate import adjudicate_open_phase
+from app.services.turn_adjudicate import adjudicate_open_phase, phase_orders
 from app.services.turn_publish import previous_centres, results_view
 from app.services.turns import TurnOutcome
 
@@ -86,8 +86,8 @@ def preview_turn(judge: Judge, db: Session, actor: Actor, game: Game) -> TurnPre
 def _restore_orders(db: Session, game: Game, target: Phase) -> None:
     """The orders the phase was adjudicated with become its current orders again (read by the engine)."""
     variant, state = phase_variant_state(game, target)
-    for power, orders in (target.orders_parsed or {}).items():
-        checks = game_engine.check_orders(variant, state, power, [str(order) for order in orders])
+    for power, orders in phase_orders(target).items():
+        checks = game_engine.check_orders(variant, state, power, orders)
         store_orders(db, game, target.code, power, checks, whole_set=False)
 
 

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Phase
 from app.services.orders import check_advance_orders
 from app.services.timing import next_deadline
-from app.services.turn_adjudicate import Adjudication, ProcessError
+from app.services.turn_adjudicate import Adjudication, ProcessError, orders_as_json, orders_as_text
 
 __all__ = ["StoredTurn", "bump_version", "eliminate", "open_next_phase", "store_turn"]
 
@@ -76,7 +76,8 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     outcome = adjudication.outcome
     deadline = phase.deadline or game.deadline
     phase.orders_received = adjudication.orders.received
-    phase.orders_parsed = adjudication.orders.parsed
+    phase.orders_parsed = orders_as_text(adjudication.orders.orders)
+    phase.orders_typed = orders_as_json(adjudication.orders.orders)
     phase.results = outcome.results
     phase.state_after = outcome.state_after
     phase.status = "processed"
