@@ -10,8 +10,10 @@ type may be left open (`?`) and is filled in from the board by `legality`.
 from __future__ import annotations
 
 import re
+import weakref
+from collections.abc import Callable
 
-from .geo import GameMap, province_of
+from .geo import GameMap, Terrain, name_words, normalize_name, province_of
 from .orders import (
     ARMY_FLEET,
     Board,
@@ -34,7 +36,13 @@ UNKNOWN_TYPE = "?"
 
 
 class OrderSyntaxError(ValueError):
-    """An order we could not read; the message is written for the player."""
+    """An order we could not read; the message is written for the player. `unit` is
+    the ordered unit when it was read before the error (`F Tri - Alb - Ven`), so a
+    rejected line can still replace that unit's order."""
+
+    def __init__(self, message: str, unit: Unit | None = None) -> None:
+        super().__init__(message)
+        self.unit = unit
 
 
 _TOKEN = re.compile(r"[a-z0-9]+|-|/")
@@ -60,7 +68,11 @@ _COASTS = {
 }
 _BARE_COASTS = {"nc", "sc", "ec", "wc"}
 _KEYWORDS = set(_UNIT_WORDS) | _HOLD | _MOVE | _SUPPORT | _CONVOY | _BUILD | _REMOVE | _WAIVE | _VIA | _BOARD | _LAND
+# Words that may follow a place name. Not "sea" or other name words: `France - North Sea`
+# must not read as `France North` (a coast) followed by `Sea`.
+_FOLLOWERS = _KEYWORDS | _RETREAT | set(_COASTS) | {"-", "/", "af", "coast", "cst", "vc", "convoy"}
 _MAX_NAME_WORDS = 6
+_ONE_DESTINATION = "a move has one destination; to convoy, order the fleets to convoy"
 
 
 def tokenize(text: str) -> list[str]:
@@ -97,39 +109,73 @@ class _Reader:
         return None
 
     # -- provinces ---------------------------------------------------------
-    def _province_at(self, start: int) -> tuple[str, int] | None:
-        """Longest alias starting at token `start`: (location, tokens used).
+    def _matches(self, start: int) -> list[tuple[str, int, str]]:
+        """Every name starting at token `start`, longest first: (location, tokens used, key).
 
         A name of several words matches an alias word for word (`north sea`,
         `mid - atlantic ocean`); run together it matches too (`midatlantic ocean`),
         unless one of its words is an order keyword, so `Mar S A Par` is not `Mars`.
+        Leading words of a long name come last (`north atlantic`).
         """
         tokens = self.tokens
         if start >= len(tokens) or tokens[start] in ("-", "/"):
-            return None
+            return []
+        found: list[tuple[str, int, str]] = []
         for length in range(min(_MAX_NAME_WORDS, len(tokens) - start), 0, -1):
             span = tokens[start : start + length]
             if span[-1] in ("-", "/"):
                 continue
             words = tuple(t for t in span if t not in ("-", "/"))
+            key = "".join(words)
             location = self.map.word_aliases.get(words)
             if location is None and (len(words) == 1 or not _KEYWORDS.intersection(words)):
-                location = self.map.aliases.get("".join(words))
+                location = self.map.aliases.get(key)
             if location is not None:
-                return location, length
+                found.append((location, length, key))
         for length in range(min(_MAX_NAME_WORDS, len(tokens) - start), 1, -1):
             words = tuple(tokens[start : start + length])
             location = self.map.name_prefixes().get(words)
             if location is not None:  # `north atlantic` for North Atlantic Ocean
-                return location, length
-        return None
+                found.append((location, length, "".join(words)))
+        return found
 
-    def location(self, what: str) -> str:
+    def _province_at(self, start: int) -> tuple[str, int, str] | None:
+        """The name starting at token `start`: the longest one after which the order
+        can go on, else the longest. A dash may sit inside a name (`Mid-Atlantic`)
+        or between two names: `France - North Sea` is France then the North Sea, not
+        `France North` (a coast) followed by a stray `Sea`."""
+        found = self._matches(start)
+        for match in found:
+            if self._can_follow(start + match[1]):
+                return match
+        return found[0] if found else None
+
+    def _can_follow(self, pos: int) -> bool:
+        """The token at `pos` can follow a place name: the end, a dash, a coast or a keyword."""
+        tokens = self.tokens
+        while pos < len(tokens) and tokens[pos] in _FILLER and tokens[pos] != "/":
+            pos += 1
+        return pos >= len(tokens) or tokens[pos] in _FOLLOWERS
+
+    def location(self, what: str, fits: Fits | None = None) -> str:
+        """Read a place. `fits` says which places make sense here (an army stands on
+        land, a fleet reaches the places it borders): a trap name (see `_traps`) is
+        read as the one place that fits, and refused when several do."""
         self.skip_filler()
         found = self._province_at(self.pos)
         if found is None:
             raise OrderSyntaxError(self._unknown_place(what))
-        location, used = found
+        location, used, key = found
+        meanings = _traps(self.map).get(key)
+        if meanings is not None:
+            possible = [m for m in meanings if fits is None or fits(m)]
+            if len(possible) > 1:
+                words = " ".join(t for t in self.tokens[self.pos : self.pos + used] if t not in ("-", "/"))
+                choices = [_described(self.map, m) for m in possible]
+                raise OrderSyntaxError(
+                    f"{_original_words(self.text, words)!r} could name more than one place: did you mean {_either(choices)}?"
+                )
+            location = possible[0] if possible else location
         self.pos += used
         return self._coast(location)
 
@@ -171,24 +217,97 @@ class _Reader:
         return f"unknown province {original!r}"
 
     # -- units -------------------------------------------------------------
-    def unit(self, what: str = "the unit") -> Unit:
+    def unit(self, what: str = "the unit", fits: Fits | None = None) -> Unit:
         """`[A|F|Army|Fleet] Province`; the type may be omitted (DATC 4.C.1)."""
         self.skip_filler()
         token = self.peek()
         unit_type = UNKNOWN_TYPE
         if token in ("a", "army") and self.peek(1) == "/" and self.peek(2) in ("f", "fleet") or token == "af":
             self.pos += 1 if token == "af" else 3
-            return Unit(ARMY_FLEET, self.location(what))
-        if token in _UNIT_WORDS and (self._province_at(self.pos + 1) is not None or self._province_at(self.pos) is None):
+            unit_type = ARMY_FLEET
+        elif token in _UNIT_WORDS and (self._province_at(self.pos + 1) is not None or self._province_at(self.pos) is None):
             unit_type = _UNIT_WORDS[token]
             self.pos += 1
-        return Unit(unit_type, self.location(what))
+        stands = _stands(self.map, unit_type)
+        both = stands if fits is None else (lambda loc: stands(loc) and fits(loc))
+        return Unit(unit_type, self.location(what, both))
 
     def via(self) -> bool:
         if self.take(_VIA):
             self.take({"convoy", "sea", "c"})
             return True
         return bool(self.take({"vc"}))
+
+
+Fits = Callable[[str], bool]
+
+
+def _stands(game_map: GameMap, unit_type: str) -> Fits:
+    """Where a unit of this type can stand: an army not at sea, a fleet not inland,
+    an A/F at sea (or on an island)."""
+    provinces = game_map.provinces
+    if unit_type == "A":
+        return lambda loc: provinces[province_of(loc)].terrain is not Terrain.SEA
+    if unit_type == "F":
+        return lambda loc: provinces[province_of(loc)].terrain is not Terrain.LAND
+    if unit_type == ARMY_FLEET:
+        return lambda loc: provinces[province_of(loc)].convoy_water
+    return lambda loc: True
+
+
+def _reaches(game_map: GameMap, unit: Unit) -> Fits:
+    """Where this unit could move or support: a fleet (or A/F) the places it borders,
+    an army any place not at sea (it may go by convoy)."""
+    if unit.type in ("F", ARMY_FLEET):
+        return lambda loc: game_map.fleet_reaches_province(unit.location, province_of(loc))
+    return _stands(game_map, unit.type)
+
+
+def _centre(game_map: GameMap) -> Fits:
+    return lambda loc: game_map.provinces[province_of(loc)].centre
+
+
+_TRAPS: dict[int, tuple[weakref.ref[GameMap], dict[str, tuple[str, ...]]]] = {}
+
+
+def _traps(game_map: GameMap) -> dict[str, tuple[str, ...]]:
+    """Aliases that are also words of another place's full name: alias key -> the
+    locations it could mean, the alias's own first. Zeus 5's `Okhotsk` is an alias of
+    Magadan, but a player writing `F Amu - Okhotsk` means the Sea of Okhotsk; Small
+    World's `Atlantic` (France's north coast) is in four ocean names. Such a name is
+    read as the one candidate that fits the order, else refused with the candidates
+    (`_Reader.location`). Full names and province ids are never traps.
+    Computed once per map (a memo keyed by the map object, not state)."""
+    cached = _TRAPS.get(id(game_map))
+    if cached is not None and cached[0]() is game_map:
+        return cached[1]
+    full = {pid: name_words(province.name) for pid, province in game_map.provinces.items()}
+    inside: dict[tuple[str, ...], set[str]] = {}  # every run of words of a full name -> provinces
+    for pid, name in full.items():
+        for start in range(len(name)):
+            for end in range(start + 1, len(name) + 1):
+                inside.setdefault(name[start:end], set()).add(pid)
+    traps: dict[str, tuple[str, ...]] = {}
+    for words, location in game_map.word_aliases.items():
+        province = province_of(location)
+        key = "".join(words)
+        if words == full[province] or key in (province.lower(), normalize_name(location)):
+            continue
+        others = inside.get(words, set()) - {province}
+        if others:
+            traps[key] = (location, *sorted(others))
+    if len(_TRAPS) > 32:
+        _TRAPS.clear()
+    _TRAPS[id(game_map)] = (weakref.ref(game_map), traps)
+    return traps
+
+
+def _described(game_map: GameMap, location: str) -> str:
+    return f"{game_map.provinces[province_of(location)].name} ({location})"
+
+
+def _either(choices: list[str]) -> str:
+    return ", ".join(choices[:-1]) + " or " + choices[-1]
 
 
 def _original_words(text: str, lowered: str) -> str:
@@ -245,33 +364,45 @@ def parse_order(text: str, game_map: GameMap) -> Order:
         reader.pos += 1
         if reader.take(_WAIVE):
             return _finish(reader, Waive())
-        return _finish(reader, Build(reader.unit("the place to build")))
+        return _finish(reader, Build(reader.unit("the place to build", _centre(reader.map))))
     if first in _REMOVE and reader._province_at(0) is None:
         reader.pos += 1
         return _finish(reader, Remove(reader.unit("the unit to remove")))
 
     if first in ("a", "army") and reader.peek(1) in _LAND:  # "A disembarks Nwy": the A/F is found later
         reader.pos += 2
-        return _finish(reader, Land(Unit(ARMY_FLEET, UNKNOWN_TYPE), reader.location("the landing place")))
+        landing = reader.location("the landing place", _stands(reader.map, "A"))
+        return _finish(reader, Land(Unit(ARMY_FLEET, UNKNOWN_TYPE), landing))
     unit = reader.unit()
+    try:
+        return _unit_order(reader, unit)
+    except OrderSyntaxError as error:
+        error.unit = error.unit or unit
+        raise
+
+
+def _unit_order(reader: _Reader, unit: Unit) -> Order:
+    """The rest of an order given to `unit`."""
     if reader.take(_BOARD):
         reader.take({"f", "fleet"})
-        return _finish(reader, Board(unit, province_of(reader.location("the fleet to board"))))
+        fleet = reader.location("the fleet to board", _stands(reader.map, ARMY_FLEET))
+        return _finish(reader, Board(unit, province_of(fleet)))
     if reader.take(_LAND):
-        return _finish(reader, Land(unit, reader.location("the landing place")))
+        return _finish(reader, Land(unit, reader.location("the landing place", _stands(reader.map, "A"))))
     if reader.at_end() or reader.take(_HOLD):
         return _finish(reader, Hold(unit))
     if reader.take(_SUPPORT):
         return _finish(reader, _support(reader, unit))
     if reader.take(_CONVOY):
-        army = reader.unit("the convoyed army")
+        army = reader.unit("the convoyed army", _stands(reader.map, "A"))
         if army.type == "F":
             raise OrderSyntaxError("only armies can be convoyed")
         if not reader.take(_MOVE):
             raise OrderSyntaxError("a convoy order needs the army's destination: F NTH C A LON - NWY")
         while reader.take(_MOVE):
             pass
-        return _finish(reader, Convoy(unit, province_of(army.location), province_of(reader.location("the destination"))))
+        target = reader.location("the destination", _stands(reader.map, "A"))
+        return _finish(reader, Convoy(unit, province_of(army.location), province_of(target)))
     if reader.take(_BUILD):
         return _finish(reader, Build(unit))
     if reader.take(_REMOVE - _RETREAT):
@@ -280,7 +411,7 @@ def parse_order(text: str, game_map: GameMap) -> Order:
         if reader.at_end():
             return _finish(reader, Disband(unit))
         reader.take(_MOVE)
-        return _finish(reader, Retreat(unit, reader.location("the retreat destination")))
+        return _finish(reader, Retreat(unit, reader.location("the retreat destination", _reaches(reader.map, unit))))
     return _finish(reader, _move(reader, unit))
 
 
@@ -295,14 +426,19 @@ def _move(reader: _Reader, unit: Unit) -> Move | Land:
         if reader.via():
             via = True
             continue
-        steps.append(reader.location("the destination"))
+        here = Unit(unit.type, steps[-1]) if steps else unit
+        fits = _stands(reader.map, "A") if unit.type == ARMY_FLEET and steps else _reaches(reader.map, here)
+        steps.append(reader.location("the destination", fits))
     if not steps:
         raise OrderSyntaxError(f"no destination for {unit.location}: write e.g. {unit.location} - XXX, or HOLD")
-    if unit.type == ARMY_FLEET and len(steps) == 2:  # A/F Lyo - Wes - Tun: move, then land
+    if len(steps) == 1:
+        return Move(unit, steps[0], via)
+    if unit.type == ARMY_FLEET and len(steps) == 2:  # A/F Lyo - Wes - Tun: sail, then land (docs/rules.md)
         return Land(unit, steps[1], province_of(steps[0]))
-    if len(steps) > 1:  # a convoy path spelt out: A Yor - Nth - Bel (DATC 4.A.6)
-        via = True
-    return Move(unit, steps[-1], via)
+    provinces = reader.map.provinces
+    if unit.type in ("A", UNKNOWN_TYPE) and all(provinces[province_of(s)].convoy_water for s in steps[:-1]):
+        return Move(unit, steps[-1], True)  # a convoy path spelt out: A Yor - Nth - Bel (DATC 4.A.6)
+    raise OrderSyntaxError(f"{unit} - {' - '.join(steps)}: {_ONE_DESTINATION}")
 
 
 def _support(reader: _Reader, unit: Unit) -> SupportHold | SupportMove:
@@ -312,7 +448,8 @@ def _support(reader: _Reader, unit: Unit) -> SupportHold | SupportMove:
         return SupportHold(unit, source)
     while reader.take(_MOVE):
         pass
-    target = reader.location("the supported move's destination")
+    by_supporter, by_supported = _reaches(reader.map, unit), _reaches(reader.map, supported)
+    target = reader.location("the supported move's destination", lambda loc: by_supporter(loc) and by_supported(loc))
     reader.via()
     return SupportMove(unit, source, target)
 

@@ -10,10 +10,29 @@ import pytest
 
 from app import jsonapi
 from app.engine.adjudicate import adjudicate
+from app.engine.outcomes import FAILS, INVALID, SUCCEEDS, Reason
 from app.engine.variant import Variant
 from app.variants import VARIANTS_DIR, load_variant, variant_from_data
 
 DATC_DIR = Path(__file__).parent / "datc"
+RESULTS = {SUCCEEDS, FAILS, INVALID}
+REASONS = {str(getattr(value, "value", value)) for name, value in vars(Reason).items() if name.isupper()}
+
+
+def _expected(cell: str) -> tuple[str, str | None]:
+    """`fails:bounce` -> ("fails", "bounce"); `succeeds` -> ("succeeds", None).
+
+    Every order has an expected result, and every order that fails or is invalid
+    says why (its reason code): a table cell that does not is a broken table.
+    """
+    result, _, reason = cell.partition(":")
+    if result not in RESULTS:
+        raise ValueError(f"unknown expected result {cell!r}")
+    if reason and reason not in REASONS:
+        raise ValueError(f"unknown reason code in {cell!r}")
+    if result != SUCCEEDS and not reason:
+        raise ValueError(f"{cell!r}: a failed or invalid order needs its reason code")
+    return result, reason or None
 
 
 def _cases() -> list[Any]:
@@ -61,9 +80,11 @@ def test_datc(case: dict[str, Any]) -> None:
         for power, expected in phase.get("results", {}).items():
             outcomes = [r for r in given if r["power"] == power]
             assert len(outcomes) == len(expected), f"{where}: {power} results {outcomes}"
-            for outcome, want in zip(outcomes, expected):
-                if want != "-":
-                    assert outcome["result"] == want, f"{where}: {outcome['order']!r}: {outcome}"
+            for outcome, cell in zip(outcomes, expected):
+                want, reason = _expected(cell)
+                assert outcome["result"] == want, f"{where}: {outcome['order']!r}: {outcome}"
+                if reason is not None:
+                    assert outcome["reason"] == reason, f"{where}: {outcome['order']!r}: {outcome}"
         assert _board(got["units"]) == _board(phase["after"]), f"{where}: units after"
         got_dislodged = {p: sorted(d) for p, d in got["dislodged"].items() if d}
         want_dislodged = {p: sorted(d) for p, d in phase.get("dislodged", {}).items() if d}

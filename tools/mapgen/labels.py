@@ -1,0 +1,138 @@
+"""Anchor points inside the province shapes: label, unit, centre, coasts, crossing lines."""
+
+from __future__ import annotations
+
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points, polylabel, unary_union
+
+from .shapes import polygons_of
+
+UNIT_GAP = 17.0  # distance kept between the unit anchor and the label
+CENTRE_GAP = 11.0
+
+
+def _largest(geometry: BaseGeometry) -> Polygon | None:
+    parts = polygons_of(geometry)
+    return max(parts, key=lambda p: p.area) if parts else None
+
+
+def _pole(geometry: BaseGeometry) -> Point | None:
+    part = _largest(geometry)
+    if part is None or part.area < 1:
+        return None
+    point = polylabel(part, tolerance=0.5)
+    return point if point.within(part) else part.representative_point()
+
+
+def _away(shape: BaseGeometry, avoid: list[Point], gaps: list[float]) -> Point | None:
+    rest = shape
+    for point, gap in zip(avoid, gaps):
+        rest = rest.difference(point.buffer(gap))
+    return _pole(rest)
+
+
+def province_anchors(shape: BaseGeometry, is_centre: bool) -> dict[str, list[float]]:
+    unit = _pole(shape)
+    if unit is None:
+        raise ValueError("empty shape")
+    label = _away(shape, [unit], [UNIT_GAP]) or unit
+    out = {"unit": _xy(unit), "label": _xy(label)}
+    if is_centre:
+        centre = _away(shape, [unit, label], [UNIT_GAP, CENTRE_GAP]) or label
+        out["centre"] = _xy(centre)
+    return out
+
+
+def coast_anchors(shape: BaseGeometry, facing: list[BaseGeometry], taken: list[Point]) -> dict[str, list[float]]:
+    """Unit and label of one coast: inside the province, near the border with the seas it faces."""
+    border = shape.boundary.intersection(unary_union(facing).boundary)
+    if border.is_empty:
+        border = nearest_points(shape, unary_union(facing))[0]
+    target = border.interpolate(border.project(border.centroid)) if border.length > 0 else border.centroid
+    for radius in (22.0, 32.0, 45.0, 70.0):
+        near = shape.intersection(target.buffer(radius))
+        for gap in (UNIT_GAP, 10.0, 0.0):
+            rest = near
+            for point in taken:
+                rest = rest.difference(point.buffer(gap)) if gap else rest
+            unit = _pole(rest)
+            if unit is not None:
+                label = _away(near, [unit], [10.0]) or unit
+                return {"unit": _xy(unit), "label": _xy(label)}
+    raise ValueError("no room for a coast anchor")
+
+
+def crossing_line(a: BaseGeometry, b: BaseGeometry) -> list[list[float]]:
+    """A line from inside a to inside b: across the water, or across their border if they touch."""
+    if a.distance(b) == 0:
+        border = a.intersection(b)
+        middle = border.interpolate(0.5, normalized=True) if border.length > 0 else border.centroid
+        ends = []
+        for shape in (a, b):
+            pole = _pole(shape) or middle
+            length = max(middle.distance(pole), 1e-9)
+            inside = middle
+            for step in (14.0, 10.0, 6.0, 3.0):
+                t = min(1.0, step / length)
+                candidate = Point(middle.x + (pole.x - middle.x) * t, middle.y + (pole.y - middle.y) * t)
+                if candidate.within(shape):
+                    inside = candidate
+                    break
+            ends.append(_xy(inside))
+        return ends
+    pa, pb = nearest_points(a, b)
+    line = LineString([pa, pb])
+    if line.length == 0:
+        return [_xy(pa), _xy(pb)]
+    dx, dy = (pb.x - pa.x) / line.length, (pb.y - pa.y) / line.length
+    ends = []
+    for point, shape, sign in ((pa, a, -1.0), (pb, b, 1.0)):
+        inside = point
+        for step in (8.0, 5.0, 3.0, 1.5):
+            candidate = Point(point.x + sign * dx * step, point.y + sign * dy * step)
+            if candidate.within(shape):
+                inside = candidate
+                break
+        ends.append(_xy(inside))
+    return ends
+
+
+def _xy(point: Point) -> list[float]:
+    return [round(point.x, 1), round(point.y, 1)]
+
+
+CHAR_WIDTH = 6.0  # map units per character of a full name at the renderer's small font (estimate)
+NAME_HEIGHT = 11.0
+
+
+def name_anchor(shape: BaseGeometry, name: str, avoid: list[Point]) -> list[float] | None:
+    """Centre of a box that holds the full name inside the shape, clear of the other anchors; or None.
+
+    `avoid` starts with the unit anchor (kept farther away) and the label (the box goes near it).
+    """
+    import numpy as np
+    import shapely
+
+    width = CHAR_WIDTH * len(name) + 4
+    part = _largest(shape)
+    if part is None:
+        return None
+    minx, miny, maxx, maxy = part.bounds
+    xs = np.arange(minx + width / 2, maxx - width / 2 + 0.1, 3.0)
+    ys = np.arange(miny + NAME_HEIGHT / 2, maxy - NAME_HEIGHT / 2 + 0.1, 3.0)
+    if len(xs) == 0 or len(ys) == 0:
+        return None
+    gx, gy = np.meshgrid(xs, ys)
+    gx, gy = gx.ravel(), gy.ravel()
+    boxes = shapely.box(gx - width / 2, gy - NAME_HEIGHT / 2, gx + width / 2, gy + NAME_HEIGHT / 2)
+    shapely.prepare(part)
+    fits = shapely.contains(part, boxes)
+    clear = [shapely.distance(boxes, point) >= (14.0 if k == 0 else 8.0) for k, point in enumerate(avoid)]
+    ok = fits & np.logical_and.reduce(clear) if clear else fits
+    if not ok.any():
+        return None
+    target = avoid[1] if len(avoid) > 1 else part.centroid  # near the abbreviation
+    distance = np.hypot(gx - target.x, gy - target.y)
+    best = int(np.argmin(np.where(ok, distance, np.inf)))
+    return [round(float(gx[best]), 1), round(float(gy[best]), 1)]
