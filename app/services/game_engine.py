@@ -40,6 +40,7 @@ __all__ = [
     "orders_from_json",
     "orders_json",
     "parse_unit",
+    "read_order",
     "result_json",
     "state_json",
     "state_of",
@@ -111,6 +112,14 @@ def check_orders(variant: Variant, state: GameState, power: str, lines: Sequence
 def order_need(variant: Variant, state: GameState, power: str) -> Orderable:
     """What ``power`` has to order in the phase of ``state``."""
     return engine.orderable(variant, state, power)
+
+
+def read_order(variant: Variant, text: str) -> Order | None:
+    """An order's stored text read back with the map (for the results' English), or None."""
+    try:
+        return parse_order(text, variant.map)
+    except OrderSyntaxError:
+        return None
 
 
 def parse_unit(variant: Variant, line: str) -> Unit | None:

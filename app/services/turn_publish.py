@@ -10,11 +10,12 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase
+from app.services import game_engine
 from app.services.context import Judge
 from app.services.notify import mail_game
 from app.services.powers import PowerBook
 from app.services.render import format_deadline
-from app.services.results import Names, ResultsView, build_results_view, publishable
+from app.services.results import Names, ResultsView, build_results_view
 from app.services.timing import game_setting
 from app.services.turn_store import StoredTurn
 
@@ -45,10 +46,11 @@ def results_view(judge: Judge, game: Game, phase: Phase, results: dict[str, Any]
     """What the results templates print for ``phase`` (hidden builds shown in their public form)."""
     info = judge.variant_data(game.variant)
     zone = game_setting(game.settings, "timezone")
-    shown, shown_after = publishable(results, state_after)
+    variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
     return build_results_view(
         game_name=game.name, variant=game.variant, judge_id=judge.settings.judge_id,
-        state_before=phase.state_before, result=shown, state_after=shown_after,
+        state_before=phase.state_before, result=results, state_after=state_after,
+        read_order=lambda text: game_engine.read_order(variant, text),
         book=PowerBook(info), names=Names(info),
         deadline_text=format_deadline(deadline_at, zone),
         next_deadline_text=format_deadline(next_deadline_at, zone),
