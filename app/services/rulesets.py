@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from sqlalchemy.orm import Session
 
@@ -20,7 +20,7 @@ __all__ = ["Ruleset", "ruleset_for"]
 
 class ProcessTurn(Protocol):
     def __call__(self, db: Session, judge: Judge, game: Game, *, expected_phase: str | None = None,
-                 notes: Sequence[str] | None = None) -> Any: ...
+                 notes: Sequence[str] | None = None) -> turns.TurnOutcome: ...
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase
-from app.engine.adjudicate import OrderInput, PhaseResult
+from app.engine.adjudicate import OrderInput
+from app.engine.phase_result import PhaseResult
 from app.engine.variant import Variant
 from app.services import game_engine
 from app.services.errors import DomainError

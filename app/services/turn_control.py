@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -62,7 +61,7 @@ def _running(game: Game) -> None:
 
 
 def process_now(judge: Judge, db: Session, actor: Actor, game: Game,
-                expected_phase: str | None = None) -> TurnOutcome | Any:
+                expected_phase: str | None = None) -> TurnOutcome:
     """PROCESS: the open phase now (``expected_phase`` guards against a stale command)."""
     require_master(actor, game)
     _running(game)

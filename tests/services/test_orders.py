@@ -62,3 +62,22 @@ def test_who_may_give_orders(started: Harness, actor: Actor, code: str) -> None:
     with game_db(started) as (db, game), pytest.raises(DomainError) as refused:
         submit_orders(started.judge, db, Actor(actor.address, actor.role, game.id, actor.power), game, ["A PAR H"])
     assert refused.value.code == code
+
+
+def test_every_engine_call_gets_the_games_rule_options(started: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.services import game_engine
+
+    started.send("gm@example.com", "SIGNON master@alpha masterpw\nSET RULE removal_default least_impact")
+    seen: list[dict[str, object]] = []
+    real = game_engine.game_variant
+
+    def spy(name: str, rules: dict[str, object] | None = None) -> game_engine.Variant:
+        seen.append(dict(rules or {}))
+        return real(name, rules)
+
+    monkeypatch.setattr(game_engine, "game_variant", spy)
+    started.send("france@example.com", "SIGNON Falpha pwfrance\nA PAR - BUR\nSTATUS")
+    started.send("france@example.com", "SIGNON Falpha pwfrance\nPHASE F1901M\nA BUR - PIC")
+    started.send("gm@example.com", "SIGNON master@alpha masterpw\nPREVIEW\nPROCESS\nROLLBACK RESTORE\nPROCESS")
+    assert len(seen) > 10
+    assert all(rules == {"removal_default": "least_impact"} for rules in seen), seen
