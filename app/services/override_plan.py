@@ -25,6 +25,7 @@ from app.services.override_changes import (
     record_rulings,
 )
 from app.services.override_diff import UnfitOrder, unfit_orders
+from app.services.rulesets import ruleset_for
 from app.services.turn_adjudicate import adjudicate_position, phase_orders, stored_order
 
 __all__ = ["RedonePhase", "ReplayPlan", "StoredPhase", "plan_override"]
@@ -122,6 +123,8 @@ def _open_unfit(db: Session, game: Game, variant: Variant, code: str,
 
 def plan_override(db: Session, game: Game, phase_code: str, changes: OverrideChanges) -> ReplayPlan:
     """Adjudicate ``phase_code`` again with ``changes`` and replay the phases after it."""
+    if not ruleset_for(game.variant).has_map:
+        raise DomainError("not_a_map_game", "only a map game's phases can be overridden")
     if changes.empty:
         raise DomainError("no_changes", "say what to change: orders, a rule option or a ruling on a unit")
     chain = _chain(db, game, phase_code)

@@ -1,6 +1,6 @@
 """MINIMAL STUB (helper "turns"): the ruleset of a game's variant, so that callers dispatch turn
 processing without ``if game.variant == "dod3"``.  Helper "dod3" owns this module and replaces it
-with the full registry; only ``ruleset_for(variant).process_turn`` is relied on here.
+with the full registry; only ``ruleset_for(variant).process_turn`` and ``.has_map`` are relied on here.
 """
 
 from __future__ import annotations
@@ -26,11 +26,12 @@ class ProcessTurn(Protocol):
 @dataclass(frozen=True)
 class Ruleset:
     name: str
+    has_map: bool  # units, orders and maps: PREVIEW and overrides apply
     process_turn: ProcessTurn
 
 
-DIPLOMACY = Ruleset("diplomacy", turns.process_turn)
-DOD3 = Ruleset("dod3", dod3.process_turn)  # type: ignore[arg-type]
+DIPLOMACY = Ruleset("diplomacy", True, turns.process_turn)
+DOD3 = Ruleset("dod3", False, dod3.process_turn)  # type: ignore[arg-type]
 
 
 def ruleset_for(variant: str) -> Ruleset:

@@ -74,6 +74,8 @@ def preview_turn(judge: Judge, db: Session, actor: Actor, game: Game) -> TurnPre
     """PREVIEW: the would-be results of the open phase; nothing is written."""
     require_master(actor, game)
     _running(game)
+    if not ruleset_for(game.variant).has_map:
+        raise DomainError("not_a_map_game", "PREVIEW shows the results of a map game's phase")
     phase, adjudication = adjudicate_open_phase(db, game)
     outcome = adjudication.outcome
     view = results_view(judge, game, phase, outcome.results, outcome.state_after, adjudication.nmr,

@@ -227,3 +227,40 @@ def test_a_rule_option_override_replays_with_the_new_rule(started: Harness) -> N
         retreats = phase_row(db, game, "S1901R").state_before["dislodged"]["FRANCE"]["A BEL"]["retreats"]
         assert "PIC" not in retreats
         assert units(phase_row(db, game, "F1901M").state_before, "FRANCE") == ["A MAR", "F BRE"]
+
+
+def test_a_new_retreat_phase_stops_the_replay_and_keeps_later_orders_in_advance(started: Harness) -> None:
+    with game_db(started) as (db, game):
+        phase = phase_row(db, game, "S1901M")
+        state = dict(phase.state_before)
+        state["units"] = {**state["units"], "FRANCE": ["A BUR", "A MAR", "F BRE"],
+                          "GERMANY": ["A MUN", "A RUH", "F KIE"]}
+        phase.state_before = state
+    orders(started, "GERMANY", "A MUN - BUR")
+    process(started, "S1901M")  # a lone attack: Burgundy holds
+    orders(started, "FRANCE", "A BUR - PIC")
+    changes = OverrideChanges(orders=(OrderChange("GERMANY", ("A MUN - BUR", "A RUH S A MUN - BUR")),))
+    with game_db(started) as (db, game):
+        done = commit_override(started.judge, db, gm_actor(game), game, "S1901M", changes,
+                               "Germany's support order was lost by the judge")
+    preview = done.preview
+    assert (preview.current_phase_old, preview.current_phase_new) == ("F1901M", "S1901R")
+    assert preview.dropped_phases == ("F1901M",) and not preview.same_current_phase
+    assert preview.notes and "S1901R now follows S1901M" in preview.notes[0]
+    with game_db(started) as (db, game):
+        assert game.phase == "S1901R"
+        current = queries.open_phase(db, game.id)
+        assert current is not None and current.code == "S1901R"
+        assert "A BUR" in current.state_before["dislodged"]["FRANCE"]
+        old = db.scalars(select(Phase).where(Phase.code == "F1901M")).one()
+        assert old.status == "rolled_back"
+        kept = queries.orders_for(db, game.id, "F1901M", "FRANCE")
+        assert [(r.line, r.checked) for r in kept] == [("A BUR - PIC", False)]
+    assert "The game now continues with S1901R." in correction_text(started)
+    process(started, "S1901R")  # no retreat: the army is disbanded, and its order in advance is void
+    with game_db(started) as (db, game):
+        assert game.phase == "F1901M" and queries.orders_for(db, game.id, "F1901M", "FRANCE") == []
+
+
+def correction_text(harness: Harness) -> str:
+    return harness.outbox(to=GM, kind="correction")[-1].body_text
