@@ -4,7 +4,15 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench
+.PHONY: run test bench system-deps browser
+
+# What the judge needs from Debian: the font the map pictures are drawn with.
+system-deps:
+	bash scripts/install-map-fonts.sh
+
+# The dashboard's browser tests drive Debian's chromium through Playwright.
+browser:
+	bash scripts/browser.sh
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,11 +20,11 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-run: $(VENV)/.installed
+run: $(VENV)/.installed system-deps
 	$(BIN)/judge serve --demo-game demo
 
-test: $(VENV)/.installed
-	$(BIN)/ruff check app tests benchmarks
+test: $(VENV)/.installed system-deps browser
+	$(BIN)/ruff check app tests benchmarks tools
 	$(BIN)/python -m pytest -q
 
 # The benchmark peer (MILA's diplomacy package) lives in its own virtualenv:
@@ -30,3 +38,4 @@ bench: $(VENV)/.installed .venv-bench/.installed
 	$(BIN)/python benchmarks/adjudicate.py
 	$(BIN)/python benchmarks/inbound.py
 	$(BIN)/python benchmarks/deadline_storm.py
+	$(BIN)/python benchmarks/maps.py

@@ -12,6 +12,7 @@ _COMMAND_MODULES = (
     "app.engine_cli",
     "app.dod3.cli",
     "app.server_cli",
+    "app.maps.cli",
 )
 
 

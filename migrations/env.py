@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from app.db import models  # noqa: F401  (registers the tables)
+from app.db import models, models_web  # noqa: F401  (registers the tables)
 from app.db.base import Base
 from app.db.session import make_engine
 from app.settings import Settings

@@ -8,7 +8,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from app.db import models  # noqa: F401
+from app.db import models, models_web  # noqa: F401
 from app.db.base import Base
 from app.db.session import make_engine
 

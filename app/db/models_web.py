@@ -1,0 +1,64 @@
+"""The tables of the web door: GM accounts, the games they are linked to, browser sessions and
+sign-in attempts.  Like every table, created only by the Alembic migrations (0002)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db.base import Base, UtcDateTime, utcnow
+
+__all__ = ["GmAccount", "GmAccountGame", "SignInAttempt", "WebSession"]
+
+
+class GmAccount(Base):
+    """A game master who signs in to the dashboard: an address and an argon2 password hash."""
+
+    __tablename__ = "gm_accounts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(320), unique=True)  # stored lower-case
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    last_sign_in: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class GmAccountGame(Base):
+    """A game linked to an account: its master address and master password were shown once."""
+
+    __tablename__ = "gm_account_games"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("gm_accounts.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    linked_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class WebSession(Base):
+    """A signed-in browser.  The cookie holds a random token; only its SHA-256 is stored here."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("gm_accounts.id", ondelete="CASCADE"), index=True)
+    csrf_token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class SignInAttempt(Base):
+    """One try to sign in, kept for the rate limit (per address and per client)."""
+
+    __tablename__ = "sign_in_attempts"
+    __table_args__ = (
+        Index("ix_sign_in_attempts_address_at", "address", "at"),
+        Index("ix_sign_in_attempts_client_at", "client", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(320))
+    client: Mapped[str] = mapped_column(String(100))
+    ok: Mapped[bool] = mapped_column(default=False)
+    at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

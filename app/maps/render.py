@@ -1,0 +1,72 @@
+"""`render_svg`: a position, or a phase's results, as one SVG picture. Pure: data in, text out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine.state import NEUTRAL
+from app.variants import load_variant
+
+from .arrows import draw_orders, draw_retreat_options
+from .board import Board, build_board
+from .drawing import Drawing, load_drawing
+from .legend import draw_legend, legend_height
+from .style import FONT, pixel, power_styles
+from .svg import esc
+from .terrain import base_layer, label_layer
+from .units import draw_centre, draw_piece
+
+
+def render_svg(
+    variant_name: str,
+    position: dict[str, Any] | None,
+    *,
+    orders_result: dict[str, Any] | None = None,
+    title: str | None = None,
+    drawing: Drawing | None = None,
+) -> str:
+    """The map of `position` (a state in the JSON of `judge adjudicate`; `None` or no
+    `units`: the variant's start), or with `orders_result` (the adjudication of that
+    position) the map of the phase's orders and outcomes. `title` names the game in the
+    legend. Nothing secret is drawn: a hidden build appears in its public form
+    (`F NYK/CAL`), hidden starts without their coast or type until revealed."""
+    variant = load_variant(variant_name)
+    drawing = drawing or load_drawing(variant_name)
+    board = build_board(variant, position, orders_result)
+    return svg_of_board(board, drawing, variant_name, title or variant.title)
+
+
+def svg_of_board(board: Board, drawing: Drawing, variant_name: str, heading: str) -> str:
+    px = pixel(drawing.width)
+    r = 9.5 * px
+    powers = power_styles(board.variant)
+    width, height = drawing.width, drawing.height + legend_height(board, px)
+    out = [
+        '<svg xmlns="http://www.w3.org/2000/svg" '
+        f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'font-family="{esc(FONT)}" class="map">',
+        f"<title>{esc(heading)}: {esc(board.phase.describe())}</title>",
+        base_layer(drawing, variant_name),
+        '<g class="centres">',
+    ]
+    for province, drawn in sorted(drawing.provinces.items()):
+        info = board.variant.map.provinces.get(province)
+        if info is None or not info.centre or drawn.centre is None:
+            continue
+        owner = board.centres.get(province)
+        out.append(draw_centre(province, drawn.centre, powers.get(owner) if owner else None, px))
+    out.append("</g>")
+    out.append(label_layer(drawing, variant_name))
+    if not (board.results and board.phase.kind == "R"):
+        out.append(draw_retreat_options(drawing, board.pieces, r))
+    out.append('<g class="units">')
+    # Dislodged units last, so they stay visible beside their attacker.
+    for piece in sorted(board.pieces, key=lambda p: (p.dislodged, p.province)):
+        if piece.province in drawing.provinces:
+            out.append(draw_piece(piece, drawing, powers.get(piece.power) or powers[NEUTRAL], r))
+    out.append("</g>")
+    if board.results:  # above the units: arrows start and end beside them
+        out.append(draw_orders(drawing, board.pieces, board.marks, powers, r))
+    out.append(draw_legend(board, powers, drawing.height, width, px, heading))
+    out.append("</svg>")
+    return "".join(out)

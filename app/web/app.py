@@ -1,0 +1,81 @@
+"""The app factory of the dashboard: routers, error pages, cookies and security headers."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.services.context import Judge
+from app.web import routes_api, routes_auth, routes_pages, routes_public
+from app.web.config import ANON_CSRF_COOKIE, WebConfig
+from app.web.deps import SignInRequired, csrf_protect
+from app.web.templating import Pages
+
+__all__ = ["WebConfig", "create_app"]
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+_PAGE_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+
+
+def _is_api(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or request.url.path == "/api"
+
+
+def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookies: bool = False) -> FastAPI:
+    """The dashboard over ``judge``'s use cases.  The judgekeeper defaults to the settings'
+    ``admin_address``; ``secure_cookies`` must be on when it is served over https."""
+    app = FastAPI(title="Postal Judge dashboard", version="1",
+                  description="The GM dashboard's JSON API: a GM signs in on /signin; every /api/ route "
+                              "needs the session cookie of a GM of that game (401 signed out, 403 another GM).")
+    app.state.judge = judge
+    app.state.web = WebConfig(keeper_address=(keeper_address or judge.settings.admin_address).lower(),
+                              secure_cookies=secure_cookies)
+    app.state.pages = Pages()
+    guarded = [Depends(csrf_protect)]
+    for router in (routes_auth.router, routes_pages.router, routes_public.router, routes_api.router):
+        app.include_router(router, dependencies=guarded)
+    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+
+    @app.get("/healthz", tags=["health"], summary="The dashboard is up and its database answers")
+    def healthz() -> JSONResponse:
+        with judge.sessions() as db:
+            db.execute(text("SELECT 1"))
+        return JSONResponse({"status": "ok"})
+
+    @app.exception_handler(SignInRequired)
+    async def _to_sign_in(request: Request, exc: SignInRequired) -> Response:
+        return RedirectResponse(exc.location, status_code=303)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _error_page(request: Request, exc: StarletteHTTPException) -> Response:
+        if _is_api(request) or request.url.path in ("/healthz", "/openapi.json"):
+            return await http_exception_handler(request, exc)
+        pages: Pages = request.app.state.pages
+        detail = exc.detail if isinstance(exc.detail, str) else "Something went wrong."
+        return pages.render(request, "error.html.j2", status_code=exc.status_code, title=f"Error {exc.status_code}",
+                            status=exc.status_code, detail=detail)
+
+    @app.middleware("http")
+    async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        token = getattr(request.state, "new_anon_csrf", None)
+        if token:
+            response.set_cookie(ANON_CSRF_COOKIE, token, path="/", httponly=True, samesite="lax",
+                                secure=secure_cookies)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        if not request.url.path.startswith(("/docs", "/redoc")):
+            response.headers.setdefault("Content-Security-Policy", _PAGE_CSP)
+        if request.url.path not in ("/healthz",) and not request.url.path.startswith("/static"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    return app

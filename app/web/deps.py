@@ -1,0 +1,167 @@
+"""Dependencies of the routes: the database session, who is signed in, CSRF, and the guards.
+
+Pages refuse by redirecting to the sign-in page (303); ``/api/`` routes answer 401 when nobody
+is signed in and 403 when the GM signed in does not run the game."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from typing import Annotated
+from urllib.parse import quote, urlsplit
+
+from fastapi import Depends, HTTPException, Request
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.services.actor import Actor
+from app.services.context import Judge
+from app.services.errors import DomainError
+from app.services.gm_accounts import GmPrincipal, gm_actor, principal_for_session
+from app.web.config import ANON_CSRF_COOKIE, SESSION_COOKIE, WebConfig
+
+__all__ = [
+    "ApiGame",
+    "ApiGm",
+    "Db",
+    "JudgeDep",
+    "MaybeGm",
+    "PageGame",
+    "PageGm",
+    "SignInRequired",
+    "csrf_protect",
+    "safe_next",
+]
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class SignInRequired(Exception):
+    """A page needs a GM (of this game): the app answers with a redirect to the sign-in page."""
+
+    def __init__(self, next_url: str, reason: str = "") -> None:
+        super().__init__(reason)
+        self.next_url = next_url
+        self.reason = reason
+
+    @property
+    def location(self) -> str:
+        target = f"/signin?next={quote(safe_next(self.next_url), safe='/')}"
+        return target + ("&denied=1" if self.reason else "")
+
+
+def safe_next(value: str | None) -> str:
+    """Only a local path may follow sign-in (no open redirect to another site).  Browsers drop
+    tabs and newlines and read a backslash as a slash, so "/<tab>/evil" is refused as well."""
+    if not value or not value.startswith("/") or any(c <= " " or c in "\\\x7f" for c in value):
+        return "/"
+    parts = urlsplit(value)
+    if value.startswith("//") or parts.scheme or parts.netloc:
+        return "/"
+    return value
+
+
+def get_judge(request: Request) -> Judge:
+    judge: Judge = request.app.state.judge
+    return judge
+
+
+def get_config(request: Request) -> WebConfig:
+    config: WebConfig = request.app.state.web
+    return config
+
+
+JudgeDep = Annotated[Judge, Depends(get_judge)]
+
+
+def get_db(judge: JudgeDep) -> Iterator[Session]:
+    """One transaction per request, committed when the route returns."""
+    with judge.sessions.begin() as db:
+        yield db
+
+
+Db = Annotated[Session, Depends(get_db)]
+
+
+def optional_principal(request: Request, judge: JudgeDep, db: Db) -> GmPrincipal | None:
+    config = get_config(request)
+    principal = principal_for_session(judge, db, request.cookies.get(SESSION_COOKIE, ""),
+                                      keeper_address=config.keeper_address)
+    request.state.principal = principal
+    if principal is not None:
+        request.state.csrf_token = principal.csrf_token
+    else:
+        token = request.cookies.get(ANON_CSRF_COOKIE) or ""
+        if len(token) < 20:
+            token = secrets.token_urlsafe(32)
+            request.state.new_anon_csrf = token  # set as a cookie by the app's middleware
+        request.state.csrf_token = token
+    return principal
+
+
+MaybeGm = Annotated[GmPrincipal | None, Depends(optional_principal)]
+
+
+async def csrf_protect(request: Request, principal: MaybeGm) -> None:
+    """Every state-changing request carries the CSRF token: the session's own once signed in,
+    before that the double-submit cookie.  As a form field ``csrf_token`` or header ``X-CSRF-Token``."""
+    if request.method in SAFE_METHODS:
+        return
+    expected = principal.csrf_token if principal is not None else request.cookies.get(ANON_CSRF_COOKIE, "")
+    sent = request.headers.get("x-csrf-token", "")
+    if not sent and "form" in request.headers.get("content-type", ""):
+        value = (await request.form()).get("csrf_token", "")
+        sent = value if isinstance(value, str) else ""
+    if not expected or not sent or not secrets.compare_digest(expected.encode(), sent.encode()):
+        raise HTTPException(status_code=403, detail="Missing or wrong CSRF token: reload the page and try again.")
+
+
+def _page_url(request: Request) -> str:
+    return request.url.path + (f"?{request.url.query}" if request.url.query else "")
+
+
+def page_principal(request: Request, principal: MaybeGm) -> GmPrincipal:
+    if principal is None:
+        raise SignInRequired(_page_url(request))
+    return principal
+
+
+def api_principal(principal: MaybeGm) -> GmPrincipal:
+    if principal is None:
+        raise HTTPException(status_code=401, detail="Sign in as a GM first.", headers={"WWW-Authenticate": "Cookie"})
+    return principal
+
+
+PageGm = Annotated[GmPrincipal, Depends(page_principal)]
+ApiGm = Annotated[GmPrincipal, Depends(api_principal)]
+
+
+def _actor_for(db: Session, principal: GmPrincipal, name: str) -> Actor | None:
+    """The GM actor for game ``name``; None when it is not theirs (or, for a GM, does not exist)."""
+    game = queries.game_by_name(db, name)
+    if game is None:
+        if principal.keeper:
+            raise HTTPException(status_code=404, detail=f"There is no game '{name}'.")
+        return None
+    try:
+        return gm_actor(db, principal, game)
+    except DomainError:
+        return None
+
+
+def page_game(request: Request, name: str, principal: PageGm, db: Db) -> Actor:
+    actor = _actor_for(db, principal, name)
+    if actor is None:
+        raise SignInRequired(_page_url(request), reason="not_gm")
+    return actor
+
+
+def api_game(name: str, principal: ApiGm, db: Db) -> Actor:
+    actor = _actor_for(db, principal, name)
+    if actor is None:
+        raise HTTPException(status_code=403, detail=f"You are not the GM of game '{name}'.")
+    return actor
+
+
+PageGame = Annotated[Actor, Depends(page_game)]
+ApiGame = Annotated[Actor, Depends(api_game)]

@@ -1,0 +1,33 @@
+"""Public pages: what the judge has published, for anyone."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import Response
+from sqlalchemy import select
+
+from app.db.models import Game
+from app.services.actor import Actor
+from app.services.dashboard import show_public_game
+from app.services.errors import DomainError
+from app.web.deps import Db, JudgeDep
+from app.web.templating import pages
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/public")
+def public_index(request: Request, db: Db) -> Response:
+    games = list(db.execute(select(Game.name, Game.variant, Game.status, Game.phase).order_by(Game.name)))
+    return pages(request).render(request, "public_index.html.j2", title="Games", games=games)
+
+
+@router.get("/public/games/{name}")
+def public_game(request: Request, name: str, judge: JudgeDep, db: Db) -> Response:
+    try:
+        game = show_public_game(judge, db, Actor("public"), name)
+    except DomainError as error:
+        raise HTTPException(status_code=404, detail=error.message) from error
+    return pages(request).render(request, "public_game.html.j2", title=f"Game {game.name}", g=game)

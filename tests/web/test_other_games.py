@@ -1,0 +1,47 @@
+"""The dashboard over games that are not a map game in play: Days of Decision III, forming, finished."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from app.db.models import Game
+from app.web import create_app
+from tests.web.conftest import KEEPER, World, make_harness, signed_in
+
+GM = "dodgm@example.com"
+
+
+def test_a_days_of_decision_game_has_its_pages(tmp_path: Path) -> None:
+    h = make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
+    assert h.send(GM, "DOD3 CREATE mailgame secretpw PRESET 5").status == "done"
+    body = "SIGNON master@mailgame secretpw\n" + "\n".join(
+        f"DOD3 SEAT {name} p{i}@example.com pw{i}" for i, name in enumerate(["GE", "JA+IT", "CW+FR", "CH+US", "RU"]))
+    h.send(GM, body + "\nDOD3 START")
+    world = World(h, create_app(h.judge, keeper_address=KEEPER))
+    gm = signed_in(world, GM, "secretpw")
+    for path in ("/", "/games/mailgame", "/api/games", "/api/games/mailgame"):
+        assert gm.get(path).status_code == 200, path
+    assert world.client().get("/public/games/mailgame").status_code == 200
+    summary = gm.get("/api/games").json()[0]
+    assert summary["variant"] == "dod3" and summary["status"] == "active"
+
+
+def test_forming_and_finished_games(tmp_path: Path) -> None:
+    h = make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
+    assert h.send("gm@example.com", "CREATE forming1 masterpw\nSIGNOFF").status == "done"
+    assert h.send("gm@example.com", "CREATE ended masterpw\nSIGNOFF").status == "done"
+    with h.judge.sessions.begin() as db:
+        ended = db.scalar(select(Game).where(Game.name == "ended"))
+        assert ended is not None
+        ended.status = "finished"
+    world = World(h, create_app(h.judge, keeper_address=KEEPER))
+    gm: TestClient = signed_in(world, "gm@example.com", "masterpw")
+    games = {g["name"]: g for g in gm.get("/api/games").json()}
+    assert games["forming1"]["status"] == "forming" and games["ended"]["status"] == "finished"
+    assert games["forming1"]["not_ordered"] == [] and games["forming1"]["attention"] == []
+    for name in games:
+        assert gm.get(f"/games/{name}").status_code == 200
+        assert world.client().get(f"/public/games/{name}").status_code == 200
