@@ -1,7 +1,7 @@
 """orders stored parsed: orders.order_json and phases.orders_typed (the codec's order JSON)
 
-Revision ID: 0002_typed_orders
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 Create Date: 2026-12-01
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002_typed_orders"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 
