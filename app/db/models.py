@@ -88,7 +88,8 @@ class Phase(Base):
     status: Mapped[str] = mapped_column(String(16), default="open")  # open|processed|rolled_back
     state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
     orders_received: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    orders_parsed: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    orders_parsed: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # per power, the orders as text
+    orders_typed: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # the same, as the codec's order JSON
     results: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     deadline: Mapped[datetime | None] = mapped_column(UtcDateTime)
@@ -108,7 +109,8 @@ class OrderRow(Base):
     power: Mapped[str] = mapped_column(String(40))
     unit: Mapped[str] = mapped_column(String(40))
     line: Mapped[str] = mapped_column(String(400))
-    order: Mapped[str | None] = mapped_column(String(200))
+    order: Mapped[str | None] = mapped_column(String(200))  # as the judge understood it
+    order_json: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # the same, read once (the codec's order JSON)
     checked: Mapped[bool] = mapped_column(default=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 

@@ -1,11 +1,20 @@
-"""The game master's commands over the course of a game: PROCESS, PREVIEW, ROLLBACK, ROLLFORWARD."""
+"""The game master's commands over the course of a game: PROCESS, PREVIEW, ROLLBACK, ROLLFORWARD.
+
+Each parses its words, calls one use case of ``app/services/turn_control.py`` and renders the
+value it returns into the reply.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.mail.commands import register
+from app.mail.commands import CommandError, register
 from app.mail.commands_gm import MasterCommand
+from app.services import turn_control
+from app.services.errors import DomainError
+from app.services.notify import mail_master
+from app.services.timing import game_setting
+from app.services.turn_publish import render_results
 
 if TYPE_CHECKING:
     from app.services.mail_session import MailSession
@@ -17,9 +26,15 @@ class Process(MasterCommand):
     help = "PROCESS [S1901M] -- (GM) process the phase now; naming it guards against a stale command."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.turn_control import process_now
-
-        process_now(ctx, args)
+        game = ctx.require_game()
+        ctx.flush_orders()
+        expected = args.split()[0] if args.strip() else None
+        try:
+            outcome = turn_control.process_now(ctx.judge, ctx.db, ctx.actor(), game, expected)
+        except DomainError as error:
+            raise CommandError(str(error)) from error
+        ctx.add_note(f"Processed {outcome.phase}; results sent ({outcome.mails} mails)."
+                     + (f" Next phase {outcome.next_phase}." if outcome.next_phase else " The game is over."))
 
 
 @register
@@ -28,9 +43,15 @@ class Preview(MasterCommand):
     help = "PREVIEW -- (GM) the results as they would be now, to the GM only; nothing changes."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.turn_control import preview
-
-        preview(ctx)
+        game = ctx.require_game()
+        ctx.flush_orders()
+        try:
+            preview = turn_control.preview_turn(ctx.judge, ctx.db, ctx.actor(), game)
+        except DomainError as error:
+            raise CommandError(str(error)) from error
+        text, _html = render_results(ctx.judge, preview.view, str(game_setting(game.settings, "layout")))
+        mail_master(ctx.db, ctx.judge, game, f"Diplomacy preview {game.name} {preview.phase}", text, kind="preview")
+        ctx.add_note("Preview results sent to the master only; nothing has changed.")
 
 
 @register
@@ -39,9 +60,15 @@ class Rollback(MasterCommand):
     help = "ROLLBACK [phase] [RESTORE] -- (GM) reopen an earlier phase; RESTORE keeps its orders."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.turn_control import rollback
-
-        rollback(ctx, args)
+        game = ctx.require_game()
+        words = args.upper().split()
+        restore = "RESTORE" in words
+        words = [w for w in words if w not in ("RESTORE", "FULL")]
+        try:
+            done = turn_control.rollback(ctx.judge, ctx.db, ctx.actor(), game, words[0] if words else None, restore)
+        except DomainError as error:
+            raise CommandError(str(error)) from error
+        ctx.add_note(f"Rolled back to {done.phase}.")
 
 
 @register
@@ -50,8 +77,9 @@ class Rollforward(MasterCommand):
     help = "ROLLFORWARD -- (GM) undo a rollback, if nothing was processed since."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        from app.services.turn_control import rollforward
-
-        rollforward(ctx)
-
-
+        game = ctx.require_game()
+        try:
+            done = turn_control.rollforward(ctx.judge, ctx.db, ctx.actor(), game)
+        except DomainError as error:
+            raise CommandError(str(error)) from error
+        ctx.add_note(f"Rolled forward to {done.phase}.")

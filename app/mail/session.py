@@ -281,29 +281,27 @@ class MailSession:
         phase = queries.open_phase(self.db, game.id)
         if phase is None:
             return
-        whole_set = game_setting(game.settings, "orders") == "whole_set"
-        lines = [part for _, part in pending.items]
-        if pending.phase and pending.phase != phase.code:
-            # Orders in advance: stored now, checked when that phase comes.
-            checks = [order_service.OrderCheck(line=part, ok=True, order=None, unit=" ".join(part.upper().split()[:2]),
-                                               error=None) for part in lines]
-            order_service.store_orders(self.db, game, pending.phase, pending.power, checks,
-                                       whole_set=whole_set, checked=False)
+        receipt = order_service.submit_orders(self.judge, self.db, self._order_actor(pending.power), game,
+                                              [part for _, part in pending.items], pending.phase or None)
+        if receipt.advance:
             for item, _ in pending.items:
                 if not item.notes:
-                    item.notes.append(f"Stored for {pending.phase}; it will be checked when that phase begins.")
+                    item.notes.append(f"Stored for {receipt.phase}; it will be checked when that phase begins.")
             self.changed = True
             return
-        checks = order_service.check(self.judge.api, phase.state_before, pending.power, lines)
-        for (item, part), result in zip(pending.items, checks, strict=False):
+        for (item, part), result in zip(pending.items, receipt.lines, strict=False):
             if not result.ok:
                 item.notes.append(f"Error in '{part}': {result.error or 'not a valid order'}")
-        if whole_set and any(not c.ok for c in checks):
+        if not receipt.stored:
             self.add_note("Erroneous orders: nothing from this message was saved (whole-set orders).")
             return
-        order_service.store_orders(self.db, game, phase.code, pending.power, checks, whole_set=whole_set)
-        self.judge.crash("orders:stored")
         self.changed = True
+
+    def _order_actor(self, power: str) -> Actor:
+        """The actor the order use cases see: the power's player, or the GM acting for it (BECOME)."""
+        role = Role.GM if self.master else Role.PLAYER
+        return Actor(self.sender, role, self.game.id if self.game else None, power,
+                     self.seat.id if self.seat else None)
 
     def clear_orders(self) -> None:
         self.flush_orders()
@@ -340,7 +338,9 @@ class MailSession:
             phase = queries.open_phase(self.db, game.id)
             if phase is None or game.status not in ("active", "paused"):
                 continue
-            status = order_service.order_status(self.db, self.judge.api, game, phase, power)
+            status = order_service.power_status(self.judge, self.db, self._order_actor(power), game, power)
+            if status is None:
+                continue
             seat = queries.seat_for_power(self.db, game.id, power)
             views.append(
                 {

@@ -221,7 +221,7 @@ def _order_statuses(judge: Judge, db: Session, game: Game, phase: Phase | None) 
     """Power -> order status, for map games with an open phase (others have none to show)."""
     if phase is None or game.status not in ("active", "paused") or "units" not in (phase.state_before or {}):
         return {}
-    return {seat.power: status for seat, status in seat_statuses(db, judge.api, game, phase) if seat.power}
+    return {seat.power: status for seat, status in seat_statuses(db, game, phase) if seat.power}
 
 
 def _attention(judge: Judge, db: Session, game: Game, not_ordered: list[str]) -> list[Attention]:

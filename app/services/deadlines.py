@@ -16,8 +16,9 @@ from app.services import orders as order_service
 from app.services.context import Judge
 from app.services.notify import mail_game, mail_master, mail_seat
 from app.services.render import format_deadline
+from app.services.rulesets import ruleset_for
 from app.services.timing import game_setting, timing_for
-from app.services.turns import ProcessError, everyone_ready, late_powers, process_turn
+from app.services.turns import ProcessError, everyone_ready, late_powers
 
 __all__ = ["TickReport", "check_early", "process_due_game", "tick"]
 
@@ -40,7 +41,7 @@ def check_early(db: Session, judge: Judge, game: Game) -> None:
     if phase is None:
         return
     now = judge.now()
-    if everyone_ready(db, judge, game, phase):
+    if everyone_ready(db, game, phase):
         if game.deadline is None or game.deadline > now:
             game.deadline = now
     elif phase.deadline is not None and game.deadline is not None and game.deadline < phase.deadline \
@@ -123,7 +124,7 @@ def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> None:
         if phase is None:
             return
         now = judge.now()
-        late = late_powers(db, judge, game, phase)
+        late = late_powers(db, game, phase)
         policy = str(game_setting(game.settings, "nmr"))
         grace = float(timing_for(game.settings, phase.code).get("grace_hours") or 0)
         in_grace = game.grace_until is not None
@@ -170,7 +171,7 @@ def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> None:
             elif policy == "cd":
                 seat.status = "cd"
         judge.crash("tick:policy_applied")
-        process_turn(db, judge, game)
+        ruleset_for(game.variant).process_turn(db, judge, game)
         report.processed.append(game.name)
 
 
@@ -189,7 +190,7 @@ def send_reminders(judge: Judge, report: TickReport) -> None:
             if phase is None:
                 continue
             game.reminded_phase = game.phase
-            for seat, status in order_service.seat_statuses(db, judge.api, game, phase):
+            for seat, status in order_service.seat_statuses(db, game, phase):
                 if not status.needs_orders or status.complete or seat.status != "active":
                     continue
                 missing = ", ".join(status.missing) or f"{status.builds_missing} adjustment orders"

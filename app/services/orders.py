@@ -1,17 +1,45 @@
-"""Orders of one power: submission (per unit or whole set), status and completeness."""
+"""Orders of one power: submission (per unit or whole set), status and completeness.
+
+Orders are read by the engine once, when they arrive; what is stored is the order as the
+judge understood it (``OrderRow.order``).  Orders for a later phase are stored unread and
+checked when that phase opens (``check_advance_orders``).
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase, Player
+from app.engine.geo import province_of
+from app.engine.orders import Build
+from app.engine.state import GameState
+from app.engine.variant import Variant
+from app.services import game_engine
+from app.services.actor import Actor, Role
+from app.services.context import Judge
+from app.services.errors import DomainError
+from app.services.game_engine import Orderable, OrderCheck
+from app.services.timing import game_setting
 
-__all__ = ["OrderCheck", "OrderStatus", "order_status", "split_order_line", "store_orders"]
+__all__ = [
+    "LineReceipt",
+    "OrderCheck",
+    "OrderStatus",
+    "OrdersReceipt",
+    "check_advance_orders",
+    "phase_variant_state",
+    "power_status",
+    "seat_statuses",
+    "split_order_line",
+    "status_for",
+    "store_orders",
+    "submit_orders",
+]
 
 _SPLIT = re.compile(r"[;,]")
 
@@ -19,15 +47,6 @@ _SPLIT = re.compile(r"[;,]")
 def split_order_line(line: str) -> list[str]:
     """Several orders per line, separated by ``,`` or ``;`` (njudge)."""
     return [part.strip() for part in _SPLIT.split(line) if part.strip()]
-
-
-@dataclass
-class OrderCheck:
-    line: str
-    ok: bool
-    order: str | None
-    unit: str | None
-    error: str | None
 
 
 @dataclass
@@ -48,27 +67,45 @@ class OrderStatus:
         return bool(self.orders)
 
 
-def check(api: Any, state: dict[str, Any], power: str, lines: list[str]) -> list[OrderCheck]:
-    results = api.check_orders(state, power, lines)
-    return [
-        OrderCheck(
-            line=r.get("line", line),
-            ok=bool(r.get("ok")),
-            order=r.get("order"),
-            unit=r.get("unit"),
-            error=r.get("error"),
-        )
-        for line, r in zip(lines, results, strict=False)
-    ]
+@dataclass(frozen=True)
+class LineReceipt:
+    """One submitted order: accepted (``order`` as understood) or refused (``error``)."""
+
+    line: str
+    ok: bool
+    order: str | None
+    error: str | None
 
 
-def _unit_key(check_result: OrderCheck, index: int) -> str:
-    order = (check_result.order or "").upper()
-    if order.startswith("BUILD") and check_result.unit:
-        return "SITE " + check_result.unit.split()[-1].split("/")[0]
-    if check_result.unit:
-        return check_result.unit.upper()
-    return f"#{(check_result.order or check_result.line).upper()}#{index}"
+@dataclass(frozen=True)
+class OrdersReceipt:
+    """What ``submit_orders`` did with one batch of a power's orders."""
+
+    game: str
+    power: str
+    phase: str  # the phase the orders are for
+    advance: bool  # stored for a later phase, to be checked when it opens
+    stored: bool  # False: whole-set orders with an error, nothing was saved
+    lines: tuple[LineReceipt, ...]
+
+    @property
+    def errors(self) -> tuple[LineReceipt, ...]:
+        return tuple(item for item in self.lines if not item.ok)
+
+
+def phase_variant_state(game: Game, phase: Phase) -> tuple[Variant, GameState]:
+    """The game's variant (with its rule options) and the position at the start of ``phase``."""
+    variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
+    return variant, game_engine.state_of(variant, phase.state_before)
+
+
+def _unit_key(check: OrderCheck, index: int) -> str:
+    """The row key: the unit (the last order for a unit wins), the build site, or a numbered line."""
+    if isinstance(check.order, Build) and check.unit is not None:
+        return "SITE " + province_of(check.unit.location)
+    if check.unit is not None:
+        return str(check.unit).upper()
+    return f"#{(str(check.order) if check.order is not None else check.line).upper()}#{index}"
 
 
 def store_orders(
@@ -76,12 +113,13 @@ def store_orders(
     game: Game,
     phase_code: str,
     power: str,
-    checks: list[OrderCheck],
+    checks: Sequence[OrderCheck],
     *,
     whole_set: bool,
     checked: bool = True,
 ) -> None:
-    """Store the accepted orders.  Per unit: the last order for a unit wins.  Whole set: replace all."""
+    """Store the accepted orders, read once: the text as understood and the codec's order JSON.
+    Per unit: the last order for a unit wins.  Whole set: replace all."""
     existing = {row.unit: row for row in queries.orders_for(session, game.id, phase_code, power)}
     if whole_set:
         for row in existing.values():
@@ -99,45 +137,113 @@ def store_orders(
             existing[key] = found
         row = found
         row.line = item.line[:400]
-        row.order = item.order
+        row.order = str(item.order) if item.order is not None else None
+        row.order_json = game_engine.order_json(item.order) if item.order is not None else None
         row.checked = checked
     session.flush()
 
 
-def order_status(session: Session, api: Any, game: Game, phase: Phase, power: str,
-                 rows: list[OrderRow] | None = None) -> OrderStatus:
-    if rows is None:
-        rows = queries.orders_for(session, game.id, phase.code, power)
-    status = OrderStatus(power=power, phase=phase.code, orders=[r.order or r.line for r in rows])
-    need = api.orderable(phase.state_before, power)
-    kind = need.get("kind")
-    if kind in ("movement", "retreat"):
-        units = [u.upper() for u in need.get("units", [])]
+def _acting_power(actor: Actor, game: Game) -> str:
+    if actor.role not in (Role.PLAYER, Role.GM, Role.KEEPER) or (actor.game_id not in (None, game.id)):
+        raise DomainError("not_allowed", "only a power of this game may give orders")
+    if not actor.power:
+        raise DomainError("no_power", "sign on as a power, or BECOME one, to give orders")
+    return actor.power.upper()
+
+
+def _open_phase(db: Session, game: Game) -> Phase:
+    phase = queries.open_phase(db, game.id)
+    if phase is None or game.status not in ("active", "paused"):
+        raise DomainError("not_running", f"game '{game.name}' is not running ({game.status})")
+    return phase
+
+
+def submit_orders(judge: Judge, db: Session, actor: Actor, game: Game, lines: Sequence[str],
+                  phase_code: str | None = None) -> OrdersReceipt:
+    """Check and store a power's orders (one order per item of ``lines``; split a mail line
+    with ``split_order_line`` first).  ``phase_code`` names a later phase for orders given in
+    advance: they are stored unread and checked when that phase opens."""
+    power = _acting_power(actor, game)
+    phase = _open_phase(db, game)
+    whole_set = game_setting(game.settings, "orders") == "whole_set"
+    if phase_code and phase_code.upper() != phase.code:
+        variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
+        checks = [OrderCheck(line=line, order=None, unit=game_engine.parse_unit(variant, line), error=None,
+                             reason=None) for line in lines]
+        store_orders(db, game, phase_code.upper(), power, checks, whole_set=whole_set, checked=False)
+        return OrdersReceipt(game=game.name, power=power, phase=phase_code.upper(), advance=True, stored=True,
+                             lines=tuple(LineReceipt(line, True, None, None) for line in lines))
+    variant, state = phase_variant_state(game, phase)
+    checks = game_engine.check_orders(variant, state, power, lines)
+    receipts = tuple(LineReceipt(c.line, c.ok, str(c.order) if c.order is not None else None, c.error)
+                     for c in checks)
+    if whole_set and any(not c.ok for c in checks):
+        return OrdersReceipt(game=game.name, power=power, phase=phase.code, advance=False, stored=False,
+                             lines=receipts)
+    store_orders(db, game, phase.code, power, checks, whole_set=whole_set)
+    judge.crash("orders:stored")
+    return OrdersReceipt(game=game.name, power=power, phase=phase.code, advance=False, stored=True, lines=receipts)
+
+
+def check_advance_orders(db: Session, game: Game, phase: Phase) -> None:
+    """Orders given in advance for a phase that has just begun: check them now, keep the legal
+    ones (the last for each unit), drop the rest."""
+    rows = [row for row in queries.orders_for(db, game.id, phase.code) if not row.checked]
+    if not rows:
+        return
+    variant, state = phase_variant_state(game, phase)
+    by_power: dict[str, list[OrderRow]] = {}
+    for row in rows:
+        by_power.setdefault(row.power, []).append(row)
+    for power, power_rows in by_power.items():
+        results = game_engine.check_orders(variant, state, power, [r.line for r in power_rows])
+        for row in power_rows:
+            db.delete(row)
+        db.flush()
+        store_orders(db, game, phase.code, power, results, whole_set=False)
+
+
+def status_for(need: Orderable, power: str, phase_code: str, rows: Sequence[OrderRow]) -> OrderStatus:
+    status = OrderStatus(power=power, phase=phase_code, orders=[r.order or r.line for r in rows])
+    if need.kind in ("movement", "retreat"):
+        units = [str(u).upper() for u in need.units]
         status.needs_orders = bool(units)
         ordered = {r.unit for r in rows}
         status.missing = [u for u in units if u not in ordered]
-    elif kind == "adjustment":
-        wanted = int(need.get("builds", 0) or 0) + int(need.get("removals", 0) or 0)
+    else:
+        wanted = need.builds + need.removals
         status.needs_orders = wanted > 0
         status.builds_missing = max(0, wanted - len(rows))
     return status
 
 
-def seat_needs_orders(session: Session, api: Any, game: Game, phase: Phase, seat: Player,
-                      rows: list[OrderRow] | None = None) -> OrderStatus | None:
-    if seat.power is None or seat.role != "player" or seat.status == "eliminated":
+def power_status(judge: Judge, db: Session, actor: Actor, game: Game, power: str) -> OrderStatus | None:
+    """The orders of ``power`` in the open phase and what is still missing (the player of that
+    power, the GM or the judgekeeper); None when the game has no open phase."""
+    power = power.upper()
+    if not (actor.is_gm or (actor.power or "").upper() == power):
+        raise DomainError("not_allowed", "only that power's player or the GM may see its orders")
+    phase = queries.open_phase(db, game.id)
+    if phase is None or game.status not in ("active", "paused"):
         return None
-    return order_status(session, api, game, phase, seat.power, rows)
+    variant, state = phase_variant_state(game, phase)
+    rows = queries.orders_for(db, game.id, phase.code, power)
+    return status_for(game_engine.order_need(variant, state, power), power, phase.code, rows)
 
 
-def seat_statuses(session: Session, api: Any, game: Game, phase: Phase) -> list[tuple[Player, OrderStatus]]:
+def seat_statuses(db: Session, game: Game, phase: Phase) -> list[tuple[Player, OrderStatus]]:
     """The order status of every power, with one query for all the orders."""
     by_power: dict[str, list[OrderRow]] = {}
-    for row in queries.orders_for(session, game.id, phase.code):
+    for row in queries.orders_for(db, game.id, phase.code):
         by_power.setdefault(row.power, []).append(row)
+    seats = [seat for seat in game.players
+             if seat.power is not None and seat.role == "player" and seat.status != "eliminated"]
+    if not seats:
+        return []
+    variant, state = phase_variant_state(game, phase)
     out = []
-    for seat in game.players:
-        status = seat_needs_orders(session, api, game, phase, seat, by_power.get(seat.power or "", []))
-        if status is not None:
-            out.append((seat, status))
+    for seat in seats:
+        power = seat.power or ""
+        need = game_engine.order_need(variant, state, power)
+        out.append((seat, status_for(need, power, phase.code, by_power.get(power, []))))
     return out

@@ -3,15 +3,32 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.engine.geo import province_of
+from app.engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Land,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
 from app.services.phases import PhaseName
 from app.services.powers import PowerBook
 
 __all__ = ["Names", "ResultsView", "build_results_view", "describe_order", "publishable"]
 
-UNIT_WORDS = {"A": "Army", "F": "Fleet"}
+UNIT_WORDS = {"A": "Army", "F": "Fleet", "AF": "A/F"}
 COASTS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
 SUCCESS = {"", "succeeds", "success", "ok", "resolved", "moves", "holds", "true", "none", "valid"}
 
@@ -66,49 +83,47 @@ def publishable(result: dict[str, Any], state_after: dict[str, Any]) -> tuple[di
     return {**result, "orders": orders, "units": units}, {**state_after, "units": units}
 
 
-def _unit_text(unit_type: str, location: str, names: Names) -> str:
-    return f"{UNIT_WORDS.get(unit_type, unit_type)} {names(location)}"
+def _unit_text(unit: Unit, names: Names) -> str:
+    return f"{UNIT_WORDS.get(unit.type, unit.type)} {names(unit.location)}"
 
 
-def describe_order(order: str, names: Names, units_at: dict[str, tuple[str, str]], book: PowerBook) -> str:
-    """``A PAR - BUR`` -> ``Army Paris -> Burgundy``; supports name the supported unit in full."""
-    words = order.replace("->", "-").split()
-    if not words:
-        return order
-    head = words[0].upper()
-    if head == "WAIVE":
+def _supported(province: str, verb: str, units_at: dict[str, tuple[str, str]], book: PowerBook,
+               names: Names) -> str:
+    power, utype = units_at.get(province_of(province), ("", "A" if verb == "C" else ""))
+    owner = f"{book.adjective(power)} " if power else ""
+    return f"{owner}{UNIT_WORDS.get(utype, 'unit')} {names(province)}".strip()
+
+
+def describe_order(order: Order, names: Names, units_at: dict[str, tuple[str, str]], book: PowerBook,
+                   public: Mapping[str, str] | None = None) -> str:
+    """``A PAR - BUR`` -> ``Army Paris -> Burgundy``; supports name the supported unit in full.
+    ``public`` maps a build whose site is secret (``F CAL``) to what others see (``F NYK/CAL``)."""
+    if isinstance(order, Waive):
         return "Build waived"
-    if head in ("BUILD", "REMOVE") and len(words) >= 3:
-        article = "an army" if words[1].upper() == "A" else "a fleet"
-        if head == "REMOVE":
-            article = "the army" if words[1].upper() == "A" else "the fleet"
-            return f"Removes {article} in {names(words[2])}"
-        return f"Builds {article} in {names(words[2])}"
-    if len(words) < 3:
-        return order
-    unit = _unit_text(head, words[1], names)
-    verb = words[2].upper()
-    rest = words[3:]
-    if verb == "H":
+    if isinstance(order, (Build, Remove)):
+        shown = (public or {}).get(str(order.unit), str(order.unit))
+        location = shown.partition(" ")[2] or order.unit.location
+        army = order.unit.type == "A"
+        if isinstance(order, Remove):
+            return f"Removes {'the army' if army else 'the fleet'} in {names(location)}"
+        return f"Builds {'an army' if army else 'a fleet'} in {names(location)}"
+    unit = _unit_text(order.unit, names)
+    if isinstance(order, Hold):
         return f"{unit} HOLD"
-    if verb == "D":
+    if isinstance(order, Disband):
         return f"{unit} DISBAND"
-    if verb in ("-", "R"):
-        path = " -> ".join(names(w) for w in rest if w not in ("-", "VIA"))
-        return f"{unit} -> {path}"
-    if verb in ("S", "C"):
-        if rest and rest[0] in UNIT_WORDS and len(rest) > 1:
-            rest = rest[1:]
-        target = rest[0] if rest else ""
-        power, utype = units_at.get(target.split("/")[0].upper(), ("", "A" if verb == "C" else ""))
-        owner = f"{book.adjective(power)} " if power else ""
-        supported = f"{owner}{UNIT_WORDS.get(utype, 'unit')} {names(target)}".strip()
-        tail = ""
-        if len(rest) >= 3 and rest[1] == "-":
-            tail = f" -> {names(rest[2])}"
-        word = "SUPPORT" if verb == "S" else "CONVOY"
-        return f"{unit} {word} {supported}{tail}"
-    return order
+    if isinstance(order, (Move, Retreat)):
+        return f"{unit} -> {names(order.target)}"
+    if isinstance(order, Land):
+        return f"{unit} -> " + " -> ".join(names(w) for w in (order.via, order.target) if w)
+    if isinstance(order, SupportHold):
+        return f"{unit} SUPPORT {_supported(order.supported, 'S', units_at, book, names)}"
+    if isinstance(order, SupportMove):
+        return (f"{unit} SUPPORT {_supported(order.supported, 'S', units_at, book, names)} "
+                f"-> {names(order.target)}")
+    if isinstance(order, Convoy):
+        return f"{unit} CONVOY {_supported(order.army, 'C', units_at, book, names)} -> {names(order.target)}"
+    return str(order)
 
 
 def units_by_province(state: dict[str, Any]) -> dict[str, tuple[str, str]]:
@@ -123,7 +138,7 @@ def units_by_province(state: dict[str, Any]) -> dict[str, tuple[str, str]]:
 REASON_WORDS = {
     "bounce": "bounce", "standoff": "bounce", "cut": "cut", "dislodged": "dislodged", "no_convoy": "no convoy",
     "disrupted": "disrupted", "void": "void", "illegal": "void", "unreadable": "void", "duplicate": "void",
-    "paradox": "void", "destroyed": "destroyed", "no_support": "no support",
+    "paradox": "void", "destroyed": "destroyed", "no_support": "no support", "ruling": "GM ruling",
 }
 
 
@@ -149,10 +164,14 @@ def _order_text(entry: dict[str, Any]) -> str:
     return str(entry.get("normalized") or entry.get("order") or "")
 
 
-def _sort_key(entry: dict[str, Any]) -> tuple[int, str]:
-    words = _order_text(entry).split()
-    if words and words[0] in ("BUILD", "REMOVE", "WAIVE"):
-        return (1, " ".join(words[2:3]))
+def _sort_key(order: Order | None, text: str, public: Mapping[str, str]) -> tuple[int, str]:
+    if isinstance(order, (Build, Remove)):
+        return (1, public.get(str(order.unit), str(order.unit)).partition(" ")[2])
+    if isinstance(order, Waive):
+        return (1, "")
+    if order is not None:
+        return (0, order.unit.location)
+    words = text.split()  # an order the judge could not read: as written
     return (0, words[1] if len(words) > 1 else "")
 
 
@@ -204,17 +223,22 @@ def build_results_view(
     deadline_text: str,
     next_deadline_text: str,
     nmr_powers: list[str],
+    read_order: Callable[[str], Order | None],
     previous_centres: dict[str, int] | None = None,
 ) -> ResultsView:
+    """``result`` as the engine gave it; ``read_order`` reads an order's stored text (the engine's
+    parser); a build whose site is secret (``result["hidden"]``) shows in its public form."""
     phase = PhaseName(str(result.get("phase") or state_before.get("phase")))
     units_at = units_by_province(state_before)
+    public = {str(h["unit"]): str(h["public"]) for h in result.get("hidden") or []}
     blocks: dict[str, PowerBlock] = {}
     for pid in book.ids:
         blocks[pid] = PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers)
-    for entry in sorted(result.get("orders") or [], key=_sort_key):
+    read = [(entry, read_order(_order_text(entry))) for entry in result.get("orders") or []]
+    for entry, order in sorted(read, key=lambda pair: _sort_key(pair[1], _order_text(pair[0]), public)):
         pid = str(entry.get("power", "")).upper()
         block = blocks.setdefault(pid, PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers))
-        text = describe_order(_order_text(entry), names, units_at, book)
+        text = describe_order(order, names, units_at, book, public) if order is not None else _order_text(entry)
         note = annotation(entry)
         if phase.kind == "adjustment":
             label = f"{block.name}:".ljust(11)

@@ -1,104 +1,146 @@
-"""What the game master does to the course of a game: process now, preview, roll back and forward."""
+"""What the game master does to the course of a game: process now, preview, roll back and forward.
+
+Use cases over the turn steps; the mail commands (``app/mail/commands_turns.py``) and the
+dashboard render the values returned here.
+"""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase
-from app.mail.commands import CommandError
-from app.services.mail_session import MailSession
+from app.services import game_engine
+from app.services.actor import Actor
+from app.services.context import Judge
+from app.services.errors import DomainError
+from app.services.game_audit import record_audit, require_master
 from app.services.notify import mail_game
+from app.services.orders import phase_variant_state, store_orders
 from app.services.render import format_deadline
-from app.services.turns import ProcessError, preview_turn, process_turn
+from app.services.results import ResultsView
+from app.services.rulesets import ruleset_for
+from app.services.turn_adjudicate import adjudicate_open_phase, phase_orders
+from app.services.turn_publish import previous_centres, results_view
+from app.services.turns import TurnOutcome
 
-__all__ = ["preview", "process_now", "rollback", "rollforward"]
+__all__ = ["RolledBack", "RolledForward", "TurnPreview", "preview_turn", "process_now", "rollback", "rollforward"]
 
 
-def _running(ctx: MailSession) -> Game:
-    game = ctx.require_game()
+@dataclass(frozen=True)
+class TurnPreview:
+    """The results as they would be now; nothing stored, nothing sent."""
+
+    game: str
+    phase: str
+    view: ResultsView
+
+
+@dataclass(frozen=True)
+class RolledBack:
+    game: str
+    phase: str  # the phase open again
+    restore: bool  # its orders were kept
+    deadline: datetime | None
+    mails: int
+
+
+@dataclass(frozen=True)
+class RolledForward:
+    game: str
+    phase: str | None  # the phase open now
+
+
+def _running(game: Game) -> None:
     if game.status not in ("active", "paused"):
-        raise CommandError(f"game '{game.name}' is {game.status}")
-    return game
+        raise DomainError("not_running", f"game '{game.name}' is {game.status}")
 
 
-def process_now(ctx: MailSession, phase_words: str) -> None:
-    game = _running(ctx)
-    ctx.flush_orders()
-    expected = phase_words.split()[0] if phase_words.strip() else None
-    try:
-        outcome = process_turn(ctx.db, ctx.judge, game, expected_phase=expected)
-    except ProcessError as error:
-        raise CommandError(str(error)) from error
-    ctx.audit("process", phase=outcome.phase)
-    ctx.add_note(f"Processed {outcome.phase}; results sent ({outcome.mails} mails)."
-                 + (f" Next phase {outcome.next_phase}." if outcome.next_phase else " The game is over."))
+def process_now(judge: Judge, db: Session, actor: Actor, game: Game,
+                expected_phase: str | None = None) -> TurnOutcome:
+    """PROCESS: the open phase now (``expected_phase`` guards against a stale command)."""
+    require_master(actor, game)
+    _running(game)
+    outcome = ruleset_for(game.variant).process_turn(db, judge, game, expected_phase=expected_phase)
+    record_audit(db, actor, game, "process", phase=outcome.phase)
+    return outcome
 
 
-def preview(ctx: MailSession) -> None:
-    game = _running(ctx)
-    ctx.flush_orders()
-    preview_turn(ctx.db, ctx.judge, game)
-    ctx.add_note("Preview results sent to the master only; nothing has changed.")
+def preview_turn(judge: Judge, db: Session, actor: Actor, game: Game) -> TurnPreview:
+    """PREVIEW: the would-be results of the open phase; nothing is written."""
+    require_master(actor, game)
+    _running(game)
+    if not ruleset_for(game.variant).has_map:
+        raise DomainError("not_a_map_game", "PREVIEW shows the results of a map game's phase")
+    phase, adjudication = adjudicate_open_phase(db, game)
+    outcome = adjudication.outcome
+    view = results_view(judge, game, phase, outcome.results, outcome.state_after, adjudication.nmr,
+                        phase.deadline or game.deadline, None, previous_centres(db, game))
+    view.preview = True
+    return TurnPreview(game=game.name, phase=phase.code, view=view)
 
 
-def rollback(ctx: MailSession, args: str) -> None:
-    """ROLLBACK [phase] [RESTORE]: reopen an earlier phase; RESTORE keeps its orders."""
-    game = ctx.require_game()
-    words = args.upper().split()
-    restore = "RESTORE" in words
-    words = [w for w in words if w not in ("RESTORE", "FULL")]
-    processed = queries.phases_of(ctx.db, game.id)
+def _restore_orders(db: Session, game: Game, target: Phase) -> None:
+    """The orders the phase was adjudicated with become its current orders again (read by the engine)."""
+    variant, state = phase_variant_state(game, target)
+    for power, orders in phase_orders(target).items():
+        checks = game_engine.check_orders(variant, state, power, orders)
+        store_orders(db, game, target.code, power, checks, whole_set=False)
+
+
+def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: str | None = None,
+             restore: bool = False) -> RolledBack:
+    """ROLLBACK: reopen an earlier phase (the last processed one by default); ``restore`` keeps its orders."""
+    require_master(actor, game)
+    processed = queries.phases_of(db, game.id)
     if not processed:
-        raise CommandError("nothing to roll back")
+        raise DomainError("nothing_to_roll_back", "nothing to roll back")
     target = processed[-1]
-    if words:
-        matches = [p for p in processed if p.code == words[0]]
+    if target_phase:
+        matches = [p for p in processed if p.code == target_phase.upper()]
         if not matches:
-            raise CommandError(f"no processed phase {words[0]}")
+            raise DomainError("no_such_phase", f"no processed phase {target_phase.upper()}")
         target = matches[-1]
-    later = list(ctx.db.scalars(select(Phase).where(Phase.game_id == game.id, Phase.seq > target.seq,
-                                                    Phase.status != "rolled_back")))
+    later = list(db.scalars(select(Phase).where(Phase.game_id == game.id, Phase.seq > target.seq,
+                                                Phase.status != "rolled_back")))
     for phase in later:
         phase.status = "rolled_back"
-        queries.clear_orders(ctx.db, game.id, phase.code)
-    queries.clear_orders(ctx.db, game.id, target.code)
+        queries.clear_orders(db, game.id, phase.code)
+    queries.clear_orders(db, game.id, target.code)
+    db.flush()
     if restore and target.orders_received:
-        from app.db.models import OrderRow
-
-        for power, lines in (target.orders_parsed or {}).items():
-            for index, order in enumerate(lines):
-                unit = " ".join(order.split()[:2]) if not order.startswith(("BUILD", "REMOVE", "WAIVE")) \
-                    else f"#{order}#{index}"
-                ctx.db.add(OrderRow(game_id=game.id, phase=target.code, power=power, unit=unit, line=order,
-                                    order=order, checked=True))
+        _restore_orders(db, game, target)
     target.status = "open"
     game.phase = target.code
     if game.status == "finished":
         game.status = "active"
-    game.deadline = ctx.judge.now() + timedelta(hours=24)
+    game.deadline = judge.now() + timedelta(hours=24)
     target.deadline = game.deadline
     game.grace_until = None
     game.version += 1
-    ctx.db.flush()
-    ctx.audit("rollback", phase=target.code, restore=restore)
-    mail_game(ctx.db, ctx.judge, game, f"Diplomacy game {game.name} rolled back",
-              f"The master rolled game '{game.name}' back to {target.code}"
-              f"{' with its orders' if restore else ''}.  New deadline: {format_deadline(game.deadline)}.\n")
-    ctx.add_note(f"Rolled back to {target.code}.")
+    db.flush()
+    record_audit(db, actor, game, "rollback", phase=target.code, restore=restore)
+    mails = mail_game(db, judge, game, f"Diplomacy game {game.name} rolled back",
+                      f"The master rolled game '{game.name}' back to {target.code}"
+                      f"{' with its orders' if restore else ''}.  New deadline: {format_deadline(game.deadline)}.\n")
+    return RolledBack(game=game.name, phase=target.code, restore=restore, deadline=game.deadline, mails=mails)
 
 
-def rollforward(ctx: MailSession) -> None:
-    game = ctx.require_game()
-    current = queries.open_phase(ctx.db, game.id)
+def rollforward(judge: Judge, db: Session, actor: Actor, game: Game) -> RolledForward:
+    """ROLLFORWARD: undo a rollback, if nothing was processed since."""
+    del judge  # the same shape as the other use cases; nothing here needs the clock or templates
+    require_master(actor, game)
+    current = queries.open_phase(db, game.id)
     if current is None or current.results is None:
-        raise CommandError("nothing to roll forward (or the phase was processed again since)")
-    redo = list(ctx.db.scalars(select(Phase).where(Phase.game_id == game.id, Phase.seq > current.seq,
-                                                   Phase.status == "rolled_back").order_by(Phase.seq)))
+        raise DomainError("nothing_to_roll_forward", "nothing to roll forward (or the phase was processed again since)")
+    redo = list(db.scalars(select(Phase).where(Phase.game_id == game.id, Phase.seq > current.seq,
+                                               Phase.status == "rolled_back").order_by(Phase.seq)))
     if not redo:
-        raise CommandError("nothing to roll forward")
+        raise DomainError("nothing_to_roll_forward", "nothing to roll forward")
     current.status = "processed"
     seq = current.seq
     for phase in redo:
@@ -109,8 +151,6 @@ def rollforward(ctx: MailSession) -> None:
         if phase.status == "open":
             game.phase, game.deadline = phase.code, phase.deadline
             break
-    ctx.db.flush()
-    ctx.audit("rollforward", phase=game.phase)
-    ctx.add_note(f"Rolled forward to {game.phase}.")
-
-
+    db.flush()
+    record_audit(db, actor, game, "rollforward", phase=game.phase)
+    return RolledForward(game=game.name, phase=game.phase)

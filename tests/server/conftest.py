@@ -108,7 +108,7 @@ def signon(power: str, game: str = "alpha") -> str:
 def hold_all(harness: Harness, game: str = "alpha") -> None:
     """Every power orders every unit to hold (or waives its builds)."""
     from app.db import queries
-    from app.services.orders import order_status
+    from app.services.orders import power_status
 
     with harness.judge.sessions.begin() as db:
         g = queries.game_by_name(db, game)
@@ -123,4 +123,4 @@ def hold_all(harness: Harness, game: str = "alpha") -> None:
             lines = [f"{u} H" if need["kind"] == "movement" else f"{u} D" for u in need.get("units", [])]
         if lines:
             harness.send(player(power), signon(power, game) + "\n".join(lines))
-    del order_status
+    del power_status

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 
 from app.db import queries
@@ -183,17 +184,14 @@ def test_absence_moves_the_deadline(started: Harness) -> None:
     assert new is not None and new > deadline
 
 
-def test_victory_ends_the_game(started: Harness) -> None:
-    from app import jsonapi
+def test_victory_ends_the_game(started: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
 
-    class Victorious:
-        def __getattr__(self, name: str) -> object:
-            return getattr(jsonapi, name)
+    from app.services import game_engine
 
-        def adjudicate_request(self, request: dict[str, object]) -> dict[str, object]:
-            return {**jsonapi.adjudicate_request(request), "winner": "FRANCE"}
-
-    started.judge.api = Victorious()
+    adjudicate = game_engine.adjudicate
+    monkeypatch.setattr(game_engine, "adjudicate",
+                        lambda *args: replace(adjudicate(*args), winner="FRANCE"))
     started.send("gm@example.com", "SIGNON master@alpha masterpw\nPROCESS")
     game = _game(started)
     assert game.status == "finished" and game.deadline is None

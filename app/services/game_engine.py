@@ -1,0 +1,142 @@
+"""The one place the services call the engine: a game's variant with the game's rule options,
+stored phases to engine values and back (through ``app.db.codec``), order checks, what a
+power must order, adjudication.
+
+Every call takes a ``Variant`` made by ``game_variant`` (the game's own rule options applied),
+so no engine call can forget them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from app.db import codec
+from app.engine import api as engine
+from app.engine.adjudicate import OrderInput
+from app.engine.api import GameState, Orderable, OrderCheck, PhaseResult, RuleOptionError, Variant
+from app.engine.geo import province_of
+from app.engine.orders import Order, Unit
+from app.engine.parse import OrderSyntaxError, parse_order
+from app.services.errors import DomainError
+from app.variants import load_game_variant
+
+__all__ = [
+    "GameState",
+    "Order",
+    "OrderCheck",
+    "Orderable",
+    "PhaseResult",
+    "Unit",
+    "Variant",
+    "adjudicate",
+    "check_orders",
+    "game_rules",
+    "game_variant",
+    "order_from_json",
+    "order_json",
+    "order_need",
+    "orders_from_json",
+    "orders_json",
+    "parse_unit",
+    "read_order",
+    "result_json",
+    "state_json",
+    "state_of",
+    "unit_province",
+]
+
+def game_rules(settings: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A game's own rule options (SET RULE), as stored in its settings."""
+    return dict((settings or {}).get("rules") or {})
+
+
+@lru_cache(maxsize=256)
+def _variant(name: str, rules: tuple[tuple[str, Any], ...]) -> Variant:
+    return load_game_variant(name, dict(rules))
+
+
+def game_variant(name: str, rules: Mapping[str, Any] | None = None) -> Variant:
+    """The variant with a game's rule options; refuses unknown options with a ``DomainError``."""
+    try:
+        return _variant(name, tuple(sorted((rules or {}).items())))
+    except RuleOptionError as error:
+        raise DomainError("bad_rule", f"rule options refused: {error}") from error
+    except LookupError as error:
+        raise DomainError("unknown_variant", str(error)) from error
+
+
+def state_of(variant: Variant, stored: Mapping[str, Any]) -> GameState:
+    """A stored position (a phase's ``state_before`` / ``state_after``) as the engine's state."""
+    try:
+        return codec.state_from_json(stored, variant)
+    except codec.CodecError as error:
+        raise DomainError("bad_state", f"the stored position cannot be read: {error}") from error
+
+
+def state_json(variant: Variant, state: GameState) -> dict[str, Any]:
+    return codec.state_to_json(state, variant)
+
+
+def result_json(variant: Variant, result: PhaseResult) -> dict[str, Any]:
+    """A phase result in the stored shape (``phases.results``)."""
+    return codec.result_to_json(result, variant)
+
+
+def order_json(order: Order) -> dict[str, Any]:
+    return codec.order_to_json(order)
+
+
+def order_from_json(data: Mapping[str, Any]) -> Order:
+    return codec.order_from_json(data)
+
+
+def orders_json(orders: Mapping[str, Sequence[Order]]) -> dict[str, list[dict[str, Any]]]:
+    return codec.orders_to_json(orders)
+
+
+def orders_from_json(data: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, list[Order]]:
+    return codec.orders_from_json(data)
+
+
+def adjudicate(variant: Variant, state: GameState, orders: Mapping[str, Sequence[OrderInput]]) -> PhaseResult:
+    return engine.adjudicate(variant, state, {power.upper(): list(lines) for power, lines in orders.items()})
+
+
+def check_orders(variant: Variant, state: GameState, power: str, lines: Sequence[OrderInput]) -> list[OrderCheck]:
+    """Check orders as they arrive: each line, understood or not, and why."""
+    return engine.check_orders(variant, state, power, list(lines))
+
+
+def order_need(variant: Variant, state: GameState, power: str) -> Orderable:
+    """What ``power`` has to order in the phase of ``state``."""
+    return engine.orderable(variant, state, power)
+
+
+def read_order(variant: Variant, text: str) -> Order | None:
+    """An order's stored text read back with the map (for the results' English), or None."""
+    try:
+        return parse_order(text, variant.map)
+    except OrderSyntaxError:
+        return None
+
+
+def parse_unit(variant: Variant, line: str) -> Unit | None:
+    """The unit an order names, read with the map but not checked against a position
+    (orders given in advance); None when the line cannot be read."""
+    try:
+        order = parse_order(line, variant.map)
+    except OrderSyntaxError:
+        return None
+    unit = getattr(order, "unit", None)
+    return unit if isinstance(unit, Unit) else None
+
+
+def unit_province(variant: Variant, text: str) -> str | None:
+    """The province a player or GM names (``PAR``, ``Paris``, ``A PAR``, ``F STP/SC``), or None."""
+    location = variant.map.lookup(text.strip())
+    if location is not None:
+        return province_of(location)
+    unit = parse_unit(variant, text)
+    return province_of(unit.location) if unit is not None else None

@@ -1,0 +1,205 @@
+"""Override a processed phase (the GM dashboard's use case): preview old and new side by side, or
+commit: the phase adjudicated again, later phases replayed, everyone told, the audit written.
+
+Built on the ROLLBACK path's idea (a processed phase is reopened to the engine) but without
+losing the game's course: the later phases are replayed from their stored orders.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import Game, OrderRow, Phase
+from app.services.actor import Actor
+from app.services.context import Judge
+from app.services.errors import DomainError
+from app.services.game_audit import record_audit, require_master
+from app.services.orders import check_advance_orders
+from app.services.override_changes import AppliedRuling, OverrideChanges
+from app.services.override_diff import OrderDiff, PositionDiff, UnfitOrder, order_diffs, position_diff
+from app.services.override_mail import queue_correction
+from app.services.override_plan import RedonePhase, ReplayPlan, plan_override
+from app.services.timing import game_setting, next_deadline
+from app.services.turn_adjudicate import orders_as_json, orders_as_text
+from app.services.turn_publish import previous_centres, render_results, results_view
+from app.services.turn_store import bump_version, eliminate
+
+__all__ = ["OverrideCommitted", "OverridePreview", "ReplayedPhase", "commit_override", "preview_override"]
+
+
+@dataclass(frozen=True)
+class ReplayedPhase:
+    """A later phase replayed from its stored orders."""
+
+    phase: str
+    orders: tuple[OrderDiff, ...]
+    position: PositionDiff
+    unfit: tuple[UnfitOrder, ...]
+
+    @property
+    def changed_orders(self) -> tuple[OrderDiff, ...]:
+        return tuple(d for d in self.orders if d.changed)
+
+
+@dataclass(frozen=True)
+class OverridePreview:
+    """Old and new side by side: every order of the phase, the position it leaves, the replay."""
+
+    game: str
+    phase: str
+    changes: OverrideChanges
+    rulings: tuple[AppliedRuling, ...]
+    orders: tuple[OrderDiff, ...]
+    position: PositionDiff
+    replayed: tuple[ReplayedPhase, ...]
+    dropped_phases: tuple[str, ...]
+    current_phase_old: str | None  # None: the game was over
+    current_phase_new: str | None  # None: the game is over
+    current_position: PositionDiff
+    unfit: tuple[UnfitOrder, ...]  # orders that no longer fit, in the replayed and the open phase
+    notes: tuple[str, ...]  # why the game does not stay at the same phase, and the like
+
+    @property
+    def same_current_phase(self) -> bool:
+        return self.current_phase_old == self.current_phase_new
+
+    @property
+    def changed_orders(self) -> tuple[OrderDiff, ...]:
+        return tuple(d for d in self.orders if d.changed)
+
+
+@dataclass(frozen=True)
+class OverrideCommitted:
+    preview: OverridePreview
+    reason: str
+    audit_id: int
+    mails: int  # correction mails queued
+
+
+def _preview(game: Game, phase_code: str, changes: OverrideChanges, plan: ReplayPlan) -> OverridePreview:
+    variant = plan.variant
+    target = plan.target
+    stored = target.stored
+    replayed = tuple(ReplayedPhase(
+        phase=r.code, orders=order_diffs(variant, r.stored.results, r.results),
+        position=position_diff(r.stored.state_after, r.state_after), unfit=r.unfit) for r in plan.replayed)
+    unfit = (*target.unfit, *(u for r in plan.replayed for u in r.unfit), *plan.open_unfit)
+    return OverridePreview(
+        game=game.name, phase=phase_code.upper(), changes=changes, rulings=plan.rulings,
+        orders=order_diffs(variant, stored.results, target.results),
+        position=position_diff(stored.state_after, target.state_after),
+        replayed=replayed, dropped_phases=tuple(s.code for s in plan.dropped),
+        current_phase_old=plan.current_old, current_phase_new=plan.open_code,
+        current_position=position_diff(plan.current_state_old, plan.open_state),
+        unfit=tuple(unfit), notes=plan.notes,
+    )
+
+
+def preview_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str,
+                     changes: OverrideChanges) -> OverridePreview:
+    """What overriding ``phase_code`` with ``changes`` would do; nothing is written or sent."""
+    del judge  # the same signature as commit_override; nothing here needs the clock or templates
+    require_master(actor, game)
+    return _preview(game, phase_code, changes, plan_override(db, game, phase_code, changes))
+
+
+def _write_redone(db: Session, redone: RedonePhase) -> Phase:
+    row = db.get_one(Phase, redone.stored.id)
+    row.state_before = redone.state_before
+    row.orders_parsed = orders_as_text(redone.orders)
+    row.orders_typed = orders_as_json(redone.orders)
+    row.results = redone.results
+    row.state_after = redone.state_after
+    row.status = "processed"
+    return row
+
+
+def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
+    """The phase open after the override: the same one with a new start, a new one, or none."""
+    if plan.kept_open is not None and plan.open_state is not None:
+        row = db.get_one(Phase, plan.kept_open.id)
+        row.state_before = plan.open_state
+        for order_id in plan.open_unfit_rows:
+            order_row = db.get(OrderRow, order_id)
+            if order_row is not None:
+                db.delete(order_row)
+        return
+    if plan.open_code is None or plan.open_state is None:
+        game.status, game.deadline, game.grace_until = "finished", None, None
+        game.phase = (plan.replayed[-1] if plan.replayed else plan.target).code
+        return
+    top = db.scalar(select(func.max(Phase.seq)).where(Phase.game_id == game.id)) or 0
+    deadline = next_deadline(game.settings, plan.open_code, judge.now())
+    row = Phase(game_id=game.id, seq=top + 1, code=plan.open_code, status="open", state_before=plan.open_state,
+                deadline=deadline)
+    db.add(row)
+    db.flush()
+    check_advance_orders(db, game, row)
+    game.phase, game.deadline, game.grace_until, game.reminded_phase = plan.open_code, deadline, None, None
+    if game.status == "finished":
+        game.status = "active"
+
+
+def _nmr(redone: RedonePhase) -> list[str]:
+    defaulted = {str(e.get("power")) for e in redone.results.get("orders") or [] if e.get("default")}
+    return sorted(p for p in defaulted if not redone.orders.get(p))
+
+
+def _rerender(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
+    """The results kept for the history say what the phases now say."""
+    redone = [plan.target, *plan.replayed]
+    layout = str(game_setting(game.settings, "layout"))
+    for index, phase in enumerate(redone):
+        row = db.get_one(Phase, phase.stored.id)
+        following = redone[index + 1].stored.deadline if index + 1 < len(redone) else game.deadline
+        view = results_view(judge, game, row, phase.results, phase.state_after, _nmr(phase), row.deadline,
+                            following if phase.winner is None else None, previous_centres(db, game, row.seq + 1))
+        row.results_text = render_results(judge, view, layout)[0]
+
+
+def _reseat(game: Game, state: dict[str, Any]) -> None:
+    present = {p.upper() for key in ("units", "centers") for p, items in (state.get(key) or {}).items() if items}
+    for seat in game.players:
+        if seat.status == "eliminated" and seat.power in present:
+            seat.status = "active"
+    eliminate(game, state)
+
+
+def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str,
+                    changes: OverrideChanges, reason: str) -> OverrideCommitted:
+    """Override ``phase_code``: adjudicate it again with ``changes``, replay the later phases, tell
+    every player and the GM, and record who, when, what and why."""
+    require_master(actor, game)
+    if not reason.strip():
+        raise DomainError("no_reason", "say why the phase is corrected; the players are told")
+    plan = plan_override(db, game, phase_code, changes)
+    preview = _preview(game, phase_code, changes, plan)
+    bump_version(db, game)
+    if changes.rules:
+        game.settings = {**(game.settings or {}), "rules": plan.rules}
+    for redone in (plan.target, *plan.replayed):
+        _write_redone(db, redone)
+    for dropped in plan.dropped:
+        db.get_one(Phase, dropped.id).status = "rolled_back"
+        for order_row in queries.orders_for(db, game.id, dropped.code):
+            order_row.checked = False  # kept as orders in advance, checked if that phase comes again
+    db.flush()
+    _open_after(db, judge, game, plan)
+    _reseat(game, plan.open_state or plan.target.state_after)
+    db.flush()
+    _rerender(db, judge, game, plan)
+    entry = record_audit(db, actor, game, "override", phase=preview.phase, changes=changes.to_json(),
+                         reason=reason.strip(), rulings=[r.to_json() for r in plan.rulings],
+                         changed_orders=len(preview.changed_orders), replayed=[r.phase for r in preview.replayed],
+                         dropped=list(preview.dropped_phases), current_before=preview.current_phase_old,
+                         current_after=preview.current_phase_new,
+                         unfit=[{"phase": u.phase, "power": u.power, "order": u.order, "why": u.why}
+                                for u in preview.unfit])
+    db.flush()
+    mails = queue_correction(db, judge, game, preview, reason.strip())
+    return OverrideCommitted(preview=preview, reason=reason.strip(), audit_id=entry.id, mails=mails)

@@ -1,0 +1,99 @@
+"""Step two of a turn: store an adjudication (the phase's results, the seats, the next phase).
+
+Everything happens in the caller's transaction.  The game row's ``version`` is bumped with a
+guarded UPDATE (``bump_version``), so two processes can never both process one phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.engine import CursorResult
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, Phase
+from app.services.orders import check_advance_orders
+from app.services.timing import next_deadline
+from app.services.turn_adjudicate import Adjudication, ProcessError, orders_as_json, orders_as_text
+
+__all__ = ["StoredTurn", "bump_version", "eliminate", "open_next_phase", "store_turn"]
+
+
+@dataclass(frozen=True)
+class StoredTurn:
+    phase_code: str
+    deadline: datetime | None  # the deadline the processed phase had
+    next_phase: str | None  # None: the game is over
+    next_deadline: datetime | None
+    winner: str | None
+
+
+def bump_version(db: Session, game: Game) -> None:
+    """Claim the game for this transaction: fails if another process changed it meanwhile."""
+    result = db.execute(
+        update(Game).where(Game.id == game.id, Game.version == game.version).values(version=Game.version + 1)
+    )
+    if not isinstance(result, CursorResult) or result.rowcount != 1:
+        raise ProcessError(f"game '{game.name}' was changed by another process", "changed_meanwhile")
+    game.version += 1
+
+
+def eliminate(game: Game, state_after: dict[str, Any]) -> None:
+    """Powers with neither units nor centres left are out."""
+    units = {p.upper() for p, u in (state_after.get("units") or {}).items() if u}
+    centres = {p.upper() for p, c in (state_after.get("centers") or {}).items() if c}
+    for seat in game.players:
+        if seat.role == "player" and seat.power and seat.power not in units | centres:
+            seat.status = "eliminated"
+
+
+def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None, state_after: dict[str, Any],
+                    next_at: datetime | None) -> None:
+    """Open the phase after ``phase`` (checking the orders given for it in advance), or end the game."""
+    if next_code:
+        new_phase = Phase(game_id=game.id, seq=phase.seq + 1, code=next_code, status="open",
+                          state_before=state_after, deadline=next_at)
+        db.add(new_phase)
+        db.flush()
+        check_advance_orders(db, game, new_phase)
+        game.phase = next_code
+        game.deadline = next_at
+    else:
+        game.status = "finished"
+        game.deadline = None
+    game.grace_until = None
+    game.reminded_phase = None
+    db.flush()
+
+
+def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication, now: datetime,
+               crash: Callable[[str], None]) -> StoredTurn:
+    """Write the adjudication of ``phase``: its results, the seats (misses, eliminations), the next phase."""
+    outcome = adjudication.outcome
+    deadline = phase.deadline or game.deadline
+    phase.orders_received = adjudication.orders.received
+    phase.orders_parsed = orders_as_text(adjudication.orders.orders)
+    phase.orders_typed = orders_as_json(adjudication.orders.orders)
+    phase.results = outcome.results
+    phase.state_after = outcome.state_after
+    phase.status = "processed"
+    phase.processed_at = now
+    db.flush()
+    crash("turn:phase_stored")
+    for seat in game.players:
+        if seat.power in adjudication.nmr:
+            seat.misses += 1
+        seat.wait = False
+        seat.draw = None
+    eliminate(game, outcome.state_after)
+    crash("turn:seats_updated")
+    next_code = outcome.next_phase
+    next_at = next_deadline(game.settings, next_code, now) if next_code else None
+    open_next_phase(db, game, phase, next_code, outcome.state_after, next_at)
+    crash("turn:next_phase_opened")
+    return StoredTurn(phase_code=phase.code, deadline=deadline, next_phase=next_code, next_deadline=next_at,
+                      winner=outcome.winner)

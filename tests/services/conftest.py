@@ -1,0 +1,5 @@
+"""The services tests reuse the server harness: a migrated SQLite database, the real engine, a clock."""
+
+from tests.server.conftest import database_url, harness, started
+
+__all__ = ["database_url", "harness", "started"]

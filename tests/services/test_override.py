@@ -1,0 +1,266 @@
+"""Override a processed phase: the diff, the replay of later phases, the correction mails, the audit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import AuditEntry, Game, Phase
+from app.services.actor import Actor, Role
+from app.services.errors import DomainError
+from app.services.override import commit_override, preview_override
+from app.services.override_changes import OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
+from tests.server.conftest import POWERS, Harness, player, signon
+
+GM = "gm@example.com"
+
+
+@contextmanager
+def game_db(harness: Harness, name: str = "alpha") -> Iterator[tuple[Session, Game]]:
+    with harness.judge.sessions.begin() as db:
+        game = queries.game_by_name(db, name)
+        assert game is not None
+        yield db, game
+
+
+def gm_actor(game: Game) -> Actor:
+    return Actor(GM, Role.GM, game.id)
+
+
+def orders(harness: Harness, power: str, *lines: str) -> None:
+    harness.send(player(power), signon(power) + "\n".join(lines))
+
+
+def process(harness: Harness, phase: str) -> None:
+    harness.send(GM, f"SIGNON master@alpha masterpw\nPROCESS {phase}")
+    with game_db(harness) as (_db, game):
+        assert game.phase != phase, harness.last_reply(GM)
+
+
+def phase_row(db: Session, game: Game, code: str) -> Phase:
+    return db.scalars(select(Phase).where(Phase.game_id == game.id, Phase.code == code,
+                                          Phase.status != "rolled_back")).one()
+
+
+def units(state: dict[str, Any], power: str) -> list[str]:
+    return sorted(state["units"].get(power, []))
+
+
+@pytest.fixture
+def three_phases(started: Harness) -> Harness:
+    """S1901M: France and Germany bounce in Burgundy; F1901M: Paris moves on, Spain is taken;
+    W1901A: France builds in Marseilles.  S1902M is open."""
+    orders(started, "FRANCE", "A PAR - BUR")
+    orders(started, "GERMANY", "A MUN - BUR")
+    process(started, "S1901M")
+    orders(started, "FRANCE", "A MAR - SPA", "A PAR - PIC")
+    process(started, "F1901M")
+    orders(started, "FRANCE", "BUILD A MAR")
+    process(started, "W1901A")
+    with game_db(started) as (_db, game):
+        assert game.phase == "S1902M"
+    return started
+
+
+GERMANY_HOLDS = OverrideChanges(orders=(OrderChange("GERMANY", ("A MUN H",)),))
+
+
+def test_preview_shows_old_and_new_and_writes_nothing(three_phases: Harness) -> None:
+    with game_db(three_phases) as (db, game):
+        preview = preview_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS)
+        before = dict(phase_row(db, game, "S1901M").results or {})
+    diffs = {(d.power, d.unit): d for d in preview.orders}
+    paris = diffs[("FRANCE", "A PAR")]
+    assert paris.old is not None and paris.new is not None
+    assert (paris.old.order, paris.old.result, paris.old.reason) == ("A PAR - BUR", "fails", "bounce")
+    assert (paris.new.order, paris.new.result) == ("A PAR - BUR", "succeeds")
+    munich = diffs[("GERMANY", "A MUN")]
+    assert munich.old is not None and munich.new is not None
+    assert (munich.old.order, munich.new.order, munich.new.result) == ("A MUN - BUR", "A MUN H", "succeeds")
+    unchanged = diffs[("ENGLAND", "F LON")]
+    assert not unchanged.changed
+    assert {(d.power, d.unit) for d in preview.changed_orders} == {("FRANCE", "A PAR"), ("GERMANY", "A MUN")}
+    france = next(p for p in preview.position.powers if p.power == "FRANCE")
+    assert france.units_removed == ("A PAR",) and france.units_added == ("A BUR",)
+    assert [p.power for p in preview.position.changed_powers] == ["FRANCE"]
+    assert [r.phase for r in preview.replayed] == ["F1901M", "W1901A"]
+    assert [(u.phase, u.power, u.order) for u in preview.unfit] == [("F1901M", "FRANCE", "A PAR - PIC")]
+    assert preview.current_phase_old == preview.current_phase_new == "S1902M" and preview.same_current_phase
+    current = next(p for p in preview.current_position.powers if p.power == "FRANCE")
+    assert current.units_removed == ("A PIC",) and current.units_added == ("A BUR",)
+    with game_db(three_phases) as (db, game):  # nothing was written
+        assert phase_row(db, game, "S1901M").results == before
+        assert db.scalars(select(AuditEntry).where(AuditEntry.action == "override")).all() == []
+    assert three_phases.outbox(kind="correction") == []
+
+
+def test_commit_replays_later_phases_mails_everyone_and_audits(three_phases: Harness) -> None:
+    with game_db(three_phases) as (db, game):
+        done = commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS,
+                               "Germany's order was meant as a hold (contested by mail)")
+    assert done.mails == len(POWERS) + 1
+    with game_db(three_phases) as (db, game):
+        assert game.phase == "S1902M" and game.status == "active"
+        spring = phase_row(db, game, "S1901M")
+        assert spring.orders_parsed is not None and spring.orders_parsed["GERMANY"] == ["A MUN H"]
+        assert units(spring.state_after or {}, "FRANCE") == ["A BUR", "A MAR", "F BRE"]
+        fall = phase_row(db, game, "F1901M")
+        assert fall.status == "processed" and units(fall.state_before, "FRANCE") == ["A BUR", "A MAR", "F BRE"]
+        void = [e for e in (fall.results or {})["orders"] if e["order"] == "A PAR - PIC"]
+        assert void and void[0]["result"] == "invalid"
+        assert "Army Burgundy" in (fall.results_text or "")
+        current = queries.open_phase(db, game.id)
+        assert current is not None and current.code == "S1902M"
+        assert units(current.state_before, "FRANCE") == ["A BUR", "A MAR", "A SPA", "F BRE"]
+        audit = db.scalars(select(AuditEntry).where(AuditEntry.action == "override")).one()
+        assert audit.id == done.audit_id and audit.actor == GM and audit.created_at is not None
+        assert audit.detail["reason"] == "Germany's order was meant as a hold (contested by mail)"
+        assert audit.detail["changes"]["orders"] == {"GERMANY": ["A MUN H"]}
+        assert audit.detail["replayed"] == ["F1901M", "W1901A"]
+        assert audit.detail["unfit"][0]["order"] == "A PAR - PIC"
+    mails = three_phases.outbox(kind="correction")
+    assert sorted(m.recipients[0] for m in mails) == sorted([*(player(p) for p in POWERS), GM])
+    assert all(m.subject == "Diplomacy correction alpha S1901M" for m in mails)
+    text = mails[0].body_text
+    for expected in ("Reason: Germany's order was meant as a hold", "France: was A PAR - BUR (fails, bounce); "
+                     "now A PAR - BUR (succeeds).", "F1901M France: A PAR - PIC", "The game stays at S1902M"):
+        assert expected in text, text
+
+
+@pytest.mark.parametrize("who", [
+    Actor(player("FRANCE"), Role.PLAYER, None, "FRANCE"),
+    Actor("other-gm@example.com", Role.GM, -1),
+    Actor("observer@example.com", Role.OBSERVER),
+])
+def test_only_the_games_master_may_override(three_phases: Harness, who: Actor) -> None:
+    with game_db(three_phases) as (db, game):
+        actor = Actor(who.address, who.role, game.id if who.game_id is None else who.game_id, who.power)
+        for call in (lambda: preview_override(three_phases.judge, db, actor, game, "S1901M", GERMANY_HOLDS),
+                     lambda: commit_override(three_phases.judge, db, actor, game, "S1901M", GERMANY_HOLDS, "x")):
+            with pytest.raises(DomainError) as refused:
+                call()
+            assert refused.value.code == "not_master"
+
+
+@pytest.mark.parametrize(("phase", "changes", "code"), [
+    ("S1905M", GERMANY_HOLDS, "no_such_phase"),
+    ("S1902M", GERMANY_HOLDS, "no_such_phase"),  # open, not processed
+    ("S1901M", OverrideChanges(), "no_changes"),
+    ("S1901M", OverrideChanges(orders=(OrderChange("GERMANY", ("A MUN - PAR",)),)), "illegal_order"),
+    ("S1901M", OverrideChanges(orders=(OrderChange("ATLANTIS", ("A MUN H",)),)), "unknown_power"),
+    ("S1901M", OverrideChanges(rules=(RuleChange("retreat_sideways", "on"),)), "bad_rule"),
+    ("S1901M", OverrideChanges(rulings=(UnitRuling("BUR", Ruling.HOLDS),)), "no_unit"),
+    ("W1901A", OverrideChanges(rulings=(UnitRuling("MAR", Ruling.FAILS),)), "bad_ruling"),
+])
+def test_bad_overrides_are_refused(three_phases: Harness, phase: str, changes: OverrideChanges, code: str) -> None:
+    with game_db(three_phases) as (db, game):
+        with pytest.raises(DomainError) as refused:
+            preview_override(three_phases.judge, db, gm_actor(game), game, phase, changes)
+        assert refused.value.code == code
+
+
+def test_commit_needs_a_reason(three_phases: Harness) -> None:
+    with game_db(three_phases) as (db, game), pytest.raises(DomainError) as refused:
+        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "  ")
+    assert refused.value.code == "no_reason"
+
+
+def test_a_ruling_is_applied_as_a_voided_order_and_recorded(started: Harness) -> None:
+    orders(started, "FRANCE", "A PAR - BUR", "A MAR S A PAR - BUR")
+    orders(started, "GERMANY", "A MUN - BUR")
+    process(started, "S1901M")
+    changes = OverrideChanges(rulings=(UnitRuling("Marseilles", Ruling.FAILS),))
+    with game_db(started) as (db, game):
+        done = commit_override(started.judge, db, gm_actor(game), game, "S1901M", changes,
+                               "the support was sent after the deadline")
+    diffs = {(d.power, d.unit): d for d in done.preview.orders}
+    support = diffs[("FRANCE", "A MAR")]
+    assert support.old is not None and support.new is not None
+    assert (support.old.result, support.new.order, support.new.result, support.new.reason) == (
+        "succeeds", "A MAR S PAR - BUR", "fails", "ruling")
+    paris = diffs[("FRANCE", "A PAR")]
+    assert paris.new is not None and (paris.new.result, paris.new.reason) == ("fails", "bounce")
+    with game_db(started) as (db, game):
+        spring = phase_row(db, game, "S1901M")
+        assert (spring.results or {})["rulings"] == [{"power": "FRANCE", "unit": "A MAR", "ruling": "fails",
+                                                      "order": "A MAR S PAR - BUR", "adjudicated_as": "A MAR H"}]
+        assert units(spring.state_after or {}, "FRANCE") == ["A MAR", "A PAR", "F BRE"]
+        assert "(*GM ruling*)" in (spring.results_text or "")
+        assert game.phase == "F1901M"
+    holds = OverrideChanges(rulings=(UnitRuling("A MUN", Ruling.HOLDS),))
+    with game_db(started) as (db, game):
+        preview = preview_override(started.judge, db, gm_actor(game), game, "S1901M", holds)
+    munich = {(d.power, d.unit): d for d in preview.orders}[("GERMANY", "A MUN")]
+    assert munich.new is not None and munich.new.order == "A MUN H"
+    assert preview.rulings[0].original == "A MUN - BUR"
+
+
+def test_a_rule_option_override_replays_with_the_new_rule(started: Harness) -> None:
+    with game_db(started) as (db, game):  # an English army convoyed from Picardy can dislodge Belgium
+        phase = phase_row(db, game, "S1901M")
+        state = dict(phase.state_before)
+        state["units"] = {**state["units"], "ENGLAND": ["A PIC", "F ENG", "F NTH"],
+                          "FRANCE": ["A BEL", "A MAR", "F BRE"]}
+        phase.state_before = state
+    orders(started, "ENGLAND", "A PIC - BEL VIA CONVOY", "F ENG C A PIC - BEL", "F NTH S A PIC - BEL")
+    process(started, "S1901M")
+    with game_db(started) as (db, game):  # DATC 4.A.5 (2023): it may retreat to the army's origin
+        assert "PIC" in phase_row(db, game, "S1901R").state_before["dislodged"]["FRANCE"]["A BEL"]["retreats"]
+    orders(started, "FRANCE", "A BEL R PIC")
+    process(started, "S1901R")
+    changes = OverrideChanges(rules=(RuleChange("retreat_to_convoy_origin", False),))
+    with game_db(started) as (db, game):
+        done = commit_override(started.judge, db, gm_actor(game), game, "S1901M", changes,
+                               "this game plays the 2000 rule on retreats to a convoy's origin")
+    assert [(u.phase, u.power, u.order) for u in done.preview.unfit] == [("S1901R", "FRANCE", "A BEL R PIC")]
+    france = next(p for p in done.preview.current_position.powers if p.power == "FRANCE")
+    assert france.units_removed == ("A PIC",) and france.units_added == ()
+    with game_db(started) as (db, game):
+        assert game.settings["rules"] == {"retreat_to_convoy_origin": False}
+        assert game.phase == "F1901M" and done.preview.same_current_phase
+        retreats = phase_row(db, game, "S1901R").state_before["dislodged"]["FRANCE"]["A BEL"]["retreats"]
+        assert "PIC" not in retreats
+        assert units(phase_row(db, game, "F1901M").state_before, "FRANCE") == ["A MAR", "F BRE"]
+
+
+def test_a_new_retreat_phase_stops_the_replay_and_keeps_later_orders_in_advance(started: Harness) -> None:
+    with game_db(started) as (db, game):
+        phase = phase_row(db, game, "S1901M")
+        state = dict(phase.state_before)
+        state["units"] = {**state["units"], "FRANCE": ["A BUR", "A MAR", "F BRE"],
+                          "GERMANY": ["A MUN", "A RUH", "F KIE"]}
+        phase.state_before = state
+    orders(started, "GERMANY", "A MUN - BUR")
+    process(started, "S1901M")  # a lone attack: Burgundy holds
+    orders(started, "FRANCE", "A BUR - PIC")
+    changes = OverrideChanges(orders=(OrderChange("GERMANY", ("A MUN - BUR", "A RUH S A MUN - BUR")),))
+    with game_db(started) as (db, game):
+        done = commit_override(started.judge, db, gm_actor(game), game, "S1901M", changes,
+                               "Germany's support order was lost by the judge")
+    preview = done.preview
+    assert (preview.current_phase_old, preview.current_phase_new) == ("F1901M", "S1901R")
+    assert preview.dropped_phases == ("F1901M",) and not preview.same_current_phase
+    assert preview.notes and "S1901R now follows S1901M" in preview.notes[0]
+    with game_db(started) as (db, game):
+        assert game.phase == "S1901R"
+        current = queries.open_phase(db, game.id)
+        assert current is not None and current.code == "S1901R"
+        assert "A BUR" in current.state_before["dislodged"]["FRANCE"]
+        old = db.scalars(select(Phase).where(Phase.code == "F1901M")).one()
+        assert old.status == "rolled_back"
+        kept = queries.orders_for(db, game.id, "F1901M", "FRANCE")
+        assert [(r.line, r.checked) for r in kept] == [("A BUR - PIC", False)]
+    assert "The game now continues with S1901R." in correction_text(started)
+    process(started, "S1901R")  # no retreat: the army is disbanded, and its order in advance is void
+    with game_db(started) as (db, game):
+        assert game.phase == "F1901M" and queries.orders_for(db, game.id, "F1901M", "FRANCE") == []
+
+
+def correction_text(harness: Harness) -> str:
+    return harness.outbox(to=GM, kind="correction")[-1].body_text
