@@ -118,7 +118,7 @@ def with_game_rules(variant: Variant, rules: Mapping[str, Any]) -> Variant:
     try:
         changed = replace(variant, rules=base.with_overrides(options))
     except RuleOptionError as error:
-        if str(error).startswith("unknown rule option"):
+        if str(error).startswith("unknown rule options"):
             names = ", ".join((*OPTION_NAMES, "victory_groups"))
             raise RuleOptionError(f"{str(error).split(';')[0]}; options: {names}") from None
         raise
