@@ -9,6 +9,7 @@ ever added. Nothing else in `app` reads or writes these shapes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from typing import Any
 
 from app.engine.geo import province_of
@@ -28,7 +29,7 @@ from app.engine.orders import (
     Unit,
     Waive,
 )
-from app.engine.outcomes import OrderResult
+from app.engine.outcomes import OUTCOME_TYPES, OrderResult, Outcome
 from app.engine.phase_result import HiddenBuild, PhaseResult, RevealedStart
 from app.engine.retreats import retreat_options
 from app.engine.setup import BadUnit, check_standing, initial_centres, initial_state, initial_territories, read_unit
@@ -44,6 +45,8 @@ __all__ = [
     "order_result_from_json",
     "order_result_to_json",
     "order_to_json",
+    "outcome_from_json",
+    "outcome_to_json",
     "orders_from_json",
     "orders_to_json",
     "parse_unit",
@@ -279,6 +282,40 @@ def orders_from_json(data: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[st
 # -- phase results -------------------------------------------------------------------
 
 
+def outcome_to_json(outcome: Outcome) -> Json:
+    """`{"kind": "bounced", "by": "BUR", "attack": 1, "opposing": 1, "against": "prevent"}`:
+    the outcome's kind and its fields (nested outcomes as objects, tuples as lists)."""
+    data: Json = {"kind": outcome.kind}
+    for item in fields(outcome):
+        value = getattr(outcome, item.name)
+        if isinstance(value, tuple):
+            value = list(value)
+        elif value is not None and not isinstance(value, (str, int, bool)):
+            value = outcome_to_json(value)
+        data[item.name] = value
+    return data
+
+
+def outcome_from_json(data: Mapping[str, Any]) -> Outcome:
+    kind = OUTCOME_TYPES.get(str(data.get("kind")))
+    if kind is None:
+        raise CodecError(f"unknown outcome kind {data.get('kind')!r}")
+    values: dict[str, Any] = {}
+    for item in fields(kind):
+        if item.name not in data:
+            continue
+        value = data[item.name]
+        if isinstance(value, list):
+            value = tuple(value)
+        elif isinstance(value, Mapping):
+            value = outcome_from_json(value)
+        values[item.name] = value
+    try:
+        return kind(**values)
+    except TypeError as error:
+        raise CodecError(f"bad {data.get('kind')} outcome: {error}") from None
+
+
 def order_result_to_json(result: OrderResult) -> Json:
     data: Json = {
         "power": result.power,
@@ -292,10 +329,13 @@ def order_result_to_json(result: OrderResult) -> Json:
         data["default"] = True
     if result.dislodged_by:
         data["dislodged_by"] = result.dislodged_by
+    if result.outcome is not None:
+        data["outcome"] = outcome_to_json(result.outcome)
     return data
 
 
 def order_result_from_json(data: Mapping[str, Any]) -> OrderResult:
+    outcome = data.get("outcome")
     return OrderResult(
         power=str(data["power"]),
         text=str(data["order"]),
@@ -305,6 +345,7 @@ def order_result_from_json(data: Mapping[str, Any]) -> OrderResult:
         explanation=str(data["explanation"]),
         default=bool(data.get("default", False)),
         dislodged_by=data.get("dislodged_by"),
+        outcome=outcome_from_json(outcome) if isinstance(outcome, Mapping) else None,
     )
 
 

@@ -21,14 +21,11 @@ variants/smallworld/NOTES.md and docs/rules.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .geo import GameMap, province_of
 from .hooks import Hook
 from .orders import ARMY_FLEET, Board, Convoy, Hold, Land, Move, SupportMove, Unit
-
-if TYPE_CHECKING:
-    from .resolve import MovementResolution
+from .resolve import MovementResolution
 from .state import GameState
 from .variant import Variant
 

@@ -9,6 +9,7 @@ to an impossible or unnamed coast (4.B.3, 4.B.1).
 from __future__ import annotations
 
 from . import armyfleet
+from .convoy import convoy_fleets, convoyable, fleet_routes, route_exists
 from .geo import GameMap, Terrain, province_of
 from .hooks import Hook
 from .orders import (
@@ -85,8 +86,8 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
     max_fleets = 1 if armyfleet.FAST_FERRY in variant.hooks else None
     if isinstance(order, Move):
         move = _legal_move(unit, order.target, order.via_convoy, game_map)
-        if unit.type == "A" and move.via_convoy and not _route_exists(here, move.target, state, game_map, max_fleets=max_fleets):
-            if max_fleets and _route_exists(here, move.target, state, game_map):
+        if unit.type == "A" and move.via_convoy and not route_exists(here, move.target, state, game_map, max_fleets=max_fleets):
+            if max_fleets and route_exists(here, move.target, state, game_map):
                 raise IllegalOrder(
                     f"a convoy may cross only one sea (the Fast Ferry): board a fleet to go further (A {here} boards F ...)"
                 )
@@ -104,7 +105,7 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
         reachable = _could_reach(supported_unit, province_of(order.target), game_map)
         if reachable and supported_unit.type == "A" and not game_map.army_can_move(supported_unit.location, order.target):
             # A convoyed army: some route must stand without the supporting unit (DATC 6.D.31).
-            reachable = _route_exists(
+            reachable = route_exists(
                 order.supported, province_of(order.target), state, game_map, excluded=here, max_fleets=max_fleets
             )
         if not reachable:
@@ -125,7 +126,7 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
             raise IllegalOrder(f"an army cannot be convoyed from {game_map.name(order.army)} to {game_map.name(order.target)}")
         if unit.type == ARMY_FLEET:
             raise IllegalOrder("an A/F cannot convoy")
-        routes = fleet_routes(order.army, order.target, _convoy_fleets(state, game_map), game_map)
+        routes = fleet_routes(order.army, order.target, convoy_fleets(state, game_map), game_map)
         if max_fleets:
             routes = [r for r in routes if len(r) <= max_fleets]
         if not any(here in route for route in routes):
@@ -182,63 +183,7 @@ def _could_reach(unit: Unit, province: str, game_map: GameMap) -> bool:
         return game_map.fleet_reaches_province(unit.location, province)
     if game_map.army_can_move(unit.location, province):
         return True
-    return _convoyable(unit.location, province, game_map)
-
-
-def _convoyable(source: str, target: str, game_map: GameMap) -> bool:
-    """Some chain of convoy waters could carry an army (ignoring where fleets are)."""
-    return (
-        game_map.is_coastal(province_of(source))
-        and game_map.is_coastal(target)
-        and game_map.sea_route_exists(province_of(source), target)
-    )
-
-
-def _convoy_fleets(state: GameState, game_map: GameMap, excluded: str | None = None) -> list[str]:
-    """Provinces holding a fleet that could convoy (at sea, or on an island)."""
-    return [
-        province
-        for province, (_owner, unit) in state.units.items()
-        if unit.type == "F" and province != excluded and game_map.provinces[province].convoy_water
-    ]
-
-
-def fleet_routes(source: str, target: str, fleets: list[str], game_map: GameMap) -> list[list[str]]:
-    """Every minimal chain of fleets that could carry an army from `source` to `target`:
-    no fleet of it could be left out (DATC 4.E.1, 6.G.19)."""
-    reaches = game_map.fleet_reaches_province
-    routes: list[list[str]] = []
-
-    def extend(route: list[str]) -> None:
-        last = route[-1]
-        if reaches(last, target):
-            routes.append(list(route))
-            return
-        for fleet in fleets:
-            if fleet in route or not reaches(last, fleet) or reaches(fleet, source):
-                continue
-            if any(reaches(earlier, fleet) for earlier in route[:-1]):
-                continue  # a shortcut exists: not minimal
-            if any(reaches(earlier, target) for earlier in route):
-                continue
-            route.append(fleet)
-            extend(route)
-            route.pop()
-
-    for first in fleets:
-        if reaches(first, source):
-            extend([first])
-    return routes
-
-
-def _route_exists(
-    source: str, target: str, state: GameState, game_map: GameMap,
-    excluded: str | None = None, max_fleets: int | None = None,
-) -> bool:
-    if not _convoyable(source, target, game_map):
-        return False
-    routes = fleet_routes(province_of(source), target, _convoy_fleets(state, game_map, excluded), game_map)
-    return any(max_fleets is None or len(r) <= max_fleets for r in routes)
+    return convoyable(unit.location, province, game_map)
 
 
 # -- the Army/Fleet module -------------------------------------------------------
@@ -312,7 +257,7 @@ def _legal_move(unit: Unit, target: str, via_convoy: bool, game_map: GameMap) ->
             raise IllegalOrder(f"armies cannot move to {province.name}")
         if game_map.army_can_move(here, target_province):
             return Move(unit, target_province, via_convoy)
-        if _convoyable(here, target_province, game_map):
+        if convoyable(here, target_province, game_map):
             return Move(unit, target_province, True)
         raise IllegalOrder(f"the army at {game_map.name(here)} cannot reach {province.name}")
     # fleets
