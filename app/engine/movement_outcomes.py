@@ -99,5 +99,5 @@ def _landing(order: Land, province: str, res: MovementResolution) -> oc.Outcome:
         return oc.Landed(order.target)
     if order.via and not res.succeeded[province]:
         return oc.LandingFailed("sea", move_failure(province, res), order.via)
-    return oc.LandingFailed("land", move_failure(army_part, res))
+    return oc.LandingFailed("land", move_failure(army_part, res), order.via)
 
