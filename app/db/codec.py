@@ -282,17 +282,23 @@ def orders_from_json(data: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[st
 # -- phase results -------------------------------------------------------------------
 
 
+_OUTCOME_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(item.name for item in fields(cls)) for cls in OUTCOME_TYPES.values()
+}
+_PLAIN = (str, int, bool)
+
+
 def outcome_to_json(outcome: Outcome) -> Json:
     """`{"kind": "bounced", "by": "BUR", "attack": 1, "opposing": 1, "against": "prevent"}`:
     the outcome's kind and its fields (nested outcomes as objects, tuples as lists)."""
     data: Json = {"kind": outcome.kind}
-    for item in fields(outcome):
-        value = getattr(outcome, item.name)
-        if isinstance(value, tuple):
+    for name in _OUTCOME_FIELDS[type(outcome)]:
+        value = getattr(outcome, name)
+        if type(value) is tuple:
             value = list(value)
-        elif value is not None and not isinstance(value, (str, int, bool)):
+        elif value is not None and type(value) not in _PLAIN:
             value = outcome_to_json(value)
-        data[item.name] = value
+        data[name] = value
     return data
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Union
+from typing import Union, cast
 
 from . import outcomes as oc
 from .explain import order_result
@@ -37,6 +37,18 @@ def unit_province(order: Order) -> str | None:
     return None if isinstance(order, Waive) else province_of(order.unit.location)
 
 
+def parse_line(line: str, variant: Variant) -> Order:
+    """`parse_order`, remembered per map: the same text always reads the same."""
+    game_map = variant.map
+    key = ("order", line)
+    known = game_map.memo.get(key)
+    if known is not None:
+        return cast(Order, known)
+    order = parse_order(line, game_map)
+    game_map.remember(key, order)
+    return order
+
+
 def read_orders(variant: Variant, state: GameState, orders: Mapping[str, Sequence[OrderInput]]) -> list[OrderEntry]:
     """Parse and check every order; invalid ones get their result at once."""
     entries: list[OrderEntry] = []
@@ -45,7 +57,7 @@ def read_orders(variant: Variant, state: GameState, orders: Mapping[str, Sequenc
             entry = OrderEntry(power, line if isinstance(line, str) else str(line))
             entries.append(entry)
             try:
-                parsed = parse_order(line, variant.map) if isinstance(line, str) else line
+                parsed = parse_line(line, variant) if isinstance(line, str) else line
                 entry.parsed = parsed
                 entry.order = legal_order(parsed, power, state, variant)
             except OrderSyntaxError as error:

@@ -8,6 +8,7 @@ those the results mail has always shown: change them only with the templates.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from . import outcomes as oc
 
@@ -19,18 +20,24 @@ NO_ORDER = "no order received: "
 def explain(outcome: oc.Outcome, name: Namer, *, default: bool = False, dislodged_by: str | None = None) -> str:
     """The sentence for one order's outcome. `default`: the judge supplied the order;
     `dislodged_by`: the unit was also dislodged (said after the main sentence)."""
-    note = f"; dislodged by {name(dislodged_by)}" if dislodged_by else ""
-    if default and isinstance(outcome, (oc.Held, oc.Dislodged)):
-        text = "no order received: the unit holds"
-        return text if isinstance(outcome, oc.Held) else f"{text}; {_sentence(outcome, name)}"
-    if default and isinstance(outcome, oc.Waived):
-        return "no build ordered: waived"
+    kind = outcome.kind
+    if default:
+        if kind == "held":
+            return "no order received: the unit holds"
+        if kind == "dislodged":
+            return f"no order received: the unit holds; {_sentence(outcome, name)}"
+        if kind == "waived":
+            return "no build ordered: waived"
+        if kind in _RETREAT_KINDS:
+            return NO_ORDER + _sentence(outcome, name)
     text = _sentence(outcome, name)
-    if isinstance(outcome, (oc.SupportVoid, oc.Paradox, oc.Landed, oc.LandingFailed)):
-        text += note
-    if default and isinstance(outcome, (oc.Retreated, oc.RetreatStandoff, oc.Disbanded)):
-        text = NO_ORDER + text
+    if dislodged_by and kind in _NOTED_KINDS:
+        text += f"; dislodged by {name(dislodged_by)}"
     return text
+
+
+_RETREAT_KINDS = frozenset({"retreated", "retreat_standoff", "disbanded"})
+_NOTED_KINDS = frozenset({"support_void", "paradox", "landed", "landing_failed"})
 
 
 def _how(attack: int, opposing: int, weaker: str) -> str:
@@ -58,54 +65,76 @@ def _sentence(outcome: oc.Outcome, name: Namer) -> str:
     simple = _SIMPLE.get(outcome.kind)
     if simple is not None:
         return simple
-    if isinstance(outcome, oc.Moved):
-        via = " by convoy" if outcome.by_convoy else ""
-        victim = f", dislodging {name(outcome.dislodged)}" if outcome.dislodged else ""
-        return f"moves{via} to {outcome.to}{victim}"
-    if isinstance(outcome, oc.Dislodged):
-        by = name(outcome.by)
-        if outcome.order == "move":
-            why = why_move_failed(outcome.failed, name) if outcome.failed is not None else "bounced"
-            return f"{why}; dislodged by {by}"
-        prefix = {"support": "support cut: ", "convoy": "convoy disrupted: "}.get(outcome.order, "")
-        return f"{prefix}dislodged by {by}"
-    if isinstance(outcome, oc.SupportCut):
-        cutters = " and ".join(name(c) for c in outcome.by)
-        return f"support cut by {cutters}" if cutters else "support cut"
-    if isinstance(outcome, oc.SupportVoid):
-        wanted = f"move to {outcome.target}" if outcome.target is not None else "hold"
-        return f"void: {name(outcome.supported)} did not {wanted}"
-    if isinstance(outcome, oc.Paradox):
-        if outcome.convoying:
-            return "convoy paradox: by Szykman's rule this fleet holds"
-        return why_move_failed(outcome, name)
-    if isinstance(outcome, oc.ConvoyVoid):
-        return f"void: {name(outcome.army)} did not move to {outcome.target}"
-    if isinstance(outcome, oc.Boarded):
-        return f"boards the fleet at {outcome.fleet}: an A/F"
-    if isinstance(outcome, oc.Landed):
-        return f"the army lands at {outcome.at}"
-    if isinstance(outcome, oc.LandingFailed):
-        why = why_move_failed(outcome.cause, name)
-        if outcome.stage == "sea":
-            return f"the A/F could not reach {outcome.via} ({why}): the army stays aboard"
-        return f"could not land ({why}): the army stays aboard"
-    if isinstance(outcome, (oc.Unreadable, oc.Illegal)):
-        return outcome.message
-    if isinstance(outcome, oc.Retreated):
-        return f"retreats to {outcome.to}"
-    if isinstance(outcome, oc.RetreatStandoff):
-        return f"bounced with {', '.join(outcome.others)}: disbanded"
-    if isinstance(outcome, oc.Disbanded):
-        return "no retreat possible: disbanded" if outcome.no_retreat else "disbanded"
-    if isinstance(outcome, oc.Built):
-        return f"builds {outcome.unit}"
-    if isinstance(outcome, oc.Removed):
-        return f"removes {outcome.unit}"
-    if isinstance(outcome, oc.TooMany):
-        left = "no build left: " if outcome.builds else "no removal left: "
-        return left + owed_text(outcome.owed)
+    return _SENTENCES[outcome.kind](outcome, name)
+
+
+def _moved(outcome: oc.Moved, name: Namer) -> str:
+    via = " by convoy" if outcome.by_convoy else ""
+    victim = f", dislodging {name(outcome.dislodged)}" if outcome.dislodged else ""
+    return f"moves{via} to {outcome.to}{victim}"
+
+
+def _dislodged(outcome: oc.Dislodged, name: Namer) -> str:
+    by = name(outcome.by)
+    if outcome.order == "move":
+        why = why_move_failed(outcome.failed, name) if outcome.failed is not None else "bounced"
+        return f"{why}; dislodged by {by}"
+    prefix = {"support": "support cut: ", "convoy": "convoy disrupted: "}.get(outcome.order, "")
+    return f"{prefix}dislodged by {by}"
+
+
+def _support_cut(outcome: oc.SupportCut, name: Namer) -> str:
+    cutters = " and ".join(name(c) for c in outcome.by)
+    return f"support cut by {cutters}" if cutters else "support cut"
+
+
+def _support_void(outcome: oc.SupportVoid, name: Namer) -> str:
+    wanted = f"move to {outcome.target}" if outcome.target is not None else "hold"
+    return f"void: {name(outcome.supported)} did not {wanted}"
+
+
+def _paradox(outcome: oc.Paradox, name: Namer) -> str:
+    if outcome.convoying:
+        return "convoy paradox: by Szykman's rule this fleet holds"
     return why_move_failed(outcome, name)
+
+
+def _landing_failed(outcome: oc.LandingFailed, name: Namer) -> str:
+    why = why_move_failed(outcome.cause, name)
+    if outcome.stage == "sea":
+        return f"the A/F could not reach {outcome.via} ({why}): the army stays aboard"
+    return f"could not land ({why}): the army stays aboard"
+
+
+def _too_many(outcome: oc.TooMany, name: Namer) -> str:
+    left = "no build left: " if outcome.builds else "no removal left: "
+    return left + owed_text(outcome.owed)
+
+
+_SENTENCES: dict[str, Callable[[Any, Namer], str]] = {
+    "moved": _moved,
+    "dislodged": _dislodged,
+    "support_cut": _support_cut,
+    "support_void": _support_void,
+    "paradox": _paradox,
+    "convoy_void": lambda o, name: f"void: {name(o.army)} did not move to {o.target}",
+    "boarded": lambda o, name: f"boards the fleet at {o.fleet}: an A/F",
+    "landed": lambda o, name: f"the army lands at {o.at}",
+    "landing_failed": _landing_failed,
+    "unreadable": lambda o, name: str(o.message),
+    "illegal": lambda o, name: str(o.message),
+    "retreated": lambda o, name: f"retreats to {o.to}",
+    "retreat_standoff": lambda o, name: f"bounced with {', '.join(o.others)}: disbanded",
+    "disbanded": lambda o, name: "no retreat possible: disbanded" if o.no_retreat else "disbanded",
+    "built": lambda o, name: f"builds {o.unit}",
+    "removed": lambda o, name: f"removes {o.unit}",
+    "too_many": _too_many,
+    "bounced": lambda o, name: why_move_failed(o, name),
+    "own_unit": lambda o, name: why_move_failed(o, name),
+    "no_convoy_route": lambda o, name: why_move_failed(o, name),
+    "convoy_disrupted": lambda o, name: why_move_failed(o, name),
+    "fleet_stayed": lambda o, name: why_move_failed(o, name),
+}
 
 
 _SIMPLE: dict[str, str] = {

@@ -40,6 +40,9 @@ class Province:
         return self.terrain is Terrain.SEA or self.island
 
 
+_MEMO_LIMIT = 50_000
+
+
 class MapError(ValueError):
     """The map data is inconsistent: an unknown id or a one-sided border."""
 
@@ -72,6 +75,14 @@ class GameMap:
     _prefixes: dict[tuple[str, ...], str] | None = field(default=None, repr=False)
     _sea_routes: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
     _neighbours: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    # Values derived from text and this map alone (parsed orders, units), by (kind, text):
+    # immutable, so shared safely; bounded by `remember`.
+    memo: dict[tuple[str, str], object] = field(default_factory=dict, repr=False)
+
+    def remember(self, key: tuple[str, str], value: object) -> None:
+        if len(self.memo) >= _MEMO_LIMIT:
+            self.memo.clear()
+        self.memo[key] = value
 
     def __post_init__(self) -> None:
         self._fleet_province_borders = {

@@ -65,17 +65,18 @@ def _own_unit(unit: Unit, power: str, state: GameState, game_map: GameMap) -> Un
 
 def _movement(order: Order, power: str, state: GameState, variant: Variant) -> Order:
     game_map = variant.map
+    kind = type(order)
     if isinstance(order, (Retreat, Disband, Build, Remove, Waive)):
         raise IllegalOrder(f"{_order_word(order)} orders belong to another phase; this is a movement phase")
-    if isinstance(order, (Board, Land)) and not armyfleet.enabled(variant):
+    if (kind is Board or kind is Land) and not armyfleet.enabled(variant):
         raise IllegalOrder("this variant has no Army/Fleet rules: armies cross water by convoy")
     if isinstance(order, Land) and order.unit.location == "?":
         order = Land(_landing_af(order.target, power, state, variant), order.target, order.via)
     unit = _own_unit(order.unit, power, state, game_map)
+    if kind is Hold:
+        return order if order.unit == unit else Hold(unit)
     here = province_of(unit.location)
-    if isinstance(order, Hold):
-        return Hold(unit)
-    if isinstance(order, (Move, SupportMove, Land)):
+    if isinstance(order, (Move, SupportMove, Land)) and game_map.provinces[province_of(order.target)].no_attack_before:
         _check_protected(province_of(order.target), state, game_map)
     if unit.type == ARMY_FLEET:
         return _army_fleet_order(order, unit, state, variant)

@@ -16,14 +16,15 @@ from .resolve import MovementResolution, NoPath
 
 def order_outcome(order: Order, province: str, res: MovementResolution) -> oc.Outcome:
     """The outcome of the (legal) movement order of the unit at `province`."""
-    if isinstance(order, Land):
-        return _landing(order, province, res)
-    if isinstance(order, Move):
-        return _move(order, province, res)
-    if isinstance(order, (SupportHold, SupportMove)):
-        return _support(order, province, res)
-    if isinstance(order, Convoy):
-        return _convoy(order, province, res)
+    kind = type(order)
+    if kind is Move:
+        return _move(order, province, res)  # type: ignore[arg-type]
+    if kind is SupportMove or kind is SupportHold:
+        return _support(order, province, res)  # type: ignore[arg-type]
+    if kind is Land:
+        return _landing(order, province, res)  # type: ignore[arg-type]
+    if kind is Convoy:
+        return _convoy(order, province, res)  # type: ignore[arg-type]
     dislodged = dislodgement(province, res, "hold")
     return dislodged if dislodged is not None else oc.Held()
 

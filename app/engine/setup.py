@@ -14,7 +14,18 @@ class BadUnit(ValueError):
 
 
 def read_unit(text: str, variant: Variant) -> Unit:
-    """`F SPA/SC`, `A PAR`, `Fleet Spain (south coast)`, `A/F NTH`: a unit on the board."""
+    """`F SPA/SC`, `A PAR`, `Fleet Spain (south coast)`, `A/F NTH`: a unit on the board
+    (remembered per map: the same text always reads the same)."""
+    key = ("unit", text)
+    known = variant.map.memo.get(key)
+    if isinstance(known, Unit):
+        return known
+    unit = _read_unit(text, variant)
+    variant.map.remember(key, unit)
+    return unit
+
+
+def _read_unit(text: str, variant: Variant) -> Unit:
     try:
         order = parse_order(text, variant.map)
     except OrderSyntaxError as error:

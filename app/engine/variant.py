@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from .geo import GameMap
@@ -92,7 +93,7 @@ class Variant:
                 return power
         raise KeyError(power_id)
 
-    @property
+    @cached_property
     def power_ids(self) -> tuple[str, ...]:
         return tuple(p.id for p in self.powers)
 
