@@ -20,11 +20,13 @@ variants/smallworld/NOTES.md and docs/rules.md):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .geo import GameMap, province_of
 from .hooks import Hook
-from .orders import ARMY_FLEET, Board, Convoy, Hold, Land, Move, SupportMove, Unit
+from .orders import ARMY_FLEET, Board, Convoy, Hold, Land, Move, Order, SupportMove, Unit
 from .resolve import MovementResolution
 from .state import GameState
 from .variant import Variant
@@ -38,7 +40,7 @@ def enabled(variant: Variant) -> bool:
     return HOOK in variant.hooks
 
 
-def settings(variant: Variant) -> dict:
+def settings(variant: Variant) -> dict[str, Any]:
     return dict(variant.extra.get("army_fleet", {}))
 
 
@@ -102,7 +104,7 @@ def board(state: GameState, boardings: list[tuple[str, Board]]) -> tuple[GameSta
 
 
 def split_landings(
-    units: dict[str, tuple[str, Unit]], orders: dict[str, object]
+    units: dict[str, tuple[str, Unit]], orders: dict[str, Order]
 ) -> dict[str, str | None]:
     """Turn each Land order into a fleet-part order and an army-part move (in place)."""
     carried: dict[str, str | None] = {}
@@ -131,7 +133,7 @@ def split_landings(
 def ferry_boarders(
     variant: Variant,
     units: dict[str, tuple[str, Unit]],
-    orders: dict[str, object],
+    orders: Mapping[str, object],
     succeeded: dict[str, bool],
     dislodged: set[str],
 ) -> dict[str, str]:
@@ -177,11 +179,12 @@ def after_movement(
             continue  # a dislodged A/F carries its count in its Dislodged record
         order = res.orders[province]
         moved = isinstance(order, Move) and res.succeeded[province]
-        where[province] = province_of(order.target) if moved else province
+        where[province] = province_of(order.target) if isinstance(order, Move) and moved else province
     for origin, now in where.items():
         power, unit = units[now]
         if landed(res, origin):
-            target = province_of(res.orders[origin + ARMY_PART].target)
+            landing = res.orders[origin + ARMY_PART]
+            target = province_of(landing.target) if isinstance(landing, Move) else origin
             units[target] = (power, Unit("A", target))
             units[now] = (power, Unit("F", unit.location))
         else:

@@ -12,6 +12,7 @@ from .outcomes import SUCCEEDS
 from .parse import OrderSyntaxError, parse_order
 from .phase_result import HiddenBuild, RevealedStart
 from .phases import Phase
+from .setup import read_unit
 from .state import GameState
 from .variant import Variant
 
@@ -24,7 +25,7 @@ def reveal_hidden_choices(variant: Variant, state: GameState, orders: Mapping[st
         return state
     units = dict(state.units)
     for choice in due:
-        default = parse_order(choice.unit, variant.map).unit
+        default = read_unit(choice.unit, variant)
         province = province_of(default.location)
         if units.get(province) != (choice.power, default):
             continue
@@ -37,7 +38,7 @@ def reveal_hidden_choices(variant: Variant, state: GameState, orders: Mapping[st
             if unit is None or province_of(unit.location) != province:
                 continue
             for option in choice.options:
-                candidate = parse_order(option, variant.map).unit
+                candidate = read_unit(option, variant)
                 if candidate.type == unit.type and (candidate.location == unit.location or "/" not in candidate.location):
                     units[province] = (choice.power, candidate)
             break
@@ -50,7 +51,7 @@ def revealed_starts(variant: Variant, state: GameState) -> tuple[RevealedStart, 
     for choice in variant.hidden_choices:
         if variant.phase(choice.reveal_with) != state.phase:
             continue
-        default = parse_order(choice.unit, variant.map).unit
+        default = read_unit(choice.unit, variant)
         here = state.units.get(province_of(default.location))
         if here is not None and here[0] == choice.power:
             found.append(RevealedStart(choice.power, here[1]))

@@ -9,7 +9,7 @@ from .entries import OrderEntry, one_order_per_unit
 from .explain import order_result
 from .geo import province_of
 from .movement_outcomes import order_outcome
-from .orders import ARMY_FLEET, Board, Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, Unit
+from .orders import ARMY_FLEET, Board, Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, Unit, Waive
 from .outcomes import OrderResult
 from .resolve import MovementResolution, resolve_movement
 from .state import NEUTRAL, Dislodged, GameState
@@ -67,12 +67,14 @@ def movement_phase(
         if isinstance(entry.order, Board):
             entry.result = order_result(entry.power, entry.text, str(entry.order), oc.Boarded(entry.order.fleet))
             continue
+        if isinstance(entry.order, Waive):
+            continue
         province = province_of(entry.order.unit.location)
         twin = chosen.get(province)  # a repeated or joined order shares its twin's result
         if twin is entry or (twin is not None and entry.order == twin.order):
             entry.result = _result(entry, province, resolution, names)
     for entry in defaults:
-        if entry.order is not None:
+        if entry.order is not None and not isinstance(entry.order, Waive):
             entry.result = _result(entry, province_of(entry.order.unit.location), resolution, names, default=True)
     new_state, removed = after_movement(variant, state, resolution)
     results = [e.result for e in entries + defaults if e.result is not None]

@@ -115,18 +115,17 @@ class Resolver:
         self.void_supports: set[str] = set()
         self.convoyers: dict[str, list[str]] = {}  # army source -> fleets convoying that move
         for province, order in orders.items():
-            kind = type(order)
-            if kind is SupportMove:
+            if type(order) is SupportMove:
                 if self._support_matches(order):
                     self.move_supports.setdefault(order.supported, []).append(province)
                 else:
                     self.void_supports.add(province)
-            elif kind is SupportHold:
+            elif type(order) is SupportHold:
                 if order.supported in orders and order.supported not in self.target:
                     self.hold_supports.setdefault(order.supported, []).append(province)
                 else:
                     self.void_supports.add(province)
-            elif kind is Convoy:
+            elif type(order) is Convoy:
                 if self.target.get(order.army) == order.target and units[order.army][1].type == "A":
                     self.convoyers.setdefault(order.army, []).append(province)
 
@@ -280,7 +279,12 @@ class Resolver:
         province the support is directed at, even when convoyed (DATC 4.A.4 a), or from
         the supporter's own power, or cannot arrive."""
         order = self.orders[province]
-        supported_target = order.target if type(order) is SupportMove else order.supported
+        if type(order) is SupportMove:
+            supported_target = order.target
+        elif type(order) is SupportHold:
+            supported_target = order.supported
+        else:
+            return False  # only supports are cut
         if attacker == province_of(supported_target) or self.owner[attacker] == self.owner[province]:
             return False
         return not self._path_fails(attacker)

@@ -3,6 +3,8 @@ no order, and how retreats resolve (several into one province: all disband)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from . import outcomes as oc
 from .entries import OrderEntry, one_order_per_unit
 from .explain import order_result
@@ -17,7 +19,7 @@ from .variant import Variant
 def retreat_options(
     game_map: GameMap,
     unit: Unit,
-    occupied: dict[str, object],
+    occupied: Mapping[str, object],
     standoffs: set[str],
     blocked_origin: str | None,
 ) -> list[str]:
@@ -88,8 +90,8 @@ def resolve_retreats(
     defaults: list[OrderEntry] = []
     for province, dislodged in state.dislodged.items():
         if province not in chosen:
-            order = default_retreat(variant, state, province)
-            entry = OrderEntry(dislodged.power, str(order), order)
+            default = default_retreat(variant, state, province)
+            entry = OrderEntry(dislodged.power, str(default), default)
             defaults.append(entry)
             chosen[province] = entry
     targets: dict[str, list[str]] = {}
@@ -104,6 +106,8 @@ def resolve_retreats(
         order = entry.order
         dislodged = state.dislodged[province]
         outcome: oc.Outcome
+        if order is None:
+            continue
         if isinstance(order, Retreat) and len(targets[province_of(order.target)]) == 1:
             units[province_of(order.target)] = (dislodged.power, Unit(dislodged.unit.type, order.target))
             if dislodged.unit.type == ARMY_FLEET:
