@@ -32,7 +32,7 @@ from app.engine.orders import (
 from app.engine.outcomes import OUTCOME_TYPES, OrderResult, Outcome
 from app.engine.phase_result import HiddenBuild, PhaseResult, RevealedStart
 from app.engine.retreats import retreat_options
-from app.engine.setup import BadUnit, check_standing, initial_centres, initial_state, initial_territories, read_unit
+from app.engine.setup import BadUnit, initial_centres, initial_state, initial_territories, read_unit, standing_unit
 from app.engine.state import NEUTRAL, Dislodged, GameState
 from app.engine.variant import Variant
 
@@ -108,14 +108,13 @@ def _units_from_json(data: Mapping[str, Sequence[str]], variant: Variant) -> dic
         if power != NEUTRAL and power not in variant.power_ids:
             raise CodecError(f"unknown power {power!r}; powers: {', '.join(variant.power_ids)}")
         for text in texts:
-            unit = parse_unit(text, variant)
+            try:
+                unit = standing_unit(text, variant)
+            except BadUnit as error:
+                raise CodecError(str(error)) from None
             province = province_of(unit.location)
             if province in units:
                 raise CodecError(f"two units in {province}")
-            try:
-                check_standing(text, unit, variant)
-            except BadUnit as error:
-                raise CodecError(str(error)) from None
             units[province] = (power, unit)
     return units
 

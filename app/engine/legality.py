@@ -43,13 +43,59 @@ class IllegalOrder(ValueError):
 def legal_order(order: Order, power: str, state: GameState, variant: Variant) -> Order:
     kind = state.phase.kind
     if kind == "M":
-        return _movement(order, power, state, variant)
+        return _remembered_movement(order, power, state, variant)
     if kind == "R":
         return _retreat(order, power, state, variant.map, Hook.NO_DISBAND_RETREAT in variant.hooks)
     return _adjustment(order, power, state, variant)
 
 
 # -- movement ------------------------------------------------------------------
+
+
+def _remembered_movement(order: Order, power: str, state: GameState, variant: Variant) -> Order:
+    """`_movement`, remembered per map where the answer depends only on the order, the
+    unit it names and the unit it supports: holds, moves over land or sea (not by
+    convoy), and supports of units that could move without a convoy. Refusals are not
+    remembered."""
+    if not isinstance(order, (Hold, Move, SupportHold, SupportMove)):
+        return _movement(order, power, state, variant)
+    units = state.units
+    here = units.get(province_of(order.unit.location))
+    if here is None or here[1].type == ARMY_FLEET:
+        return _movement(order, power, state, variant)
+    supported = units.get(order.supported) if isinstance(order, (SupportHold, SupportMove)) else None
+    # Keyed by identity (cheap to hash); the entry holds the objects, so no other object
+    # can take their ids while it lives, and a hit is checked against them.
+    supported_unit = supported[1] if supported is not None else None
+    key = ("legal", id(order), power, id(here[1]), id(supported_unit))
+    known = variant.map.memo.get(key)
+    if type(known) is _Remembered and known.order is order and known.unit is here[1] and known.supported is supported_unit:
+        return known.legal
+    legal = _movement(order, power, state, variant)
+    if _depends_on_board_only_through_units(legal, supported, variant.map):
+        variant.map.remember(key, _Remembered(order, here[1], supported_unit, legal))
+    return legal
+
+
+class _Remembered:
+    __slots__ = ("order", "unit", "supported", "legal")
+
+    def __init__(self, order: Order, unit: Unit, supported: Unit | None, legal: Order) -> None:
+        self.order, self.unit, self.supported, self.legal = order, unit, supported, legal
+
+
+def _depends_on_board_only_through_units(legal: Order, supported: tuple[str, Unit] | None, game_map: GameMap) -> bool:
+    if isinstance(legal, Hold):
+        return True
+    if isinstance(legal, SupportHold):
+        return supported is not None
+    if not isinstance(legal, (Move, SupportMove)) or game_map.provinces[province_of(legal.target)].no_attack_before:
+        return False
+    if isinstance(legal, Move):
+        return not legal.via_convoy
+    return supported is not None and (
+        supported[1].type == "F" or game_map.army_can_move(supported[1].location, legal.target)
+    )
 
 
 def _own_unit(unit: Unit, power: str, state: GameState, game_map: GameMap) -> Unit:

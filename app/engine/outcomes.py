@@ -9,7 +9,7 @@ Provinces are engine ids (`BUR`); `by` names the province of the deciding unit.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar, NamedTuple, Union
 
 SUCCEEDS = "succeeds"
 FAILS = "fails"
@@ -339,8 +339,10 @@ def verdict(outcome: Outcome) -> tuple[str, str]:
     return _VERDICTS[outcome.kind]
 
 
-@dataclass(frozen=True)
-class OrderResult:
+class OrderResult(NamedTuple):
+    """One order's result (an immutable record; a NamedTuple, as thousands are made per
+    second by `judge adjudicate`)."""
+
     power: str
     text: str  # the order as written (or the default order the judge applied)
     order: str | None  # the order as the judge understood it, in short form

@@ -41,6 +41,18 @@ def _read_unit(text: str, variant: Variant) -> Unit:
     return unit
 
 
+def standing_unit(text: str, variant: Variant) -> Unit:
+    """`read_unit`, refusing a unit that cannot stand where it is written (remembered)."""
+    key = ("standing", text)
+    known = variant.map.memo.get(key)
+    if isinstance(known, Unit):
+        return known
+    unit = read_unit(text, variant)
+    check_standing(text, unit, variant)
+    variant.map.remember(key, unit)
+    return unit
+
+
 def check_standing(text: str, unit: Unit, variant: Variant) -> None:
     """Refuse a unit that cannot stand where it is (an army at sea, a fleet inland)."""
     province = variant.map.provinces[province_of(unit.location)]
