@@ -154,7 +154,9 @@ def _dislodged_from_json(
     return result
 
 
-def state_to_json(state: GameState, variant: Variant) -> Json:
+def state_to_json(state: GameState, variant: Variant, destroyed: Sequence[Dislodged] = ()) -> Json:
+    """The position as stored. `destroyed`: dislodged units with no retreat that a result
+    still lists under `dislodged` (with no retreats) although they are gone."""
     units: dict[str, list[str]] = {}
     for power, unit in state.units.values():
         units.setdefault(power, []).append(str(unit))
@@ -162,7 +164,7 @@ def state_to_json(state: GameState, variant: Variant) -> Json:
     for province, power in state.centres.items():
         centres.setdefault(power, []).append(province)
     dislodged: dict[str, dict[str, Any]] = {}
-    for d in state.dislodged.values():
+    for d in (*state.dislodged.values(), *destroyed):
         entry: dict[str, Any] = {"attacker_from": d.attacker_from, "retreats": list(d.retreats)}
         if d.af_moves:
             entry["af_moves"] = d.af_moves
@@ -207,13 +209,15 @@ _STATE_KEYS = ("territories", "retreated", "af_moves")
 
 
 def next_state_json(result: Mapping[str, Any], variant: str | None = None) -> Json:
-    """The stored state of the next phase, from a stored phase result."""
+    """The stored state of the next phase, from a stored phase result (dislodged units
+    only when a retreat phase follows: others were destroyed)."""
+    retreat_next = str(result["next_phase"]).upper().endswith("R")
     state: Json = {
         "variant": variant or result.get("variant") or "standard",
         "phase": result["next_phase"],
         "units": result["units"],
         "centers": result["centers"],
-        "dislodged": result["dislodged"],
+        "dislodged": result["dislodged"] if retreat_next else {},
     }
     for key in _STATE_KEYS:
         if key in result:
@@ -356,7 +360,7 @@ def order_result_from_json(data: Mapping[str, Any]) -> OrderResult:
 
 def result_to_json(result: PhaseResult, variant: Variant, request_id: Any = None) -> Json:
     """A phase result as `judge adjudicate` prints it and the server stores it."""
-    after = state_to_json(result.state, variant)
+    after = state_to_json(result.state, variant, result.destroyed)
     out: Json = {}
     if request_id is not None:
         out["id"] = request_id
@@ -401,6 +405,10 @@ def result_from_json(data: Mapping[str, Any], variant: Variant) -> PhaseResult:
     except (KeyError, ValueError) as error:
         raise CodecError(f"not a phase result: {error}") from None
     state = state_from_json(next_state_json(data, variant.name), variant)
+    destroyed: tuple[Dislodged, ...] = ()
+    if state.phase.kind != "R" and str(data["phase"]).upper().endswith("M"):
+        units = _units_from_json(data.get("units") or {}, variant)
+        destroyed = tuple(_dislodged_from_json(data.get("dislodged") or {}, variant, units).values())
     hidden = tuple(
         HiddenBuild(
             power=str(h["power"]),
@@ -420,4 +428,5 @@ def result_from_json(data: Mapping[str, Any], variant: Variant) -> PhaseResult:
         winner=data.get("winner"),
         hidden_builds=hidden,
         revealed=revealed,
+        destroyed=destroyed,
     )

@@ -20,7 +20,7 @@ from .outcomes import OrderResult
 from .phase_result import PhaseResult
 from .phases import Phase
 from .retreats import resolve_retreats
-from .state import GameState
+from .state import Dislodged, GameState
 from .variant import Variant
 from .victory import update_centres, victor
 
@@ -50,8 +50,14 @@ def finish_phase(
     removed: list[tuple[str, Unit]],
 ) -> PhaseResult:
     """Set the phase that follows; after the Fall turn, centres change hands and a
-    winner may emerge."""
+    winner may emerge. A retreat phase follows only when some dislodged unit can
+    retreat: units with nowhere to go are destroyed at once (issue 8.1)."""
     winner = None
+    destroyed: tuple[Dislodged, ...] = ()
+    if phase.kind == "M" and state.dislodged and not any(d.retreats for d in state.dislodged.values()):
+        destroyed = tuple(state.dislodged.values())
+        removed = [*removed, *((d.power, d.unit) for d in destroyed)]
+        state.dislodged = {}
     if phase.kind == "M" and state.dislodged:
         state.phase = phase.with_(phase.season, "R")
     elif phase.kind == "A":
@@ -65,4 +71,4 @@ def finish_phase(
             state.phase = phase.with_("W", "A")
         else:
             state.phase = phase.with_("S", "M", phase.year + 1)
-    return PhaseResult(phase, results, state, winner, removed)
+    return PhaseResult(phase, results, state, winner, removed, destroyed=destroyed)
