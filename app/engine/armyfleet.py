@@ -168,10 +168,13 @@ def after_movement(
     res: MovementResolution,
     units: dict[str, tuple[str, Unit]],
     removed: list[tuple[str, Unit]],
+    starved: set[str] | None = None,
 ) -> dict[str, int]:
     """Landings, Fast Ferry boardings and rations, on the board after the moves.
 
-    Changes `units` and `removed` in place; returns each A/F's moves made at sea."""
+    Changes `units` and `removed` in place (and adds to `starved` the provinces, before
+    the moves, of the A/Fs whose army ran out of rations); returns each A/F's moves made
+    at sea."""
     af_moves: dict[str, int] = {}
     where = {}  # A/F province before the moves -> after (when not dislodged)
     for province, (power, unit) in state.units.items():
@@ -198,10 +201,13 @@ def after_movement(
         units[fleet] = (power, Unit(ARMY_FLEET, fleet_unit.location))
         af_moves[fleet] = 1
     limit = rations(variant)
+    origin_of = {now: origin for origin, now in where.items()}
     for province, moves in list(af_moves.items()):
         if moves >= limit:  # the army starves: it has not landed in time
             power, unit = units[province]
             units[province] = (power, Unit("F", unit.location))
             removed.append((power, Unit("A", province)))
             del af_moves[province]
+            if starved is not None:
+                starved.add(origin_of.get(province, province))
     return af_moves

@@ -30,6 +30,9 @@ def explain(outcome: oc.Outcome, name: Namer, *, default: bool = False, dislodge
             return "no build ordered: waived"
         if kind in _RETREAT_KINDS:
             return NO_ORDER + _sentence(outcome, name)
+    if isinstance(outcome, oc.ArmyStarved):
+        before = explain(outcome.then, name, default=default, dislodged_by=dislodged_by)
+        return f"{before}; its army ran out of rations at sea and is lost"
     text = _sentence(outcome, name)
     if dislodged_by and kind in _NOTED_KINDS:
         text += f"; dislodged by {name(dislodged_by)}"

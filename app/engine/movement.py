@@ -61,6 +61,8 @@ def movement_phase(
     movement_orders: dict[str, MovementOrder] = orders  # type: ignore[assignment]  # legal in this phase
     resolution = resolve_movement(variant.map, variant.rules, units, movement_orders, carried)
     names = UnitNames(state)
+    starved: set[str] = set()
+    new_state, removed = after_movement(variant, state, resolution, starved)
     for entry in entries:
         if entry.result is not None or entry.order is None:
             continue
@@ -72,22 +74,25 @@ def movement_phase(
         province = province_of(entry.order.unit.location)
         twin = chosen.get(province)  # a repeated or joined order shares its twin's result
         if twin is entry or (twin is not None and entry.order == twin.order):
-            entry.result = _result(entry, province, resolution, names)
+            entry.result = _result(entry, province, resolution, names, starved=province in starved)
     for entry in defaults:
         if entry.order is not None and not isinstance(entry.order, Waive):
-            entry.result = _result(entry, province_of(entry.order.unit.location), resolution, names, default=True)
-    new_state, removed = after_movement(variant, state, resolution)
+            province = province_of(entry.order.unit.location)
+            entry.result = _result(entry, province, resolution, names, default=True, starved=province in starved)
     results = [e.result for e in entries + defaults if e.result is not None]
     return results, new_state, removed
 
 
 def _result(
-    entry: OrderEntry, province: str, res: MovementResolution, names: UnitNames, default: bool = False
+    entry: OrderEntry, province: str, res: MovementResolution, names: UnitNames,
+    default: bool = False, starved: bool = False,
 ) -> OrderResult:
     order = entry.order
     if order is None or isinstance(order, Board):  # pragma: no cover - callers pass movement orders
         raise ValueError("no movement order")
     outcome = order_outcome(order, province, res)
+    if starved:  # Army/Fleet rations: the A/F's army did not land in time
+        outcome = oc.ArmyStarved(outcome)
     text = entry.text if default else describe_order(order, names)
     return order_result(
         entry.power, entry.text, text, outcome, names, default=default, dislodged_by=res.dislodged_by.get(province)
@@ -95,7 +100,7 @@ def _result(
 
 
 def after_movement(
-    variant: Variant, state: GameState, res: MovementResolution
+    variant: Variant, state: GameState, res: MovementResolution, starved: set[str] | None = None
 ) -> tuple[GameState, list[tuple[str, Unit]]]:
     """The board after the moves: units moved, dislodged units with their retreats."""
     units: dict[str, tuple[str, Unit]] = {}
@@ -112,7 +117,7 @@ def after_movement(
     removed: list[tuple[str, Unit]] = []
     af_moves: dict[str, int] = {}
     if armyfleet.enabled(variant):
-        af_moves = armyfleet.after_movement(variant, state, res, units, removed)
+        af_moves = armyfleet.after_movement(variant, state, res, units, removed, starved)
     standoffs = {
         province_of(order.target)
         for source, order in res.orders.items()

@@ -181,6 +181,15 @@ class LandingFailed:
     via: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ArmyStarved:
+    """Army/Fleet rations: the A/F's army spent too long at sea and is lost; `then` is
+    what its order did (the fleet stays)."""
+
+    kind: ClassVar[str] = "army_starved"
+    then: Outcome
+
+
 # -- refused orders ----------------------------------------------------------------
 
 
@@ -283,7 +292,7 @@ class LeastImpactRemoval:
 
 Outcome = Union[
     Held, Moved, Bounced, OwnUnit, NoConvoyRoute, ConvoyDisrupted, FleetStayed, Paradox, Dislodged,
-    SupportGiven, SupportCut, SupportVoid, Convoyed, ConvoyVoid, Boarded, Landed, LandingFailed,
+    SupportGiven, SupportCut, SupportVoid, Convoyed, ConvoyVoid, Boarded, Landed, LandingFailed, ArmyStarved,
     Unreadable, Illegal, Duplicate, Retreated, RetreatStandoff, Disbanded,
     Built, Waived, Removed, TooMany, SiteTaken, AlreadyRemoved, CivilDisorderRemoval, LeastImpactRemoval,
 ]
@@ -292,7 +301,7 @@ OUTCOME_TYPES: dict[str, type[Outcome]] = {
     cls.kind: cls
     for cls in (
         Held, Moved, Bounced, OwnUnit, NoConvoyRoute, ConvoyDisrupted, FleetStayed, Paradox, Dislodged,
-        SupportGiven, SupportCut, SupportVoid, Convoyed, ConvoyVoid, Boarded, Landed, LandingFailed,
+        SupportGiven, SupportCut, SupportVoid, Convoyed, ConvoyVoid, Boarded, Landed, LandingFailed, ArmyStarved,
         Unreadable, Illegal, Duplicate, Retreated, RetreatStandoff, Disbanded,
         Built, Waived, Removed, TooMany, SiteTaken, AlreadyRemoved, CivilDisorderRemoval, LeastImpactRemoval,
     )
@@ -336,6 +345,8 @@ def verdict(outcome: Outcome) -> tuple[str, str]:
     """(result, reason code) of an outcome: `("fails", "bounce")`."""
     if isinstance(outcome, LandingFailed):
         return FAILS, Reason.BOUNCE if outcome.stage == "sea" else verdict(outcome.cause)[1]
+    if isinstance(outcome, ArmyStarved):
+        return verdict(outcome.then)
     return _VERDICTS[outcome.kind]
 
 

@@ -171,3 +171,21 @@ def test_least_impact_removal_is_its_own_outcome() -> None:
 )
 def test_explanations_are_made_from_outcomes(outcome: oc.Outcome, sentence: str) -> None:
     assert explain(outcome, lambda province: f"A {province}") == sentence
+
+
+def test_an_army_lost_to_rations_is_said_in_the_result() -> None:
+    units = {"WESTERN_EUROPE": ["A/F NTH"]}
+    lost = _run("smallworld8", "S02M", units, {"WESTERN_EUROPE": ["A/F NTH - NWG"]}, {"af_moves": {"NTH": 3}})
+    [entry] = lost["orders"]
+    assert entry["reason"] == "ok" and entry["result"] == "succeeds"
+    assert entry["explanation"] == "moves to NWG; its army ran out of rations at sea and is lost"
+    assert entry["outcome"] == {
+        "kind": "army_starved", "then": {"kind": "moved", "to": "NWG", "by_convoy": False, "dislodged": None}
+    }
+    assert lost["units"] == {"WESTERN_EUROPE": ["F NWG"]}
+    unordered = _run("smallworld8", "S02M", units, {}, {"af_moves": {"NTH": 3}})
+    assert unordered["orders"][0]["explanation"] == (
+        "no order received: the unit holds; its army ran out of rations at sea and is lost"
+    )
+    fed = _run("smallworld8", "S02M", units, {"WESTERN_EUROPE": ["A/F NTH - NWG"]}, {"af_moves": {"NTH": 2}})
+    assert fed["orders"][0]["outcome"]["kind"] == "moved" and fed["units"] == {"WESTERN_EUROPE": ["A/F NWG"]}
