@@ -9,6 +9,7 @@ ever added. Nothing else in `app` reads or writes these shapes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from typing import Any
 
 from app.engine.geo import province_of
@@ -28,10 +29,10 @@ from app.engine.orders import (
     Unit,
     Waive,
 )
-from app.engine.outcomes import OrderResult
+from app.engine.outcomes import OUTCOME_TYPES, OrderResult, Outcome
 from app.engine.phase_result import HiddenBuild, PhaseResult, RevealedStart
 from app.engine.retreats import retreat_options
-from app.engine.setup import BadUnit, check_standing, initial_centres, initial_state, initial_territories, read_unit
+from app.engine.setup import BadUnit, initial_centres, initial_state, initial_territories, read_unit, standing_unit
 from app.engine.state import NEUTRAL, Dislodged, GameState
 from app.engine.variant import Variant
 
@@ -44,6 +45,8 @@ __all__ = [
     "order_result_from_json",
     "order_result_to_json",
     "order_to_json",
+    "outcome_from_json",
+    "outcome_to_json",
     "orders_from_json",
     "orders_to_json",
     "parse_unit",
@@ -105,14 +108,13 @@ def _units_from_json(data: Mapping[str, Sequence[str]], variant: Variant) -> dic
         if power != NEUTRAL and power not in variant.power_ids:
             raise CodecError(f"unknown power {power!r}; powers: {', '.join(variant.power_ids)}")
         for text in texts:
-            unit = parse_unit(text, variant)
+            try:
+                unit = standing_unit(text, variant)
+            except BadUnit as error:
+                raise CodecError(str(error)) from None
             province = province_of(unit.location)
             if province in units:
                 raise CodecError(f"two units in {province}")
-            try:
-                check_standing(text, unit, variant)
-            except BadUnit as error:
-                raise CodecError(str(error)) from None
             units[province] = (power, unit)
     return units
 
@@ -152,7 +154,9 @@ def _dislodged_from_json(
     return result
 
 
-def state_to_json(state: GameState, variant: Variant) -> Json:
+def state_to_json(state: GameState, variant: Variant, destroyed: Sequence[Dislodged] = ()) -> Json:
+    """The position as stored. `destroyed`: dislodged units with no retreat that a result
+    still lists under `dislodged` (with no retreats) although they are gone."""
     units: dict[str, list[str]] = {}
     for power, unit in state.units.values():
         units.setdefault(power, []).append(str(unit))
@@ -160,7 +164,7 @@ def state_to_json(state: GameState, variant: Variant) -> Json:
     for province, power in state.centres.items():
         centres.setdefault(power, []).append(province)
     dislodged: dict[str, dict[str, Any]] = {}
-    for d in state.dislodged.values():
+    for d in (*state.dislodged.values(), *destroyed):
         entry: dict[str, Any] = {"attacker_from": d.attacker_from, "retreats": list(d.retreats)}
         if d.af_moves:
             entry["af_moves"] = d.af_moves
@@ -205,13 +209,15 @@ _STATE_KEYS = ("territories", "retreated", "af_moves")
 
 
 def next_state_json(result: Mapping[str, Any], variant: str | None = None) -> Json:
-    """The stored state of the next phase, from a stored phase result."""
+    """The stored state of the next phase, from a stored phase result (dislodged units
+    only when a retreat phase follows: others were destroyed)."""
+    retreat_next = str(result["next_phase"]).upper().endswith("R")
     state: Json = {
         "variant": variant or result.get("variant") or "standard",
         "phase": result["next_phase"],
         "units": result["units"],
         "centers": result["centers"],
-        "dislodged": result["dislodged"],
+        "dislodged": result["dislodged"] if retreat_next else {},
     }
     for key in _STATE_KEYS:
         if key in result:
@@ -279,6 +285,46 @@ def orders_from_json(data: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[st
 # -- phase results -------------------------------------------------------------------
 
 
+_OUTCOME_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(item.name for item in fields(cls)) for cls in OUTCOME_TYPES.values()
+}
+_PLAIN = (str, int, bool)
+
+
+def outcome_to_json(outcome: Outcome) -> Json:
+    """`{"kind": "bounced", "by": "BUR", "attack": 1, "opposing": 1, "against": "prevent"}`:
+    the outcome's kind and its fields (nested outcomes as objects, tuples as lists)."""
+    data: Json = {"kind": outcome.kind}
+    for name in _OUTCOME_FIELDS[type(outcome)]:
+        value = getattr(outcome, name)
+        if type(value) is tuple:
+            value = list(value)
+        elif value is not None and type(value) not in _PLAIN:
+            value = outcome_to_json(value)
+        data[name] = value
+    return data
+
+
+def outcome_from_json(data: Mapping[str, Any]) -> Outcome:
+    kind = OUTCOME_TYPES.get(str(data.get("kind")))
+    if kind is None:
+        raise CodecError(f"unknown outcome kind {data.get('kind')!r}")
+    values: dict[str, Any] = {}
+    for item in fields(kind):
+        if item.name not in data:
+            continue
+        value = data[item.name]
+        if isinstance(value, list):
+            value = tuple(value)
+        elif isinstance(value, Mapping):
+            value = outcome_from_json(value)
+        values[item.name] = value
+    try:
+        return kind(**values)
+    except TypeError as error:
+        raise CodecError(f"bad {data.get('kind')} outcome: {error}") from None
+
+
 def order_result_to_json(result: OrderResult) -> Json:
     data: Json = {
         "power": result.power,
@@ -292,10 +338,13 @@ def order_result_to_json(result: OrderResult) -> Json:
         data["default"] = True
     if result.dislodged_by:
         data["dislodged_by"] = result.dislodged_by
+    if result.outcome is not None:
+        data["outcome"] = outcome_to_json(result.outcome)
     return data
 
 
 def order_result_from_json(data: Mapping[str, Any]) -> OrderResult:
+    outcome = data.get("outcome")
     return OrderResult(
         power=str(data["power"]),
         text=str(data["order"]),
@@ -305,12 +354,13 @@ def order_result_from_json(data: Mapping[str, Any]) -> OrderResult:
         explanation=str(data["explanation"]),
         default=bool(data.get("default", False)),
         dislodged_by=data.get("dislodged_by"),
+        outcome=outcome_from_json(outcome) if isinstance(outcome, Mapping) else None,
     )
 
 
 def result_to_json(result: PhaseResult, variant: Variant, request_id: Any = None) -> Json:
     """A phase result as `judge adjudicate` prints it and the server stores it."""
-    after = state_to_json(result.state, variant)
+    after = state_to_json(result.state, variant, result.destroyed)
     out: Json = {}
     if request_id is not None:
         out["id"] = request_id
@@ -355,6 +405,10 @@ def result_from_json(data: Mapping[str, Any], variant: Variant) -> PhaseResult:
     except (KeyError, ValueError) as error:
         raise CodecError(f"not a phase result: {error}") from None
     state = state_from_json(next_state_json(data, variant.name), variant)
+    destroyed: tuple[Dislodged, ...] = ()
+    if state.phase.kind != "R" and str(data["phase"]).upper().endswith("M"):
+        units = _units_from_json(data.get("units") or {}, variant)
+        destroyed = tuple(_dislodged_from_json(data.get("dislodged") or {}, variant, units).values())
     hidden = tuple(
         HiddenBuild(
             power=str(h["power"]),
@@ -374,4 +428,5 @@ def result_from_json(data: Mapping[str, Any], variant: Variant) -> PhaseResult:
         winner=data.get("winner"),
         hidden_builds=hidden,
         revealed=revealed,
+        destroyed=destroyed,
     )

@@ -7,19 +7,17 @@ order follow the variant's default (civil disorder, or least impact).
 
 from __future__ import annotations
 
-from functools import partial
-from typing import TYPE_CHECKING
-
+from . import outcomes as oc
+from .entries import OrderEntry
+from .explain import order_result
 from .geo import province_of
+from .least_impact import least_impact_order
 from .legality import build_sites
 from .orders import Build, Remove, Unit, Waive
-from .outcomes import FAILS, SUCCEEDS, OrderResult, Reason
+from .outcomes import OrderResult
 from .rules import CivilDisorderRemoval, RemovalDefault
-from .state import NEUTRAL, GameState
+from .state import GameState
 from .variant import Variant
-
-if TYPE_CHECKING:
-    from .adjudicate import OrderEntry
 
 
 def adjustment_counts(variant: Variant, state: GameState) -> dict[str, int]:
@@ -46,60 +44,51 @@ def resolve_adjustments(
     used: dict[str, int] = dict.fromkeys(counts, 0)
     extra: list[OrderResult] = []
     for entry in entries:
-        if entry.result is not None:
+        if entry.result is not None or entry.order is None:
             continue
         order, power = entry.order, entry.power
         owed = counts.get(power, 0)
-        done = partial(_done, entry)
-
+        outcome: oc.Outcome
         if isinstance(order, (Build, Waive)):
             if used[power] >= owed:
-                entry.result = done(False, Reason.TOO_MANY, "no build left: " + _owed_text(owed))
+                outcome = oc.TooMany(owed, builds=True)
             elif isinstance(order, Waive):
                 used[power] += 1
-                entry.result = done(True, Reason.WAIVED, "build waived")
+                outcome = oc.Waived()
             elif province_of(order.unit.location) in units:
-                entry.result = done(False, Reason.TOO_MANY, "a unit was already built there")
+                outcome = oc.SiteTaken()
             else:
                 used[power] += 1
                 units[province_of(order.unit.location)] = (power, order.unit)
-                entry.result = done(True, Reason.OK, f"builds {order.unit}")
+                outcome = oc.Built(str(order.unit))
         elif isinstance(order, Remove):
             province = province_of(order.unit.location)
             if used[power] >= -owed:
-                entry.result = done(False, Reason.TOO_MANY, "no removal left: " + _owed_text(owed))
+                outcome = oc.TooMany(owed, builds=False)
             elif province not in units or units[province][0] != power:
-                entry.result = done(False, Reason.TOO_MANY, "that unit was already removed")
+                outcome = oc.AlreadyRemoved()
             else:
                 used[power] += 1
                 removed.append(units.pop(province))
-                entry.result = done(True, Reason.OK, f"removes {order.unit}")
+                outcome = oc.Removed(str(order.unit))
+        else:
+            continue
+        entry.result = order_result(power, entry.text, str(order), outcome)
+    least_impact = variant.rules.removal_default is RemovalDefault.LEAST_IMPACT
     for power, owed in counts.items():
         if owed < 0 and used[power] < -owed:
             for unit in default_removals(variant, state, power, units, -owed - used[power]):
                 removed.append(units.pop(province_of(unit.location)))
-                extra.append(OrderResult(power, f"REMOVE {unit}", f"REMOVE {unit}", SUCCEEDS, Reason.CIVIL_DISORDER,
-                                         "no removal ordered: removed by the civil disorder rule", default=True))
+                text = f"REMOVE {unit}"
+                chosen = oc.LeastImpactRemoval(str(unit)) if least_impact else oc.CivilDisorderRemoval(str(unit))
+                extra.append(order_result(power, text, text, chosen, default=True))
         elif owed > 0 and used[power] < owed:
             sites = build_sites(power, state.evolve(units=units), variant)
             waived = min(owed - used[power], len(sites))
             for _ in range(waived):
-                extra.append(OrderResult(power, "WAIVE", "WAIVE", SUCCEEDS, Reason.WAIVED,
-                                         "no build ordered: waived", default=True))
+                extra.append(order_result(power, "WAIVE", "WAIVE", oc.Waived(), default=True))
     results = [e.result for e in entries if e.result is not None] + extra
     return results, units, removed
-
-
-def _done(entry: OrderEntry, ok: bool, reason: str, why: str) -> OrderResult:
-    return OrderResult(entry.power, entry.text, str(entry.order), SUCCEEDS if ok else FAILS, reason, why)
-
-
-def _owed_text(owed: int) -> str:
-    if owed > 0:
-        return f"{owed} build{'s' if owed != 1 else ''} allowed"
-    if owed < 0:
-        return f"{-owed} removal{'s' if owed != -1 else ''} owed"
-    return "no adjustments due"
 
 
 def default_removals(
@@ -108,8 +97,6 @@ def default_removals(
     """The units a power that ordered too few removals loses."""
     mine = [unit for owner, unit in units.values() if owner == power]
     if variant.rules.removal_default is RemovalDefault.LEAST_IMPACT:
-        from .least_impact import least_impact_order
-
         return least_impact_order(variant, state, power, mine)[:count]
     return civil_disorder_order(variant, state, power, mine)[:count]
 
@@ -132,6 +119,3 @@ def civil_disorder_order(variant: Variant, state: GameState, power: str, mine: l
         return table.get(key, far)
 
     return sorted(mine, key=lambda u: (-distance(u), u.type != "F", game_map.name(province_of(u.location))))
-
-
-__all__ = ["adjustment_counts", "adjustments_needed", "resolve_adjustments", "civil_disorder_order", "NEUTRAL"]

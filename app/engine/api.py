@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .adjudicate import OrderInput, adjudicate, read_orders, reveal_hidden_choices
+from .adjudicate import adjudicate
 from .adjustments import adjustment_counts
+from .entries import OrderInput, read_orders
 from .geo import province_of
+from .hidden import reveal_hidden_choices
 from .legality import build_sites
 from .orders import Order, Unit
 from .phase_result import HiddenBuild, PhaseResult, RevealedStart

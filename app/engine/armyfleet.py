@@ -20,15 +20,14 @@ variants/smallworld/NOTES.md and docs/rules.md):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .geo import GameMap, province_of
 from .hooks import Hook
-from .orders import ARMY_FLEET, Board, Convoy, Hold, Land, Move, SupportMove, Unit
-
-if TYPE_CHECKING:
-    from .resolve import MovementResolution
+from .orders import ARMY_FLEET, Board, Convoy, Hold, Land, Move, Order, SupportMove, Unit
+from .resolve import MovementResolution
 from .state import GameState
 from .variant import Variant
 
@@ -41,7 +40,7 @@ def enabled(variant: Variant) -> bool:
     return HOOK in variant.hooks
 
 
-def settings(variant: Variant) -> dict:
+def settings(variant: Variant) -> dict[str, Any]:
     return dict(variant.extra.get("army_fleet", {}))
 
 
@@ -105,7 +104,7 @@ def board(state: GameState, boardings: list[tuple[str, Board]]) -> tuple[GameSta
 
 
 def split_landings(
-    units: dict[str, tuple[str, Unit]], orders: dict[str, object]
+    units: dict[str, tuple[str, Unit]], orders: dict[str, Order]
 ) -> dict[str, str | None]:
     """Turn each Land order into a fleet-part order and an army-part move (in place)."""
     carried: dict[str, str | None] = {}
@@ -134,7 +133,7 @@ def split_landings(
 def ferry_boarders(
     variant: Variant,
     units: dict[str, tuple[str, Unit]],
-    orders: dict[str, object],
+    orders: Mapping[str, object],
     succeeded: dict[str, bool],
     dislodged: set[str],
 ) -> dict[str, str]:
@@ -169,10 +168,13 @@ def after_movement(
     res: MovementResolution,
     units: dict[str, tuple[str, Unit]],
     removed: list[tuple[str, Unit]],
+    starved: set[str] | None = None,
 ) -> dict[str, int]:
     """Landings, Fast Ferry boardings and rations, on the board after the moves.
 
-    Changes `units` and `removed` in place; returns each A/F's moves made at sea."""
+    Changes `units` and `removed` in place (and adds to `starved` the provinces, before
+    the moves, of the A/Fs whose army ran out of rations); returns each A/F's moves made
+    at sea."""
     af_moves: dict[str, int] = {}
     where = {}  # A/F province before the moves -> after (when not dislodged)
     for province, (power, unit) in state.units.items():
@@ -180,11 +182,12 @@ def after_movement(
             continue  # a dislodged A/F carries its count in its Dislodged record
         order = res.orders[province]
         moved = isinstance(order, Move) and res.succeeded[province]
-        where[province] = province_of(order.target) if moved else province
+        where[province] = province_of(order.target) if isinstance(order, Move) and moved else province
     for origin, now in where.items():
         power, unit = units[now]
         if landed(res, origin):
-            target = province_of(res.orders[origin + ARMY_PART].target)
+            landing = res.orders[origin + ARMY_PART]
+            target = province_of(landing.target) if isinstance(landing, Move) else origin
             units[target] = (power, Unit("A", target))
             units[now] = (power, Unit("F", unit.location))
         else:
@@ -198,10 +201,13 @@ def after_movement(
         units[fleet] = (power, Unit(ARMY_FLEET, fleet_unit.location))
         af_moves[fleet] = 1
     limit = rations(variant)
+    origin_of = {now: origin for origin, now in where.items()}
     for province, moves in list(af_moves.items()):
         if moves >= limit:  # the army starves: it has not landed in time
             power, unit = units[province]
             units[province] = (power, Unit("F", unit.location))
             removed.append((power, Unit("A", province)))
             del af_moves[province]
+            if starved is not None:
+                starved.add(origin_of.get(province, province))
     return af_moves

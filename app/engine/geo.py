@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -38,6 +39,9 @@ class Province:
     def convoy_water(self) -> bool:
         """A fleet here may convoy."""
         return self.terrain is Terrain.SEA or self.island
+
+
+_MEMO_LIMIT = 50_000
 
 
 class MapError(ValueError):
@@ -72,6 +76,15 @@ class GameMap:
     _prefixes: dict[tuple[str, ...], str] | None = field(default=None, repr=False)
     _sea_routes: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
     _neighbours: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    # Values that depend on this map and their key alone (parsed orders and units by
+    # text, legal orders by order and the units they name), keyed by a tuple whose first
+    # item says what it is: immutable, so shared safely; bounded by `remember`.
+    memo: dict[Hashable, object] = field(default_factory=dict, repr=False)
+
+    def remember(self, key: Hashable, value: object) -> None:
+        if len(self.memo) >= _MEMO_LIMIT:
+            self.memo.clear()
+        self.memo[key] = value
 
     def __post_init__(self) -> None:
         self._fleet_province_borders = {

@@ -41,7 +41,7 @@ def least_impact_order(variant: Variant, state: GameState, power: str, mine: lis
     game_map = variant.map
     foreign = {p for p, (owner, _u) in state.units.items() if owner != power}
 
-    def key(unit: Unit) -> tuple:
+    def key(unit: Unit) -> tuple[bool, bool, int, bool, str]:
         province = province_of(unit.location)
         on_own_centre = state.centres.get(province) == power
         guards = on_own_centre and any(n in foreign for n in game_map.neighbours(province))

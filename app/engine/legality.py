@@ -9,6 +9,7 @@ to an impossible or unnamed coast (4.B.3, 4.B.1).
 from __future__ import annotations
 
 from . import armyfleet
+from .convoy import convoy_fleets, convoyable, fleet_routes, route_exists
 from .geo import GameMap, Terrain, province_of
 from .hooks import Hook
 from .orders import (
@@ -42,13 +43,59 @@ class IllegalOrder(ValueError):
 def legal_order(order: Order, power: str, state: GameState, variant: Variant) -> Order:
     kind = state.phase.kind
     if kind == "M":
-        return _movement(order, power, state, variant)
+        return _remembered_movement(order, power, state, variant)
     if kind == "R":
         return _retreat(order, power, state, variant.map, Hook.NO_DISBAND_RETREAT in variant.hooks)
     return _adjustment(order, power, state, variant)
 
 
 # -- movement ------------------------------------------------------------------
+
+
+def _remembered_movement(order: Order, power: str, state: GameState, variant: Variant) -> Order:
+    """`_movement`, remembered per map where the answer depends only on the order, the
+    unit it names and the unit it supports: holds, moves over land or sea (not by
+    convoy), and supports of units that could move without a convoy. Refusals are not
+    remembered."""
+    if not isinstance(order, (Hold, Move, SupportHold, SupportMove)):
+        return _movement(order, power, state, variant)
+    units = state.units
+    here = units.get(province_of(order.unit.location))
+    if here is None or here[1].type == ARMY_FLEET:
+        return _movement(order, power, state, variant)
+    supported = units.get(order.supported) if isinstance(order, (SupportHold, SupportMove)) else None
+    # Keyed by identity (cheap to hash); the entry holds the objects, so no other object
+    # can take their ids while it lives, and a hit is checked against them.
+    supported_unit = supported[1] if supported is not None else None
+    key = ("legal", id(order), power, id(here[1]), id(supported_unit))
+    known = variant.map.memo.get(key)
+    if type(known) is _Remembered and known.order is order and known.unit is here[1] and known.supported is supported_unit:
+        return known.legal
+    legal = _movement(order, power, state, variant)
+    if _depends_on_board_only_through_units(legal, supported, variant.map):
+        variant.map.remember(key, _Remembered(order, here[1], supported_unit, legal))
+    return legal
+
+
+class _Remembered:
+    __slots__ = ("order", "unit", "supported", "legal")
+
+    def __init__(self, order: Order, unit: Unit, supported: Unit | None, legal: Order) -> None:
+        self.order, self.unit, self.supported, self.legal = order, unit, supported, legal
+
+
+def _depends_on_board_only_through_units(legal: Order, supported: tuple[str, Unit] | None, game_map: GameMap) -> bool:
+    if isinstance(legal, Hold):
+        return True
+    if isinstance(legal, SupportHold):
+        return supported is not None
+    if not isinstance(legal, (Move, SupportMove)) or game_map.provinces[province_of(legal.target)].no_attack_before:
+        return False
+    if isinstance(legal, Move):
+        return not legal.via_convoy
+    return supported is not None and (
+        supported[1].type == "F" or game_map.army_can_move(supported[1].location, legal.target)
+    )
 
 
 def _own_unit(unit: Unit, power: str, state: GameState, game_map: GameMap) -> Unit:
@@ -64,17 +111,18 @@ def _own_unit(unit: Unit, power: str, state: GameState, game_map: GameMap) -> Un
 
 def _movement(order: Order, power: str, state: GameState, variant: Variant) -> Order:
     game_map = variant.map
+    kind = type(order)
     if isinstance(order, (Retreat, Disband, Build, Remove, Waive)):
         raise IllegalOrder(f"{_order_word(order)} orders belong to another phase; this is a movement phase")
-    if isinstance(order, (Board, Land)) and not armyfleet.enabled(variant):
+    if (kind is Board or kind is Land) and not armyfleet.enabled(variant):
         raise IllegalOrder("this variant has no Army/Fleet rules: armies cross water by convoy")
     if isinstance(order, Land) and order.unit.location == "?":
         order = Land(_landing_af(order.target, power, state, variant), order.target, order.via)
     unit = _own_unit(order.unit, power, state, game_map)
+    if kind is Hold:
+        return order if order.unit == unit else Hold(unit)
     here = province_of(unit.location)
-    if isinstance(order, Hold):
-        return Hold(unit)
-    if isinstance(order, (Move, SupportMove, Land)):
+    if isinstance(order, (Move, SupportMove, Land)) and game_map.provinces[province_of(order.target)].no_attack_before:
         _check_protected(province_of(order.target), state, game_map)
     if unit.type == ARMY_FLEET:
         return _army_fleet_order(order, unit, state, variant)
@@ -85,8 +133,8 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
     max_fleets = 1 if armyfleet.FAST_FERRY in variant.hooks else None
     if isinstance(order, Move):
         move = _legal_move(unit, order.target, order.via_convoy, game_map)
-        if unit.type == "A" and move.via_convoy and not _route_exists(here, move.target, state, game_map, max_fleets=max_fleets):
-            if max_fleets and _route_exists(here, move.target, state, game_map):
+        if unit.type == "A" and move.via_convoy and not route_exists(here, move.target, state, game_map, max_fleets=max_fleets):
+            if max_fleets and route_exists(here, move.target, state, game_map):
                 raise IllegalOrder(
                     f"a convoy may cross only one sea (the Fast Ferry): board a fleet to go further (A {here} boards F ...)"
                 )
@@ -104,7 +152,7 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
         reachable = _could_reach(supported_unit, province_of(order.target), game_map)
         if reachable and supported_unit.type == "A" and not game_map.army_can_move(supported_unit.location, order.target):
             # A convoyed army: some route must stand without the supporting unit (DATC 6.D.31).
-            reachable = _route_exists(
+            reachable = route_exists(
                 order.supported, province_of(order.target), state, game_map, excluded=here, max_fleets=max_fleets
             )
         if not reachable:
@@ -125,7 +173,7 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
             raise IllegalOrder(f"an army cannot be convoyed from {game_map.name(order.army)} to {game_map.name(order.target)}")
         if unit.type == ARMY_FLEET:
             raise IllegalOrder("an A/F cannot convoy")
-        routes = fleet_routes(order.army, order.target, _convoy_fleets(state, game_map), game_map)
+        routes = fleet_routes(order.army, order.target, convoy_fleets(state, game_map), game_map)
         if max_fleets:
             routes = [r for r in routes if len(r) <= max_fleets]
         if not any(here in route for route in routes):
@@ -182,63 +230,7 @@ def _could_reach(unit: Unit, province: str, game_map: GameMap) -> bool:
         return game_map.fleet_reaches_province(unit.location, province)
     if game_map.army_can_move(unit.location, province):
         return True
-    return _convoyable(unit.location, province, game_map)
-
-
-def _convoyable(source: str, target: str, game_map: GameMap) -> bool:
-    """Some chain of convoy waters could carry an army (ignoring where fleets are)."""
-    return (
-        game_map.is_coastal(province_of(source))
-        and game_map.is_coastal(target)
-        and game_map.sea_route_exists(province_of(source), target)
-    )
-
-
-def _convoy_fleets(state: GameState, game_map: GameMap, excluded: str | None = None) -> list[str]:
-    """Provinces holding a fleet that could convoy (at sea, or on an island)."""
-    return [
-        province
-        for province, (_owner, unit) in state.units.items()
-        if unit.type == "F" and province != excluded and game_map.provinces[province].convoy_water
-    ]
-
-
-def fleet_routes(source: str, target: str, fleets: list[str], game_map: GameMap) -> list[list[str]]:
-    """Every minimal chain of fleets that could carry an army from `source` to `target`:
-    no fleet of it could be left out (DATC 4.E.1, 6.G.19)."""
-    reaches = game_map.fleet_reaches_province
-    routes: list[list[str]] = []
-
-    def extend(route: list[str]) -> None:
-        last = route[-1]
-        if reaches(last, target):
-            routes.append(list(route))
-            return
-        for fleet in fleets:
-            if fleet in route or not reaches(last, fleet) or reaches(fleet, source):
-                continue
-            if any(reaches(earlier, fleet) for earlier in route[:-1]):
-                continue  # a shortcut exists: not minimal
-            if any(reaches(earlier, target) for earlier in route):
-                continue
-            route.append(fleet)
-            extend(route)
-            route.pop()
-
-    for first in fleets:
-        if reaches(first, source):
-            extend([first])
-    return routes
-
-
-def _route_exists(
-    source: str, target: str, state: GameState, game_map: GameMap,
-    excluded: str | None = None, max_fleets: int | None = None,
-) -> bool:
-    if not _convoyable(source, target, game_map):
-        return False
-    routes = fleet_routes(province_of(source), target, _convoy_fleets(state, game_map, excluded), game_map)
-    return any(max_fleets is None or len(r) <= max_fleets for r in routes)
+    return convoyable(unit.location, province, game_map)
 
 
 # -- the Army/Fleet module -------------------------------------------------------
@@ -312,7 +304,7 @@ def _legal_move(unit: Unit, target: str, via_convoy: bool, game_map: GameMap) ->
             raise IllegalOrder(f"armies cannot move to {province.name}")
         if game_map.army_can_move(here, target_province):
             return Move(unit, target_province, via_convoy)
-        if _convoyable(here, target_province, game_map):
+        if convoyable(here, target_province, game_map):
             return Move(unit, target_province, True)
         raise IllegalOrder(f"the army at {game_map.name(here)} cannot reach {province.name}")
     # fleets

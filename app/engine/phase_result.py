@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from .orders import Unit
 from .outcomes import OrderResult
 from .phases import Phase
-from .state import GameState
+from .state import Dislodged, GameState
 
 
 @dataclass(frozen=True)
@@ -41,3 +41,5 @@ class PhaseResult:
     removed: list[tuple[str, Unit]] = field(default_factory=list)  # units destroyed this phase
     hidden_builds: tuple[HiddenBuild, ...] = ()
     revealed: tuple[RevealedStart, ...] = ()
+    # Dislodged units with no retreat, destroyed at once (no retreat phase for them alone).
+    destroyed: tuple[Dislodged, ...] = ()

@@ -18,59 +18,48 @@ strength; head-to-head battle; path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Union
 
+from .convoy import goes_by_convoy, path_stands
 from .geo import GameMap, province_of
 from .orders import Convoy, Move, MovementOrder, SupportHold, SupportMove, Unit
-from .rules import AdjacentConvoy, RuleOptions
+from .outcomes import Bounced, Outcome, OwnUnit
+from .rules import RuleOptions
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 _NO_GUESS = 1 << 30
 
 
-@dataclass(frozen=True)
+class NoPath:
+    """The verdict on a move whose convoy path (or A/F fleet part) failed; what broke
+    it is read from the convoying fleets' own decisions (see movement_outcomes.py)."""
+
+
+NO_PATH = NoPath()
+Verdict = Union[Outcome, NoPath, None]  # None: the move succeeds
+
+
 class MovementResolution:
-    """The decisions of a movement phase, keyed by the province of the ordered unit."""
+    """The decisions of a movement phase, keyed by the province of the ordered unit.
+    `resolver` answers further questions about the settled decisions (strengths, who
+    cut a support), always by the same functions that made the decisions."""
 
-    orders: dict[str, MovementOrder]
-    owners: dict[str, str]
-    succeeded: dict[str, bool]
-    convoy_moves: frozenset[str]  # moves that go by convoy
-    path_ok: dict[str, bool]  # convoy moves: a route of convoying fleets stood
-    paradox_fleets: frozenset[str]  # fleets whose convoy Szykman's rule cancelled
-    dislodged_by: dict[str, str]  # dislodged unit's province -> attacker's origin
-    void_supports: frozenset[str]  # supports whose supported unit did something else
-    strengths: Strengths
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self.orders: dict[str, MovementOrder] = resolver.orders
+        self.owners: dict[str, str] = resolver.owner
+        self.succeeded: dict[str, bool] = resolver.result
+        self.convoy_moves: frozenset[str] = frozenset(resolver.convoy_moves)
+        self.paradox_fleets: frozenset[str] = frozenset(resolver.paradox_fleets)
+        self.void_supports: frozenset[str] = frozenset(resolver.void_supports)
+        self.dislodged_by: dict[str, str] = {}  # dislodged unit's province -> attacker's origin
+        for province in resolver.orders:
+            if resolver.is_dislodged(province):
+                self.dislodged_by[province] = next(a for a in resolver.attackers[province] if resolver.result[a])
 
-
-class Strengths:
-    """Strength figures of the settled position, for explanations."""
-
-    def __init__(self, resolver: _Resolver) -> None:
-        self._r = resolver
-
-    def attack(self, source: str) -> int:
-        return self._r.attack_strength(source)
-
-    def hold(self, province: str) -> int:
-        return self._r.hold_strength(province)
-
-    def defend(self, province: str) -> int:
-        return self._r.defend_strength(province)
-
-    def prevent(self, source: str) -> int:
-        return self._r.prevent_strength(source)
-
-    def head_to_head(self, source: str) -> bool:
-        return source in self._r.head_to_head
-
-    def attackers(self, province: str) -> list[str]:
-        return sorted(self._r.attackers.get(province, []))
-
-    def support_cutters(self, province: str) -> list[str]:
-        """Every unit that cuts this support, in a fixed order (for explanations)."""
-        resolver = self._r
-        return sorted(a for a in resolver.attackers.get(province, ()) if resolver.cuts_support(a, province))
+    def path_failed(self, source: str) -> bool:
+        """A convoyed move whose route of convoying fleets did not stand."""
+        return source in self.resolver.convoy_moves and not self.resolver.path(source)
 
 
 def resolve_movement(
@@ -84,27 +73,13 @@ def resolve_movement(
 
     `carried` lists the army parts of landing A/Fs (placeholder province -> the A/F's
     province when the A/F must first move, else None); see armyfleet.py."""
-    resolver = _Resolver(game_map, rules, units, orders, carried or {})
+    resolver = Resolver(game_map, rules, units, orders, carried or {})
     for province in orders:
         resolver.resolve(province)
-    dislodged_by: dict[str, str] = {}
-    for province in orders:
-        if resolver.is_dislodged(province):
-            dislodged_by[province] = next(a for a in resolver.attackers[province] if resolver.result[a])
-    return MovementResolution(
-        orders=orders,
-        owners={p: owner for p, (owner, _unit) in units.items()},
-        succeeded=dict(resolver.result),
-        convoy_moves=frozenset(resolver.convoy_moves),
-        path_ok={source: resolver.path(source) for source in resolver.convoy_moves},
-        paradox_fleets=frozenset(resolver.paradox_fleets),
-        dislodged_by=dislodged_by,
-        void_supports=frozenset(resolver.void_supports),
-        strengths=Strengths(resolver),
-    )
+    return MovementResolution(resolver)
 
 
-class _Resolver:
+class Resolver:
     def __init__(
         self,
         game_map: GameMap,
@@ -115,7 +90,6 @@ class _Resolver:
     ) -> None:
         self.map = game_map
         self.carried = carried
-        self.adjacent_convoy = rules.adjacent_convoy
         self.orders = orders
         self.owner = {p: owner for p, (owner, _u) in units.items()}
         self.state: dict[str, int] = dict.fromkeys(orders, _UNRESOLVED)
@@ -133,30 +107,34 @@ class _Resolver:
                 target = province_of(order.target)
                 self.target[source] = target
                 self.attackers.setdefault(target, []).append(source)
+        for sources in self.attackers.values():
+            sources.sort()  # a fixed order: the first preventing move is the one reported
 
         self.move_supports: dict[str, list[str]] = {}
         self.hold_supports: dict[str, list[str]] = {}
         self.void_supports: set[str] = set()
         self.convoyers: dict[str, list[str]] = {}  # army source -> fleets convoying that move
         for province, order in orders.items():
-            kind = type(order)
-            if kind is SupportMove:
+            if type(order) is SupportMove:
                 if self._support_matches(order):
                     self.move_supports.setdefault(order.supported, []).append(province)
                 else:
                     self.void_supports.add(province)
-            elif kind is SupportHold:
+            elif type(order) is SupportHold:
                 if order.supported in orders and order.supported not in self.target:
                     self.hold_supports.setdefault(order.supported, []).append(province)
                 else:
                     self.void_supports.add(province)
-            elif kind is Convoy:
+            elif type(order) is Convoy:
                 if self.target.get(order.army) == order.target and units[order.army][1].type == "A":
                     self.convoyers.setdefault(order.army, []).append(province)
 
         self.convoy_moves: set[str] = set()
         for source, target in self.target.items():
-            if source not in carried and self._goes_by_convoy(source, target):
+            if source not in carried and goes_by_convoy(
+                game_map, orders[source], source, target, self.convoyers.get(source, ()),
+                self.owner, self.target, rules.adjacent_convoy,
+            ):
                 self.convoy_moves.add(source)
         self.head_to_head: set[str] = {
             source
@@ -172,22 +150,6 @@ class _Resolver:
             return False
         # A coast named in the support must be the coast moved to (DATC 4.B.4, 6.B.9).
         return "/" not in order.target or "/" not in move.target or move.target == order.target
-
-    def _goes_by_convoy(self, source: str, target: str) -> bool:
-        order = self.orders[source]
-        if type(order) is not Move or order.unit.type != "A":
-            return False
-        if not self.map.army_can_move(source, target):
-            return True
-        if order.via_convoy and self.adjacent_convoy is AdjacentConvoy.INTENT:
-            return True
-        fleets = self.convoyers.get(source, ())
-        if not fleets:
-            return False
-        if self.adjacent_convoy is AdjacentConvoy.OPPOSITE:  # 1971 (DATC 4.A.3 a)
-            return self.target.get(target) == source
-        # 2000/2023 (DATC 4.A.3 c, no fallback to the land route)
-        return any(self.owner[f] == self.owner[source] for f in fleets)
 
     # -- the guess algorithm (DATC 5.F) ------------------------------------
     # Each order being guessed remembers the recursion depth of the guess its value
@@ -301,24 +263,10 @@ class _Resolver:
 
     def path(self, source: str) -> bool:
         """A route of convoying fleets still standing links the army to its target."""
-        fleets = [
+        standing = [
             f for f in self.convoyers.get(source, ()) if f not in self.paradox_fleets and self.resolve(f)
         ]
-        if not fleets:
-            return False
-        target = self.target[source]
-        reaches = self.map.fleet_reaches_province
-        frontier = [f for f in fleets if reaches(f, source)]
-        seen = set(frontier)
-        while frontier:
-            fleet = frontier.pop()
-            if reaches(fleet, target):
-                return True
-            for other in fleets:
-                if other not in seen and reaches(fleet, other):
-                    seen.add(other)
-                    frontier.append(other)
-        return False
+        return bool(standing) and path_stands(standing, source, self.target[source], self.map.fleet_reaches_province)
 
     def _path_fails(self, source: str) -> bool:
         if source in self.carried:  # an A/F's army lands only where its fleet got to
@@ -331,7 +279,12 @@ class _Resolver:
         province the support is directed at, even when convoyed (DATC 4.A.4 a), or from
         the supporter's own power, or cannot arrive."""
         order = self.orders[province]
-        supported_target = order.target if type(order) is SupportMove else order.supported
+        if type(order) is SupportMove:
+            supported_target = order.target
+        elif type(order) is SupportHold:
+            supported_target = order.supported
+        else:
+            return False  # only supports are cut
         if attacker == province_of(supported_target) or self.owner[attacker] == self.owner[province]:
             return False
         return not self._path_fails(attacker)
@@ -344,6 +297,10 @@ class _Resolver:
         if self.is_dislodged(province):
             return next(a for a in self.attackers[province] if self.result[a])
         return None
+
+    def support_cutters(self, province: str) -> list[str]:
+        """Every unit that cuts this support, in a fixed order (for explanations)."""
+        return sorted(a for a in self.attackers.get(province, ()) if self.cuts_support(a, province))
 
     def _given(self, supporters: list[str]) -> list[str]:
         return [s for s in supporters if self.resolve(s)]
@@ -380,18 +337,28 @@ class _Resolver:
         return 1 + len(self._given(self.move_supports.get(source, [])))
 
     def _move_succeeds(self, source: str) -> bool:
+        return self.move_verdict(source) is None
+
+    def move_verdict(self, source: str) -> Verdict:
+        """The move decision (DATC 5.B.5), saying what stopped the move: None when it
+        succeeds. The same function decides and, once settled, explains."""
         if self._path_fails(source):
-            return False
+            return NO_PATH
         target = self.target[source]
         attack = self.attack_strength(source)
         if attack == 0:
-            return False
+            return OwnUnit(target)
         if source in self.head_to_head:
-            if attack <= self.defend_strength(target):
-                return False
-        elif attack <= self.hold_strength(target):
-            return False
+            defend = self.defend_strength(target)
+            if attack <= defend:
+                return Bounced(target, attack, defend, "head_to_head")
+        else:
+            hold = self.hold_strength(target)
+            if attack <= hold:
+                return Bounced(target, attack, hold, "hold")
         for other in self.attackers[target]:
-            if other != source and attack <= self.prevent_strength(other):
-                return False
-        return True
+            if other != source:
+                prevent = self.prevent_strength(other)
+                if attack <= prevent:
+                    return Bounced(other, attack, prevent, "prevent")
+        return None

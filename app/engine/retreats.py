@@ -1,9 +1,16 @@
-"""Where a dislodged unit may go, and what it does when its player sends no order."""
+"""The retreat phase: where a dislodged unit may go, what it does when its player sends
+no order, and how retreats resolve (several into one province: all disband)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from . import outcomes as oc
+from .entries import OrderEntry, one_order_per_unit
+from .explain import order_result
 from .geo import GameMap, Terrain, province_of
-from .orders import Disband, Order, Retreat, Unit
+from .orders import ARMY_FLEET, Disband, Order, Retreat, Unit, Waive
+from .outcomes import OrderResult
 from .rules import RetreatDefault
 from .state import GameState
 from .variant import Variant
@@ -12,7 +19,7 @@ from .variant import Variant
 def retreat_options(
     game_map: GameMap,
     unit: Unit,
-    occupied: dict[str, object],
+    occupied: Mapping[str, object],
     standoffs: set[str],
     blocked_origin: str | None,
 ) -> list[str]:
@@ -72,3 +79,53 @@ def right_hand_retreat(
             if neighbour in by_province:
                 return by_province[neighbour]
     return None
+
+
+def resolve_retreats(
+    variant: Variant, state: GameState, entries: list[OrderEntry]
+) -> tuple[list[OrderResult], GameState, list[tuple[str, Unit]]]:
+    """Every retreat order's result, the position after the retreats (its phase still
+    to be set) and the units disbanded."""
+    chosen = one_order_per_unit(entries)
+    defaults: list[OrderEntry] = []
+    for province, dislodged in state.dislodged.items():
+        if province not in chosen:
+            default = default_retreat(variant, state, province)
+            entry = OrderEntry(dislodged.power, str(default), default)
+            defaults.append(entry)
+            chosen[province] = entry
+    targets: dict[str, list[str]] = {}
+    for province, entry in chosen.items():
+        if isinstance(entry.order, Retreat):
+            targets.setdefault(province_of(entry.order.target), []).append(province)
+    units = dict(state.units)
+    af_moves = dict(state.af_moves)
+    removed: list[tuple[str, Unit]] = []
+    retreated = set(state.retreated)
+    for province, entry in chosen.items():
+        order = entry.order
+        dislodged = state.dislodged[province]
+        outcome: oc.Outcome
+        if order is None:
+            continue
+        if isinstance(order, Retreat) and len(targets[province_of(order.target)]) == 1:
+            units[province_of(order.target)] = (dislodged.power, Unit(dislodged.unit.type, order.target))
+            if dislodged.unit.type == ARMY_FLEET:
+                af_moves[province_of(order.target)] = dislodged.af_moves
+            retreated.add(province_of(order.target))
+            outcome = oc.Retreated(order.target)
+        elif isinstance(order, Retreat):
+            others = [str(state.dislodged[p].unit) for p in targets[province_of(order.target)] if p != province]
+            removed.append((dislodged.power, dislodged.unit))
+            outcome = oc.RetreatStandoff(tuple(others))
+        else:
+            removed.append((dislodged.power, dislodged.unit))
+            outcome = oc.Disbanded(no_retreat=not dislodged.retreats)
+        entry.result = order_result(entry.power, entry.text, str(order), outcome, default=any(entry is d for d in defaults))
+    for entry in entries:  # a repeated identical order shares its twin's result
+        if entry.result is None and entry.order is not None and not isinstance(entry.order, Waive):
+            twin = chosen.get(province_of(entry.order.unit.location))
+            entry.result = twin.result if twin and twin.result else None
+    new_state = state.evolve(units=units, dislodged={}, retreated=frozenset(retreated), af_moves=af_moves)
+    results = [e.result for e in entries + defaults if e.result is not None]
+    return results, new_state, removed

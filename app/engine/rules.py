@@ -80,6 +80,9 @@ class RuleOptions:
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> RuleOptions:
         """These options with some replaced; unknown names or values raise RuleOptionError."""
+        unknown = sorted(set(overrides) - set(OPTION_NAMES))
+        if unknown:
+            raise RuleOptionError(f"unknown rule options: {', '.join(unknown)}; options: {', '.join(OPTION_NAMES)}")
         return replace(self, **{name: check_option(name, value) for name, value in overrides.items()})
 
 
@@ -108,7 +111,7 @@ def check_option(name: str, value: object) -> Any:
     """The typed value of one rule option; RuleOptionError says what is valid."""
     kind = _TYPES.get(name)
     if kind is None:
-        raise RuleOptionError(f"unknown rule option {name!r}; options: {', '.join(OPTION_NAMES)}")
+        raise RuleOptionError(f"unknown rule options: {name}; options: {', '.join(OPTION_NAMES)}")
     if kind is bool:
         if isinstance(value, bool):
             return value

@@ -14,7 +14,18 @@ class BadUnit(ValueError):
 
 
 def read_unit(text: str, variant: Variant) -> Unit:
-    """`F SPA/SC`, `A PAR`, `Fleet Spain (south coast)`, `A/F NTH`: a unit on the board."""
+    """`F SPA/SC`, `A PAR`, `Fleet Spain (south coast)`, `A/F NTH`: a unit on the board
+    (remembered per map: the same text always reads the same)."""
+    key = ("unit", text)
+    known = variant.map.memo.get(key)
+    if isinstance(known, Unit):
+        return known
+    unit = _read_unit(text, variant)
+    variant.map.remember(key, unit)
+    return unit
+
+
+def _read_unit(text: str, variant: Variant) -> Unit:
     try:
         order = parse_order(text, variant.map)
     except OrderSyntaxError as error:
@@ -27,6 +38,18 @@ def read_unit(text: str, variant: Variant) -> Unit:
     province = variant.map.provinces[province_of(unit.location)]
     if province.coasts and "/" not in unit.location:
         raise BadUnit(f"bad unit {text!r}: a fleet in {province.name} needs its coast")
+    return unit
+
+
+def standing_unit(text: str, variant: Variant) -> Unit:
+    """`read_unit`, refusing a unit that cannot stand where it is written (remembered)."""
+    key = ("standing", text)
+    known = variant.map.memo.get(key)
+    if isinstance(known, Unit):
+        return known
+    unit = read_unit(text, variant)
+    check_standing(text, unit, variant)
+    variant.map.remember(key, unit)
     return unit
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from .geo import GameMap
@@ -92,7 +93,7 @@ class Variant:
                 return power
         raise KeyError(power_id)
 
-    @property
+    @cached_property
     def power_ids(self) -> tuple[str, ...]:
         return tuple(p.id for p in self.powers)
 
@@ -118,7 +119,7 @@ def with_game_rules(variant: Variant, rules: Mapping[str, Any]) -> Variant:
     try:
         changed = replace(variant, rules=base.with_overrides(options))
     except RuleOptionError as error:
-        if str(error).startswith("unknown rule option"):
+        if str(error).startswith("unknown rule options"):
             names = ", ".join((*OPTION_NAMES, "victory_groups"))
             raise RuleOptionError(f"{str(error).split(';')[0]}; options: {names}") from None
         raise

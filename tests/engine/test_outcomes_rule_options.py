@@ -37,7 +37,7 @@ BAD_OPTIONS = [
     ({"removal_default": "random"}, "removal_default must be one of: civil_disorder, least_impact (got 'random')"),
     ({"nmr_builds": "build"}, "nmr_builds must be one of: waive (got 'build')"),
     ({"edition": "1999"}, "edition must be one of: 2023, 2000, 1982, 1976, 1971 (got '1999')"),
-    ({"retreat_defualt": "disband"}, "unknown rule option 'retreat_defualt'"),
+    ({"retreat_defualt": "disband"}, "unknown rule options: retreat_defualt"),
 ]
 
 

@@ -179,7 +179,8 @@ def check_invariants(board: Board, variant: str, before: dict, result: dict, wha
     where = f"{variant} {before['phase']}"
     assert "error" not in result, f"{where}: {result.get('error')}"
     assert result["phase"] == before["phase"], where
-    assert result["next_phase"] in legal_next(before["phase"], bool(result["dislodged"])), (
+    can_retreat = any(info.get("retreats") for units in result["dislodged"].values() for info in units.values())
+    assert result["next_phase"] in legal_next(before["phase"], can_retreat), (
         f"{where}: next phase {result['next_phase']}"
     )
     if result["next_phase"].endswith("R"):

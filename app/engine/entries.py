@@ -1,0 +1,90 @@
+"""Order entries: each order line of a phase as written, as read, and its result.
+
+`read_orders` parses and checks every line (invalid ones get their result at
+once); `one_order_per_unit` settles units given several orders (DATC 4.D.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Union, cast
+
+from . import outcomes as oc
+from .explain import order_result
+from .geo import province_of
+from .legality import IllegalOrder, legal_order
+from .orders import Order, Waive
+from .outcomes import OrderResult
+from .parse import OrderSyntaxError, parse_order
+from .state import GameState
+from .variant import Variant
+
+OrderInput = Union[str, Order]  # an order as written, or already typed
+
+
+@dataclass
+class OrderEntry:
+    power: str
+    text: str
+    order: Order | None = None  # the legal order
+    result: OrderResult | None = None
+    parsed: Order | None = None  # as written, legal or not
+
+
+def unit_province(order: Order) -> str | None:
+    """The province of the unit an order is for (None for a waive)."""
+    return None if isinstance(order, Waive) else province_of(order.unit.location)
+
+
+def parse_line(line: str, variant: Variant) -> Order:
+    """`parse_order`, remembered per map: the same text always reads the same."""
+    game_map = variant.map
+    key = ("order", line)
+    known = game_map.memo.get(key)
+    if known is not None:
+        return cast(Order, known)
+    order = parse_order(line, game_map)
+    game_map.remember(key, order)
+    return order
+
+
+def read_orders(variant: Variant, state: GameState, orders: Mapping[str, Sequence[OrderInput]]) -> list[OrderEntry]:
+    """Parse and check every order; invalid ones get their result at once."""
+    entries: list[OrderEntry] = []
+    for power, lines in orders.items():
+        for line in lines:
+            entry = OrderEntry(power, line if isinstance(line, str) else str(line))
+            entries.append(entry)
+            try:
+                parsed = parse_line(line, variant) if isinstance(line, str) else line
+                entry.parsed = parsed
+                entry.order = legal_order(parsed, power, state, variant)
+            except OrderSyntaxError as error:
+                entry.result = order_result(power, entry.text, None, oc.Unreadable(str(error)))
+            except IllegalOrder as error:
+                entry.result = order_result(power, entry.text, None, oc.Illegal(str(error)))
+    return entries
+
+
+def one_order_per_unit(entries: list[OrderEntry]) -> dict[str, OrderEntry]:
+    """DATC 4.D.3 (choice c): a unit given different orders holds; repeats count once."""
+    chosen: dict[str, OrderEntry] = {}
+    conflicted: set[str] = set()
+    for entry in entries:
+        if entry.order is None or isinstance(entry.order, Waive):
+            continue
+        province = province_of(entry.order.unit.location)
+        first = chosen.get(province)
+        if first is None:
+            chosen[province] = entry
+        elif first.order != entry.order:
+            conflicted.add(province)
+    for entry in entries:
+        if entry.order is None or isinstance(entry.order, Waive):
+            continue
+        province = province_of(entry.order.unit.location)
+        if province in conflicted:
+            entry.result = order_result(entry.power, entry.text, str(entry.order), oc.Duplicate())
+            chosen.pop(province, None)
+    return chosen
