@@ -52,7 +52,7 @@ def test_set_rule_by_mail_reaches_the_adjudicator(started: Harness) -> None:
     assert "rule not changed" in started.last_reply("gm@example.com")  # standard has no groups
     started.send("gm@example.com", "SIGNON master@alpha masterpw\nSET RULE no_such_option 1")
     refused = started.last_reply("gm@example.com")
-    assert "unknown rule option 'no_such_option'" in refused and "options: edition," in refused
+    assert "unknown rule options: no_such_option" in refused and "options: edition," in refused
     with started.judge.sessions.begin() as db:
         game = queries.game_by_name(db, "alpha")
         assert game is not None and game.settings["rules"] == {"removal_default": "least_impact"}
