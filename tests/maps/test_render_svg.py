@@ -140,3 +140,16 @@ def test_background_land_is_drawn_under_the_provinces():
     order = [e for e in root.iter() if {"background", "province"} & classes(e)]
     assert "background" in classes(order[0]) and all("province" in classes(e) for e in order[1:])
     assert not groups(parse(render_svg("standard", None, drawing=grid)), "background")
+
+
+@pytest.mark.parametrize("variant", ["standard", "zeus5", "smallworld8", "smallworld7"])
+def test_type_reads_at_1000_pixels_wide_whatever_the_drawing_width(variant):
+    """Sizes are chosen for the picture 1,000 px wide: scaled to that width, an abbreviation
+    is 11 px and a full name 8.5 px tall, on every map (a wider drawing gets larger type)."""
+    root = parse(render_svg(variant, jsonapi.initial_state(variant)))
+    to_pixels = 1000 / float(root.get("width"))
+    sizes = {
+        kind: {round(float(t.get("font-size")) * to_pixels, 1) for t in root.iter(f"{SVG}text") if t.get("class") == kind}
+        for kind in ("abbr", "name")
+    }
+    assert sizes == {"abbr": {11.0}, "name": {8.5}}

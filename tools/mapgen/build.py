@@ -216,25 +216,26 @@ def build(name: str) -> tuple[dict[str, Any], list[str], list[str]]:
 
 def drawing(name: str, plan: Layout, shapes: dict[str, BaseGeometry]) -> dict[str, Any]:
     graph = plan.graph
+    scale = plan.spec["width"] / 1000  # the renderer's type reads at 1,000 px: sizes grow with the width
     provinces: dict[str, Any] = {}
     for pid in plan.ids:
         shape = shapes[pid]
         if shape.is_empty:
             continue
         entry: dict[str, Any] = {"kind": graph.kinds[pid], "shape": rings_json(shape)}
-        entry.update(province_anchors(shape, pid in graph.centres))
+        entry.update(province_anchors(shape, pid in graph.centres, scale))
         if pid in graph.coasts:
-            taken = [ShapelyPoint(*entry["unit"])]
+            taken = [ShapelyPoint(*entry[k]) for k in ("unit", "label", "centre") if k in entry]
             coasts = {}
             for coast, reached in sorted(graph.coasts[pid].items()):
                 facing = [shapes[q] for q in sorted(reached) if graph.kinds[q] == "sea"] or [shapes[q] for q in reached]
-                coasts[coast] = coast_anchors(shape, facing, taken)
+                coasts[coast] = coast_anchors(shape, facing, taken, scale)
                 taken.append(ShapelyPoint(*coasts[coast]["unit"]))
             entry["coasts"] = coasts
         taken_points = [entry[k] for k in ("unit", "label", "centre") if k in entry]
         taken_points += [c[k] for c in entry.get("coasts", {}).values() for k in ("unit", "label")]
         if graph.kinds[pid] != "impassable":
-            name_label = name_anchor(shape, graph.names[pid], [ShapelyPoint(*xy) for xy in taken_points])
+            name_label = name_anchor(shape, graph.names[pid], [ShapelyPoint(*xy) for xy in taken_points], scale)
             if name_label is not None:
                 entry["name_label"] = name_label
         provinces[pid] = entry

@@ -8,8 +8,10 @@ from shapely.ops import nearest_points, polylabel, unary_union
 
 from .shapes import polygons_of
 
-UNIT_GAP = 17.0  # distance kept between the unit anchor and the label
-CENTRE_GAP = 11.0
+# Distances in map units for a drawing 1,000 units wide; the renderer sizes its type and
+# markers to read at 1,000 pixels, so a wider drawing scales them (`scale` = width / 1000).
+UNIT_GAP = 18.0  # distance kept between the unit anchor and the label
+CENTRE_GAP = 14.0  # between the centre marker and the label (and the unit)
 
 
 def _largest(geometry: BaseGeometry) -> Polygon | None:
@@ -32,33 +34,57 @@ def _away(shape: BaseGeometry, avoid: list[Point], gaps: list[float]) -> Point |
     return _pole(rest)
 
 
-def province_anchors(shape: BaseGeometry, is_centre: bool) -> dict[str, list[float]]:
+ABBR_BOX = (30.0, 12.0)  # width and height of a bold three-letter abbreviation (scale 1)
+
+
+def _label_near(shape: BaseGeometry, unit: Point, scale: float) -> Point:
+    """The abbreviation's place: the pole of the province away from the unit when that is
+    close to the unit, else just below (above, beside) the unit when the text fits there."""
+    gap = UNIT_GAP * scale
+    pole = _away(shape, [unit], [gap])
+    if pole is not None and pole.distance(unit) <= 2.2 * gap:
+        return pole
+    w, h = ABBR_BOX[0] * scale / 2, ABBR_BOX[1] * scale / 2
+    for dx, dy in ((0.0, gap), (0.0, -gap), (gap + w, 0.0), (-gap - w, 0.0)):
+        x, y = unit.x + dx, unit.y + dy
+        if shape.contains(Polygon([(x - w, y - h), (x + w, y - h), (x + w, y + h), (x - w, y + h)])):
+            return Point(x, y)
+    return pole or unit
+
+
+def province_anchors(shape: BaseGeometry, is_centre: bool, scale: float = 1.0) -> dict[str, list[float]]:
     unit = _pole(shape)
     if unit is None:
         raise ValueError("empty shape")
-    label = _away(shape, [unit], [UNIT_GAP]) or unit
+    label = _label_near(shape, unit, scale)
     out = {"unit": _xy(unit), "label": _xy(label)}
     if is_centre:
-        centre = _away(shape, [unit, label], [UNIT_GAP, CENTRE_GAP]) or label
+        centre = (
+            _away(shape, [unit, label], [UNIT_GAP * scale, CENTRE_GAP * scale])
+            or _away(shape, [unit, label], [UNIT_GAP * scale, CENTRE_GAP * scale / 2])
+            or label
+        )
         out["centre"] = _xy(centre)
     return out
 
 
-def coast_anchors(shape: BaseGeometry, facing: list[BaseGeometry], taken: list[Point]) -> dict[str, list[float]]:
+def coast_anchors(
+    shape: BaseGeometry, facing: list[BaseGeometry], taken: list[Point], scale: float = 1.0
+) -> dict[str, list[float]]:
     """Unit and label of one coast: inside the province, near the border with the seas it faces."""
     border = shape.boundary.intersection(unary_union(facing).boundary)
     if border.is_empty:
         border = nearest_points(shape, unary_union(facing))[0]
     target = border.interpolate(border.project(border.centroid)) if border.length > 0 else border.centroid
     for radius in (22.0, 32.0, 45.0, 70.0):
-        near = shape.intersection(target.buffer(radius))
-        for gap in (UNIT_GAP, 10.0, 0.0):
+        near = shape.intersection(target.buffer(radius * scale))
+        for gap in (UNIT_GAP * scale, 10.0 * scale, 0.0):
             rest = near
             for point in taken:
                 rest = rest.difference(point.buffer(gap)) if gap else rest
             unit = _pole(rest)
             if unit is not None:
-                label = _away(near, [unit], [10.0]) or unit
+                label = _away(near, [unit, *taken], [10.0 * scale] * (1 + len(taken))) or _away(near, [unit], [10.0 * scale]) or unit
                 return {"unit": _xy(unit), "label": _xy(label)}
     raise ValueError("no room for a coast anchor")
 
@@ -102,11 +128,11 @@ def _xy(point: Point) -> list[float]:
     return [round(point.x, 1), round(point.y, 1)]
 
 
-CHAR_WIDTH = 6.0  # map units per character of a full name at the renderer's small font (estimate)
+CHAR_WIDTH = 5.4  # map units per character of a full name at the renderer's small font (estimate)
 NAME_HEIGHT = 11.0
 
 
-def name_anchor(shape: BaseGeometry, name: str, avoid: list[Point]) -> list[float] | None:
+def name_anchor(shape: BaseGeometry, name: str, avoid: list[Point], scale: float = 1.0) -> list[float] | None:
     """Centre of a box that holds the full name inside the shape, clear of the other anchors; or None.
 
     `avoid` starts with the unit anchor (kept farther away) and the label (the box goes near it).
@@ -114,21 +140,28 @@ def name_anchor(shape: BaseGeometry, name: str, avoid: list[Point]) -> list[floa
     import numpy as np
     import shapely
 
-    width = CHAR_WIDTH * len(name) + 4
+    width, height = (CHAR_WIDTH * len(name) + 4) * scale, NAME_HEIGHT * scale
     part = _largest(shape)
     if part is None:
         return None
     minx, miny, maxx, maxy = part.bounds
     xs = np.arange(minx + width / 2, maxx - width / 2 + 0.1, 3.0)
-    ys = np.arange(miny + NAME_HEIGHT / 2, maxy - NAME_HEIGHT / 2 + 0.1, 3.0)
+    ys = np.arange(miny + height / 2, maxy - height / 2 + 0.1, 3.0)
     if len(xs) == 0 or len(ys) == 0:
         return None
     gx, gy = np.meshgrid(xs, ys)
     gx, gy = gx.ravel(), gy.ravel()
-    boxes = shapely.box(gx - width / 2, gy - NAME_HEIGHT / 2, gx + width / 2, gy + NAME_HEIGHT / 2)
+    boxes = shapely.box(gx - width / 2, gy - height / 2, gx + width / 2, gy + height / 2)
     shapely.prepare(part)
     fits = shapely.contains(part, boxes)
-    clear = [shapely.distance(boxes, point) >= (14.0 if k == 0 else 8.0) for k, point in enumerate(avoid)]
+    aw, ah = ABBR_BOX[0] * scale / 2, ABBR_BOX[1] * scale / 2
+    keep = [
+        (point, 14.0 * scale) if k == 0
+        else (shapely.box(point.x - aw, point.y - ah, point.x + aw, point.y + ah), 2.0 * scale) if k == 1
+        else (point, 9.0 * scale)
+        for k, point in enumerate(avoid)
+    ]
+    clear = [shapely.distance(boxes, thing) >= gap for thing, gap in keep]
     ok = fits & np.logical_and.reduce(clear) if clear else fits
     if not ok.any():
         return None
