@@ -38,17 +38,23 @@ ABBR_BOX = (30.0, 12.0)  # width and height of a bold three-letter abbreviation 
 
 
 def _label_near(shape: BaseGeometry, unit: Point, scale: float) -> Point:
-    """The abbreviation's place: the pole of the province away from the unit when that is
-    close to the unit, else just below (above, beside) the unit when the text fits there."""
+    """The abbreviation's place: just below (else above) the unit when the text fits there,
+    else the pole of the province away from the unit (or beside the unit when that pole is far)."""
     gap = UNIT_GAP * scale
+    w, h = (ABBR_BOX[0] / 2 + 2) * scale, (ABBR_BOX[1] / 2 + 2) * scale
+
+    def fits(x: float, y: float) -> bool:
+        return bool(shape.contains(Polygon([(x - w, y - h), (x + w, y - h), (x + w, y + h), (x - w, y + h)])))
+
+    for dy in (gap, -gap):
+        if fits(unit.x, unit.y + dy):
+            return Point(unit.x, unit.y + dy)
     pole = _away(shape, [unit], [gap])
     if pole is not None and pole.distance(unit) <= 2.2 * gap:
         return pole
-    w, h = ABBR_BOX[0] * scale / 2, ABBR_BOX[1] * scale / 2
-    for dx, dy in ((0.0, gap), (0.0, -gap), (gap + w, 0.0), (-gap - w, 0.0)):
-        x, y = unit.x + dx, unit.y + dy
-        if shape.contains(Polygon([(x - w, y - h), (x + w, y - h), (x + w, y + h), (x - w, y + h)])):
-            return Point(x, y)
+    for dx in (gap + w, -gap - w):
+        if fits(unit.x + dx, unit.y):
+            return Point(unit.x + dx, unit.y)
     return pole or unit
 
 
@@ -84,7 +90,12 @@ def coast_anchors(
                 rest = rest.difference(point.buffer(gap)) if gap else rest
             unit = _pole(rest)
             if unit is not None:
-                label = _away(near, [unit, *taken], [10.0 * scale] * (1 + len(taken))) or _away(near, [unit], [10.0 * scale]) or unit
+                label = (
+                    _away(near, [unit, *taken], [10.0 * scale] + [22.0 * scale] * len(taken))
+                    or _away(near, [unit, *taken], [10.0 * scale] * (1 + len(taken)))
+                    or _away(near, [unit], [10.0 * scale])
+                    or unit
+                )
                 return {"unit": _xy(unit), "label": _xy(label)}
     raise ValueError("no room for a coast anchor")
 
@@ -130,6 +141,7 @@ def _xy(point: Point) -> list[float]:
 
 CHAR_WIDTH = 5.4  # map units per character of a full name at the renderer's small font (estimate)
 NAME_HEIGHT = 11.0
+NAME_REACH = 14.0  # farthest a full name may sit from its abbreviation's box
 
 
 def name_anchor(shape: BaseGeometry, name: str, avoid: list[Point], scale: float = 1.0) -> list[float] | None:
@@ -163,6 +175,8 @@ def name_anchor(shape: BaseGeometry, name: str, avoid: list[Point], scale: float
     ]
     clear = [shapely.distance(boxes, thing) >= gap for thing, gap in keep]
     ok = fits & np.logical_and.reduce(clear) if clear else fits
+    if len(keep) > 1:  # a name far from its abbreviation reads as another province's
+        ok &= shapely.distance(boxes, keep[1][0]) <= NAME_REACH * scale
     if not ok.any():
         return None
     target = avoid[1] if len(avoid) > 1 else part.centroid  # near the abbreviation
