@@ -26,7 +26,7 @@ from tools.mapgen.check import problems  # noqa: E402
 from tools.mapgen.gaps import land_gaps  # noqa: E402
 from tools.mapgen.graph import Graph, province_graph  # noqa: E402
 from tools.mapgen.grow import CORRIDOR_REACH, WIDE_REACH, Point, contacts, grow, split_path  # noqa: E402
-from tools.mapgen.labels import coast_anchors, crossing_line, name_anchor, province_anchors  # noqa: E402
+from tools.mapgen.labels import coast_anchors, crossing_line, name_anchor, place_provinces  # noqa: E402
 from tools.mapgen.shapes import region_polygons, rings_json, simplify  # noqa: E402
 
 SHORT_BORDER = 3  # cell sides: adjacent pairs meeting along less are reported (legibility)
@@ -223,12 +223,13 @@ def drawing(name: str, plan: Layout, shapes: dict[str, BaseGeometry], gaps: Base
     graph = plan.graph
     scale = plan.spec["width"] / 1000  # the renderer's type reads at 1,000 px: sizes grow with the width
     provinces: dict[str, Any] = {}
+    placed = place_provinces({pid: shapes[pid] for pid in plan.ids}, graph.centres, scale)
     for pid in plan.ids:
         shape = shapes[pid]
         if shape.is_empty:
             continue
         entry: dict[str, Any] = {"kind": graph.kinds[pid], "shape": rings_json(shape)}
-        entry.update(province_anchors(shape, pid in graph.centres, scale))
+        entry.update(placed[pid])
         if pid in graph.coasts:
             taken = [ShapelyPoint(*entry[k]) for k in ("unit", "label", "centre") if k in entry]
             coasts = {}

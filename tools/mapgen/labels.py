@@ -37,40 +37,94 @@ def _away(shape: BaseGeometry, avoid: list[Point], gaps: list[float]) -> Point |
 ABBR_BOX = (30.0, 12.0)  # width and height of a bold three-letter abbreviation (scale 1)
 
 
-def _label_near(shape: BaseGeometry, unit: Point, scale: float) -> Point:
-    """The abbreviation's place: just below (else above) the unit when the text fits there,
-    else the pole of the province away from the unit (or beside the unit when that pole is far)."""
-    gap = UNIT_GAP * scale
+CENTRE_RADIUS = 8.0  # a centre marker's disc (and a little room), scale 1
+
+
+def _unit_box(unit: Point, scale: float) -> Polygon:
+    """Where a unit is drawn (a fleet's hull is wider than an army's disc), scale 1: 27 x 21."""
+    w, h = 13.5 * scale, 10.5 * scale
+    return Polygon([(unit.x - w, unit.y - h), (unit.x + w, unit.y - h), (unit.x + w, unit.y + h), (unit.x - w, unit.y + h)])
+
+
+def _box(x: float, y: float, scale: float) -> Polygon:
     w, h = (ABBR_BOX[0] / 2 + 2) * scale, (ABBR_BOX[1] / 2 + 2) * scale
+    return Polygon([(x - w, y - h), (x + w, y - h), (x + w, y + h), (x - w, y + h)])
+
+
+def _label_near(shape: BaseGeometry, unit: Point, scale: float, crowd: BaseGeometry) -> Point:
+    """The abbreviation's place, clear of `crowd` (the neighbours' units, labels and centres):
+    just below (else above) the unit when the text fits there, else the spot nearest the
+    unit where the text best fits inside the province, clear of the unit and the crowd."""
+    import numpy as np
+    import shapely
+
+    gap = UNIT_GAP * scale
 
     def fits(x: float, y: float) -> bool:
-        return bool(shape.contains(Polygon([(x - w, y - h), (x + w, y - h), (x + w, y + h), (x - w, y + h)])))
+        box = _box(x, y, scale)
+        return bool(shape.contains(box)) and not box.intersects(crowd)
 
     for dy in (gap, -gap):
         if fits(unit.x, unit.y + dy):
             return Point(unit.x, unit.y + dy)
-    pole = _away(shape, [unit], [gap])
-    if pole is not None and pole.distance(unit) <= 2.2 * gap:
-        return pole
-    for dx in (gap + w, -gap - w):
-        if fits(unit.x + dx, unit.y):
-            return Point(unit.x + dx, unit.y)
-    return pole or unit
+    minx, miny, maxx, maxy = shape.bounds
+    step = 2.0 * scale
+    gx, gy = np.meshgrid(np.arange(minx, maxx + step, step), np.arange(miny, maxy + step, step))
+    gx, gy = gx.ravel(), gy.ravel()
+    w, h = (ABBR_BOX[0] / 2 + 2) * scale, (ABBR_BOX[1] / 2 + 2) * scale
+    boxes = shapely.box(gx - w, gy - h, gx + w, gy + h)
+    inside = shapely.contains_xy(shape, gx, gy)
+    if not inside.any():
+        return unit
+    disc = _unit_box(unit, scale)
+    outside = shapely.area(shapely.difference(boxes, shape))
+    blocked = shapely.area(shapely.intersection(boxes, unary_union([crowd, disc])))
+    far = np.maximum(np.hypot(gx - unit.x, gy - unit.y) - gap, 0.0)
+    score = np.where(inside, outside + 6.0 * blocked + 0.3 * far * scale, np.inf)
+    best = int(np.argmin(score))
+    return Point(float(gx[best]), float(gy[best]))
 
 
-def province_anchors(shape: BaseGeometry, is_centre: bool, scale: float = 1.0) -> dict[str, list[float]]:
-    unit = _pole(shape)
+def province_anchors(
+    shape: BaseGeometry, is_centre: bool, scale: float = 1.0, unit: Point | None = None, crowd: BaseGeometry | None = None
+) -> dict[str, list[float]]:
+    """Unit, abbreviation and centre marker of one province; `unit` if already chosen, and
+    `crowd` what the neighbours have put near the border (kept clear where there is room)."""
+    unit = unit or _pole(shape)
     if unit is None:
         raise ValueError("empty shape")
-    label = _label_near(shape, unit, scale)
+    crowd = crowd if crowd is not None else Polygon()
+    label = _label_near(shape, unit, scale, crowd)
     out = {"unit": _xy(unit), "label": _xy(label)}
     if is_centre:
+        gaps = [UNIT_GAP * scale, CENTRE_GAP * scale]
         centre = (
-            _away(shape, [unit, label], [UNIT_GAP * scale, CENTRE_GAP * scale])
-            or _away(shape, [unit, label], [UNIT_GAP * scale, CENTRE_GAP * scale / 2])
+            _away(shape.difference(crowd), [unit, label], gaps)
+            or _away(shape, [unit, label], gaps)
+            or _away(shape, [unit, label], [gaps[0], gaps[1] / 2])
             or label
         )
         out["centre"] = _xy(centre)
+    return out
+
+
+def place_provinces(shapes: dict[str, BaseGeometry], centres: frozenset[str], scale: float) -> dict[str, dict[str, list[float]]]:
+    """Every province's unit, abbreviation and centre, in id order, each clear of what its
+    neighbours have placed where there is room."""
+    units = {pid: _pole(shape) for pid, shape in shapes.items() if not shape.is_empty}
+    marks: dict[str, list[BaseGeometry]] = {
+        pid: [_unit_box(unit, scale)] for pid, unit in units.items() if unit is not None
+    }
+    out = {}
+    for pid in sorted(units):
+        shape = shapes[pid]
+        near = shape.buffer(30 * scale)
+        crowd = unary_union([m for other, ms in marks.items() if other != pid for m in ms if m.intersects(near)])
+        anchors = province_anchors(shape, pid in centres, scale, units[pid], crowd)
+        marks[pid].append(_box(*anchors["label"], scale))
+        if "centre" in anchors:
+            marks[pid].append(Point(*anchors["centre"]).buffer(CENTRE_RADIUS * scale))
+        out[pid] = anchors
     return out
 
 
