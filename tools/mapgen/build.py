@@ -21,12 +21,13 @@ if str(ROOT) not in sys.path:
 from shapely.geometry import LineString  # noqa: E402
 from shapely.geometry import Point as ShapelyPoint  # noqa: E402
 from shapely.geometry.base import BaseGeometry  # noqa: E402
+from shapely.ops import unary_union  # noqa: E402
 
 from tools.mapgen.check import problems  # noqa: E402
 from tools.mapgen.gaps import land_gaps  # noqa: E402
 from tools.mapgen.graph import Graph, province_graph  # noqa: E402
 from tools.mapgen.grow import CORRIDOR_REACH, WIDE_REACH, Point, contacts, grow, split_path  # noqa: E402
-from tools.mapgen.labels import coast_anchors, crossing_line, name_anchor, place_provinces  # noqa: E402
+from tools.mapgen.labels import coast_anchors, crossing_line, label_box, name_anchor, place_provinces  # noqa: E402
 from tools.mapgen.shapes import region_polygons, rings_json, simplify  # noqa: E402
 
 SHORT_BORDER = 3  # cell sides: adjacent pairs meeting along less are reported (legibility)
@@ -224,6 +225,7 @@ def drawing(name: str, plan: Layout, shapes: dict[str, BaseGeometry], gaps: Base
     scale = plan.spec["width"] / 1000  # the renderer's type reads at 1,000 px: sizes grow with the width
     provinces: dict[str, Any] = {}
     placed = place_provinces({pid: shapes[pid] for pid in plan.ids}, graph.centres, scale)
+    boxes = {pid: label_box(*anchors["label"], scale) for pid, anchors in placed.items()}
     for pid in plan.ids:
         shape = shapes[pid]
         if shape.is_empty:
@@ -233,9 +235,10 @@ def drawing(name: str, plan: Layout, shapes: dict[str, BaseGeometry], gaps: Base
         if pid in graph.coasts:
             taken = [ShapelyPoint(*entry[k]) for k in ("unit", "label", "centre") if k in entry]
             coasts = {}
+            crowd = unary_union([b for b in boxes.values() if b.distance(shape) < 40 * scale])  # its own label too
             for coast, reached in sorted(graph.coasts[pid].items()):
                 facing = [shapes[q] for q in sorted(reached) if graph.kinds[q] == "sea"] or [shapes[q] for q in reached]
-                coasts[coast] = coast_anchors(shape, facing, taken, scale)
+                coasts[coast] = coast_anchors(shape, facing, taken, scale, crowd)
                 taken.append(ShapelyPoint(*coasts[coast]["unit"]))
             entry["coasts"] = coasts
         taken_points = [entry[k] for k in ("unit", "label", "centre") if k in entry]

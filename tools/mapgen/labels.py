@@ -46,7 +46,7 @@ def _unit_box(unit: Point, scale: float) -> Polygon:
     return Polygon([(unit.x - w, unit.y - h), (unit.x + w, unit.y - h), (unit.x + w, unit.y + h), (unit.x - w, unit.y + h)])
 
 
-def _box(x: float, y: float, scale: float) -> Polygon:
+def label_box(x: float, y: float, scale: float) -> Polygon:
     w, h = (ABBR_BOX[0] / 2 + 2) * scale, (ABBR_BOX[1] / 2 + 2) * scale
     return Polygon([(x - w, y - h), (x + w, y - h), (x + w, y + h), (x - w, y + h)])
 
@@ -61,7 +61,7 @@ def _label_near(shape: BaseGeometry, unit: Point, scale: float, crowd: BaseGeome
     gap = UNIT_GAP * scale
 
     def fits(x: float, y: float) -> bool:
-        box = _box(x, y, scale)
+        box = label_box(x, y, scale)
         return bool(shape.contains(box)) and not box.intersects(crowd)
 
     for dy in (gap, -gap):
@@ -121,7 +121,7 @@ def place_provinces(shapes: dict[str, BaseGeometry], centres: frozenset[str], sc
         near = shape.buffer(30 * scale)
         crowd = unary_union([m for other, ms in marks.items() if other != pid for m in ms if m.intersects(near)])
         anchors = province_anchors(shape, pid in centres, scale, units[pid], crowd)
-        marks[pid].append(_box(*anchors["label"], scale))
+        marks[pid].append(label_box(*anchors["label"], scale))
         if "centre" in anchors:
             marks[pid].append(Point(*anchors["centre"]).buffer(CENTRE_RADIUS * scale))
         out[pid] = anchors
@@ -129,28 +129,32 @@ def place_provinces(shapes: dict[str, BaseGeometry], centres: frozenset[str], sc
 
 
 def coast_anchors(
-    shape: BaseGeometry, facing: list[BaseGeometry], taken: list[Point], scale: float = 1.0
+    shape: BaseGeometry, facing: list[BaseGeometry], taken: list[Point], scale: float = 1.0, crowd: BaseGeometry | None = None
 ) -> dict[str, list[float]]:
-    """Unit and label of one coast: inside the province, near the border with the seas it faces."""
+    """Unit and label of one coast: inside the province, near the border with the seas it
+    faces, clear of `crowd` (abbreviations, its own too) where there is room."""
     border = shape.boundary.intersection(unary_union(facing).boundary)
     if border.is_empty:
         border = nearest_points(shape, unary_union(facing))[0]
     target = border.interpolate(border.project(border.centroid)) if border.length > 0 else border.centroid
-    for radius in (22.0, 32.0, 45.0, 70.0):
+    keep_off = crowd.buffer(11.0 * scale) if crowd is not None and not crowd.is_empty else None
+    tries = [(r, g, True) for r in (22.0, 32.0, 45.0) for g in (UNIT_GAP, 10.0)] if keep_off is not None else []
+    tries += [(r, g, False) for r in (22.0, 32.0, 45.0, 70.0) for g in (UNIT_GAP, 10.0, 0.0)]
+    for radius, gap_units, clear in tries:
         near = shape.intersection(target.buffer(radius * scale))
-        for gap in (UNIT_GAP * scale, 10.0 * scale, 0.0):
-            rest = near
-            for point in taken:
-                rest = rest.difference(point.buffer(gap)) if gap else rest
-            unit = _pole(rest)
-            if unit is not None:
-                label = (
-                    _away(near, [unit, *taken], [10.0 * scale] + [22.0 * scale] * len(taken))
-                    or _away(near, [unit, *taken], [10.0 * scale] * (1 + len(taken)))
-                    or _away(near, [unit], [10.0 * scale])
-                    or unit
-                )
-                return {"unit": _xy(unit), "label": _xy(label)}
+        gap = gap_units * scale
+        rest = near.difference(keep_off) if clear and keep_off is not None else near
+        for point in taken:
+            rest = rest.difference(point.buffer(gap)) if gap else rest
+        unit = _pole(rest)
+        if unit is not None:
+            label = (
+                _away(near, [unit, *taken], [10.0 * scale] + [22.0 * scale] * len(taken))
+                or _away(near, [unit, *taken], [10.0 * scale] * (1 + len(taken)))
+                or _away(near, [unit], [10.0 * scale])
+                or unit
+            )
+            return {"unit": _xy(unit), "label": _xy(label)}
     raise ValueError("no room for a coast anchor")
 
 
