@@ -148,8 +148,13 @@ def coast_anchors(
             rest = rest.difference(point.buffer(gap)) if gap else rest
         unit = _pole(rest)
         if unit is not None:
+            busy = crowd.buffer(8.0 * scale) if crowd is not None and not crowd.is_empty else Polygon()
+            close = shape.intersection(unit.buffer(24.0 * scale))  # the label stays by its unit
             label = (
-                _away(near, [unit, *taken], [10.0 * scale] + [22.0 * scale] * len(taken))
+                _away(near.difference(busy), [unit, *taken], [10.0 * scale] + [22.0 * scale] * len(taken))
+                or _away(close.difference(busy), [unit, *taken], [10.0 * scale] + [22.0 * scale] * len(taken))
+                or _away(close.difference(busy), [unit, *taken], [10.0 * scale] * (1 + len(taken)))
+                or _away(near, [unit, *taken], [10.0 * scale] + [22.0 * scale] * len(taken))
                 or _away(near, [unit, *taken], [10.0 * scale] * (1 + len(taken)))
                 or _away(near, [unit], [10.0 * scale])
                 or unit
