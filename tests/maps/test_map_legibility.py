@@ -6,7 +6,7 @@ a unit, and the full names and coast labels keep clear of both. Boxes are the re
 from __future__ import annotations
 
 import pytest
-from shapely.geometry import Polygon, box
+from shapely.geometry import Point, Polygon, box
 
 from app.variants import load_variant
 from tests.maps import mapcheck
@@ -29,6 +29,8 @@ def _drawn(folder: str) -> tuple[dict[str, Polygon], dict[str, Polygon], list[tu
     abbrs, full, coasts, units = {}, {}, {}, []
     for pid, info in data["provinces"].items():
         abbrs[pid] = _text(*info["label"], len(pid), 11 * px, ABBR_EM)
+        for k, again in enumerate(info.get("more_labels", [])):
+            abbrs[f"{pid}#{k + 2}"] = _text(*again, len(pid), 11 * px, ABBR_EM)
         for coast, where in info.get("coasts", {}).items():
             if where.get("label") is not None:
                 coasts[f"{pid}/{coast}"] = _text(*where["label"], 2, 8 * px, NAME_EM)
@@ -57,3 +59,19 @@ def test_abbreviations_and_names_do_not_collide(folder: str) -> None:
             if box_a.intersection(unit).area > slack:
                 found.append(f"{a} under the unit of {owner}")
     assert found == [], f"{folder}: " + ", ".join(found)
+
+
+@pytest.mark.parametrize("folder", ["standard", "zeus5", "smallworld"])
+def test_every_large_part_of_a_sea_is_labelled(folder: str) -> None:
+    """A sea drawn on both sides of a world map (Small World's Bering Sea, Pacific and
+    Roaring 40's) carries its abbreviation on both sides."""
+    data = mapcheck.load_drawing(folder)
+    px = data["width"] / 1000
+    unlabelled = []
+    for pid, info in data["provinces"].items():
+        points = [Point(*p) for p in [info["label"], *info.get("more_labels", [])]]
+        for polygon in info["shape"]:
+            part = Polygon(polygon[0], polygon[1:])
+            if part.area >= 3000 * px * px and not any(part.contains(point) for point in points):
+                unlabelled.append(f"{pid} near {part.representative_point().coords[0]}")
+    assert unlabelled == [], f"{folder}: " + ", ".join(unlabelled)

@@ -154,3 +154,14 @@ def test_type_reads_at_1000_pixels_wide_whatever_the_drawing_width(variant):
         for kind in ("abbr", "name")
     }
     assert sizes == {"abbr": {11.0}, "name": {8.5}}
+
+
+def test_a_province_drawn_in_several_parts_is_labelled_on_each_listed_part():
+    from dataclasses import replace
+
+    grid = drawing_for("standard")
+    nao = grid.provinces["NAO"]
+    twice = replace(grid, provinces={**grid.provinces, "NAO": replace(nao, more_labels=((5.0, 6.0),))})
+    root = parse(render_svg("standard", None, drawing=twice))
+    placed = [(float(t.get("x")), float(t.get("y"))) for t in root.iter(f"{SVG}text") if t.get("class") == "abbr" and t.text == "NAO"]
+    assert placed == [nao.label, (5.0, 6.0)]

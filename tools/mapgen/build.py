@@ -27,7 +27,7 @@ from tools.mapgen.check import problems  # noqa: E402
 from tools.mapgen.gaps import land_gaps  # noqa: E402
 from tools.mapgen.graph import Graph, province_graph  # noqa: E402
 from tools.mapgen.grow import CORRIDOR_REACH, WIDE_REACH, Point, contacts, grow, split_path  # noqa: E402
-from tools.mapgen.labels import coast_anchors, crossing_line, label_box, name_anchor, place_provinces  # noqa: E402
+from tools.mapgen.labels import coast_anchors, crossing_line, label_box, more_labels, name_anchor, place_provinces  # noqa: E402
 from tools.mapgen.shapes import region_polygons, rings_json, simplify  # noqa: E402
 
 SHORT_BORDER = 3  # cell sides: adjacent pairs meeting along less are reported (legibility)
@@ -232,6 +232,8 @@ def drawing(name: str, plan: Layout, shapes: dict[str, BaseGeometry], gaps: Base
             continue
         entry: dict[str, Any] = {"kind": graph.kinds[pid], "shape": rings_json(shape)}
         entry.update(placed[pid])
+        if graph.kinds[pid] == "sea" and (again := more_labels(shape, entry["label"], scale)):
+            entry["more_labels"] = again
         if pid in graph.coasts:
             taken = [ShapelyPoint(*entry[k]) for k in ("unit", "label", "centre") if k in entry]
             coasts = {}

@@ -37,6 +37,7 @@ def _away(shape: BaseGeometry, avoid: list[Point], gaps: list[float]) -> Point |
 ABBR_BOX = (30.0, 12.0)  # width and height of a bold three-letter abbreviation (scale 1)
 
 
+MORE_LABEL_AREA = 2500.0  # square units (scale 1): smaller parts (islets) get no second label
 CENTRE_RADIUS = 8.0  # a centre marker's disc (and a little room), scale 1
 
 
@@ -126,6 +127,18 @@ def place_provinces(shapes: dict[str, BaseGeometry], centres: frozenset[str], sc
             marks[pid].append(Point(*anchors["centre"]).buffer(CENTRE_RADIUS * scale))
         out[pid] = anchors
     return out
+
+
+def more_labels(shape: BaseGeometry, label: list[float], scale: float) -> list[list[float]]:
+    """The abbreviation again on each other part of the province big enough to be seen
+    (a sea drawn on both sides of a world map): at the part's pole."""
+    out = []
+    for part in polygons_of(shape):
+        if part.contains(Point(*label)) or part.area < MORE_LABEL_AREA * scale * scale:
+            continue
+        pole = polylabel(part, tolerance=0.5)
+        out.append(_xy(pole if pole.within(part) else part.representative_point()))
+    return sorted(out)
 
 
 def coast_anchors(
