@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points, polylabel, unary_union
@@ -12,6 +14,9 @@ from .shapes import polygons_of
 # markers to read at 1,000 pixels, so a wider drawing scales them (`scale` = width / 1000).
 UNIT_GAP = 18.0  # distance kept between the unit anchor and the label
 CENTRE_GAP = 14.0  # between the centre marker and the label (and the unit)
+ABBR_BOX = (30.0, 12.0)  # width and height of a bold three-letter abbreviation
+CENTRE_RADIUS = 8.0  # a centre marker's disc (and a little room)
+MORE_LABEL_AREA = 2500.0  # square units: smaller parts (islets) get no second label
 
 
 def _largest(geometry: BaseGeometry) -> Polygon | None:
@@ -34,13 +39,6 @@ def _away(shape: BaseGeometry, avoid: list[Point], gaps: list[float]) -> Point |
     return _pole(rest)
 
 
-ABBR_BOX = (30.0, 12.0)  # width and height of a bold three-letter abbreviation (scale 1)
-
-
-MORE_LABEL_AREA = 2500.0  # square units (scale 1): smaller parts (islets) get no second label
-CENTRE_RADIUS = 8.0  # a centre marker's disc (and a little room), scale 1
-
-
 def _unit_box(unit: Point, scale: float) -> Polygon:
     """Where a unit is drawn (a fleet's hull is wider than an army's disc), scale 1: 27 x 21."""
     w, h = 13.5 * scale, 10.5 * scale
@@ -56,9 +54,6 @@ def _label_near(shape: BaseGeometry, unit: Point, scale: float, crowd: BaseGeome
     """The abbreviation's place, clear of `crowd` (the neighbours' units, labels and centres):
     just below (else above) the unit when the text fits there, else the spot nearest the
     unit where the text best fits inside the province, clear of the unit and the crowd."""
-    import numpy as np
-    import shapely
-
     gap = UNIT_GAP * scale
 
     def fits(x: float, y: float) -> bool:
@@ -225,9 +220,6 @@ def name_anchor(shape: BaseGeometry, name: str, avoid: list[Point], scale: float
 
     `avoid` starts with the unit anchor (kept farther away) and the label (the box goes near it).
     """
-    import numpy as np
-    import shapely
-
     width, height = (CHAR_WIDTH * len(name) + 4) * scale, NAME_HEIGHT * scale
     part = _largest(shape)
     if part is None:
