@@ -39,6 +39,7 @@ class ProvinceDrawing:
     unit: Point
     name_label: Point | None = None
     centre: Point | None = None
+    more_labels: tuple[Point, ...] = ()  # the abbreviation again, on other parts (a sea on both sides of a world map)
     coasts: dict[str, CoastDrawing] = field(default_factory=dict)
 
     @property
@@ -132,6 +133,7 @@ def _province(pid: str, info: dict[str, Any]) -> ProvinceDrawing:
         unit=_point(info.get("unit", info.get("label")), f"{pid} unit"),
         name_label=_point(info["name_label"], f"{pid} name_label") if info.get("name_label") is not None else None,
         centre=_point(info["centre"], f"{pid} centre") if info.get("centre") is not None else None,
+        more_labels=tuple(_point(p, f"{pid} more_labels") for p in info.get("more_labels") or []),
         coasts=coasts,
     )
 

@@ -11,9 +11,13 @@ from .units import unit_shape
 PER_ROW = 4
 
 
+def _waived(board: Board) -> list[str]:
+    return sorted({m.power for m in board.marks if m.kind == WAIVE and m.ok})
+
+
 def legend_height(board: Board, px: float) -> float:
     rows = -(-len(board.variant.powers) // PER_ROW)
-    return (40 + 24 * rows + (52 if board.results else 28)) * px
+    return (40 + 24 * rows + (52 if board.results else 28) + (22 if _waived(board) else 0)) * px
 
 
 def _power_cell(x: float, y: float, cell: float, power: PowerStyle, centres: int, units: int, px: float) -> str:
@@ -79,10 +83,10 @@ def draw_legend(board: Board, powers: dict[str, PowerStyle], top: float, width: 
         name = powers[board.winner].name if board.winner in powers else board.winner
         out.append(text(width / 2, top + 20 * px, f"{name} wins", font_size=16 * px, font_weight="bold", fill=INK,
                         text_anchor="middle", dominant_baseline="central", class_="winner"))
-    waived = sorted({m.power for m in board.marks if m.kind == WAIVE and m.ok})
-    if waived:
+    waived = _waived(board)
+    if waived:  # a row of its own, under the key (a long list would run into it)
         names = ", ".join(powers[p].name for p in waived if p in powers)
-        out.append(text(width - 12 * px, y, f"Waived builds: {names}", font_size=11 * px, fill=INK,
-                        text_anchor="end", dominant_baseline="central", class_="order-waive"))
+        out.append(text(12 * px, y + (44 if board.results else 22) * px, f"Waived builds: {names}", font_size=11 * px,
+                        fill=INK, dominant_baseline="central", class_="order-waive"))
     out.append("</g>")
     return "".join(out)

@@ -58,6 +58,6 @@ def power_styles(variant: Variant) -> dict[str, PowerStyle]:
 
 
 def pixel(width: float) -> float:
-    """One pixel, in drawing units, of the picture at its natural size: the drawing's own
-    width, or 1,000 pixels for a narrower drawing (sizes are chosen to read at that size)."""
-    return width / max(1000.0, width)
+    """One pixel, in drawing units, of the picture drawn 1,000 pixels wide (the narrowest we
+    publish): sizes are chosen to read at that size, so a wider drawing gets larger type."""
+    return width / 1000.0

@@ -61,8 +61,9 @@ def _labels(drawn: ProvinceDrawing, name: str, px: float, compute_names: bool) -
     sea = drawn.kind == "sea"
     halo = {"stroke": "#FFFFFF", "stroke_width": 2.6 * px, "paint_order": "stroke", "stroke_linejoin": "round"}
     colour = "#17466E" if sea else style.INK
-    out = [text(drawn.label[0], drawn.label[1], drawn.id, font_size=11.0 * px, font_weight="bold", fill=colour,
-                text_anchor="middle", dominant_baseline="central", class_="abbr", **halo)]
+    out = [text(x, y, drawn.id, font_size=11.0 * px, font_weight="bold", fill=colour,
+                text_anchor="middle", dominant_baseline="central", class_="abbr", **halo)
+           for x, y in (drawn.label, *drawn.more_labels)]
     spot = drawn.name_label if not compute_names else name_spot(drawn, name, 8.5 * px, 9.5 * px)
     if spot is not None:
         out.append(text(spot[0], spot[1], name, font_size=8.5 * px, fill=colour,

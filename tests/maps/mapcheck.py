@@ -101,6 +101,8 @@ def structure_problems(data: dict[str, Any], facts: Facts) -> list[str]:
         for key in ("label", "unit", "centre", "name_label"):
             if key in info:
                 out += _number_problems(info[key], f"{pid}.{key}")
+        for k, point in enumerate(info.get("more_labels", [])):
+            out += _number_problems(point, f"{pid}.more_labels[{k}]")
         if (pid in facts.centres) != ("centre" in info):
             out.append(f"{pid}: centre marker {'missing' if pid in facts.centres else 'on a non-centre'}")
         if set(info.get("coasts", {})) != set(facts.coasts.get(pid, {})):
@@ -186,6 +188,9 @@ def anchor_problems(data: dict[str, Any], shapes: dict[str, BaseGeometry], facts
         for key in ("label", "unit", "centre", "name_label"):
             if key in info and not Point(info[key]).within(shape):
                 out.append(f"{pid}: {key} {info[key]} is outside the province")
+        for point in info.get("more_labels", []):
+            if not Point(point).within(shape):
+                out.append(f"{pid}: more_labels {point} is outside the province")
         for coast, anchors in info.get("coasts", {}).items():
             for key in ("unit", "label"):
                 if not Point(anchors[key]).within(shape):

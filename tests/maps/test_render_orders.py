@@ -117,3 +117,16 @@ def test_a_position_map_draws_no_orders():
 )
 def test_normalized_orders_read_back(text, read):
     assert read_order(text) == read
+
+
+def test_waived_builds_get_a_legend_row_of_their_own():
+    """The list of powers that waived a build sits under the key, never on its row."""
+    svg, _ = _results_map(WINTER)
+    (legend,) = groups(parse(svg), "legend")
+    texts = list(legend.iter("{http://www.w3.org/2000/svg}text"))
+    (waived,) = [t for t in texts if "order-waive" in classes(t)]
+    assert waived.text == "Waived builds: France"
+    key_rows = {float(t.get("y")) for t in texts if t.text in ("army", "– neutral", "move", "× removed or disbanded")}
+    assert float(waived.get("y")) > max(key_rows)
+    height = float(parse(svg).get("height"))
+    assert float(waived.get("y")) < height

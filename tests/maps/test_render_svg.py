@@ -139,4 +139,29 @@ def test_background_land_is_drawn_under_the_provinces():
     root = parse(render_svg("standard", None, drawing=with_land))
     order = [e for e in root.iter() if {"background", "province"} & classes(e)]
     assert "background" in classes(order[0]) and all("province" in classes(e) for e in order[1:])
-    assert not groups(parse(render_svg("standard", None, drawing=grid)), "background")
+    without = replace(grid, background_land=())
+    assert not groups(parse(render_svg("standard", None, drawing=without)), "background")
+
+
+@pytest.mark.parametrize("variant", ["standard", "zeus5", "smallworld8", "smallworld7"])
+def test_type_reads_at_1000_pixels_wide_whatever_the_drawing_width(variant):
+    """Sizes are chosen for the picture 1,000 px wide: scaled to that width, an abbreviation
+    is 11 px and a full name 8.5 px tall, on every map (a wider drawing gets larger type)."""
+    root = parse(render_svg(variant, jsonapi.initial_state(variant)))
+    to_pixels = 1000 / float(root.get("width"))
+    sizes = {
+        kind: {round(float(t.get("font-size")) * to_pixels, 1) for t in root.iter(f"{SVG}text") if t.get("class") == kind}
+        for kind in ("abbr", "name")
+    }
+    assert sizes == {"abbr": {11.0}, "name": {8.5}}
+
+
+def test_a_province_drawn_in_several_parts_is_labelled_on_each_listed_part():
+    from dataclasses import replace
+
+    grid = drawing_for("standard")
+    nao = grid.provinces["NAO"]
+    twice = replace(grid, provinces={**grid.provinces, "NAO": replace(nao, more_labels=((5.0, 6.0),))})
+    root = parse(render_svg("standard", None, drawing=twice))
+    placed = [(float(t.get("x")), float(t.get("y"))) for t in root.iter(f"{SVG}text") if t.get("class") == "abbr" and t.text == "NAO"]
+    assert placed == [nao.label, (5.0, 6.0)]

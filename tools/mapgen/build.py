@@ -21,11 +21,13 @@ if str(ROOT) not in sys.path:
 from shapely.geometry import LineString  # noqa: E402
 from shapely.geometry import Point as ShapelyPoint  # noqa: E402
 from shapely.geometry.base import BaseGeometry  # noqa: E402
+from shapely.ops import unary_union  # noqa: E402
 
 from tools.mapgen.check import problems  # noqa: E402
+from tools.mapgen.gaps import land_gaps  # noqa: E402
 from tools.mapgen.graph import Graph, province_graph  # noqa: E402
 from tools.mapgen.grow import CORRIDOR_REACH, WIDE_REACH, Point, contacts, grow, split_path  # noqa: E402
-from tools.mapgen.labels import coast_anchors, crossing_line, name_anchor, province_anchors  # noqa: E402
+from tools.mapgen.labels import coast_anchors, crossing_line, label_box, more_labels, name_anchor, place_provinces  # noqa: E402
 from tools.mapgen.shapes import region_polygons, rings_json, simplify  # noqa: E402
 
 SHORT_BORDER = 3  # cell sides: adjacent pairs meeting along less are reported (legibility)
@@ -175,6 +177,7 @@ def layout(name: str) -> Layout:
 @dataclass
 class Attempt:
     shapes: dict[str, BaseGeometry]
+    gaps: BaseGeometry  # empty cells inside land masses, drawn as background land
     issues: list[str]
     short: dict[frozenset[str], int]  # adjacent pairs with a short border -> cell sides shared
 
@@ -199,7 +202,10 @@ def attempt(plan: Layout, widened: set[frozenset[str]]) -> Attempt:
             n = touched.get((ids.index(min(p, q)), ids.index(max(p, q))), 0)
             if q > p and pair not in plan.crossings and n < SHORT_BORDER:
                 short[pair] = n
-    return Attempt(shapes, issues, short)
+    lakes = set(spec.get("lakes", []))
+    watery = [graph.kinds[p] == "sea" or p in lakes for p in ids]
+    gaps = land_gaps(raster, watery, [shapes[p] for p in ids if graph.kinds[p] == "sea"])
+    return Attempt(shapes, gaps, issues, short)
 
 
 def build(name: str) -> tuple[dict[str, Any], list[str], list[str]]:
@@ -211,30 +217,36 @@ def build(name: str) -> tuple[dict[str, Any], list[str], list[str]]:
         if len(retry.issues) <= len(best.issues) and len(retry.short) < len(best.short):
             best = retry
     notes = [f"{'-'.join(sorted(pair))}: short border ({n} cell sides)" for pair, n in sorted(best.short.items(), key=lambda i: sorted(i[0]))]
-    return drawing(name, plan, best.shapes), best.issues, notes
+    return drawing(name, plan, best.shapes, best.gaps), best.issues, notes
 
 
-def drawing(name: str, plan: Layout, shapes: dict[str, BaseGeometry]) -> dict[str, Any]:
+def drawing(name: str, plan: Layout, shapes: dict[str, BaseGeometry], gaps: BaseGeometry) -> dict[str, Any]:
     graph = plan.graph
+    scale = plan.spec["width"] / 1000  # the renderer's type reads at 1,000 px: sizes grow with the width
     provinces: dict[str, Any] = {}
+    placed = place_provinces({pid: shapes[pid] for pid in plan.ids}, graph.centres, scale)
+    boxes = {pid: label_box(*anchors["label"], scale) for pid, anchors in placed.items()}
     for pid in plan.ids:
         shape = shapes[pid]
         if shape.is_empty:
             continue
         entry: dict[str, Any] = {"kind": graph.kinds[pid], "shape": rings_json(shape)}
-        entry.update(province_anchors(shape, pid in graph.centres))
+        entry.update(placed[pid])
+        if graph.kinds[pid] == "sea" and (again := more_labels(shape, entry["label"], scale)):
+            entry["more_labels"] = again
         if pid in graph.coasts:
-            taken = [ShapelyPoint(*entry["unit"])]
+            taken = [ShapelyPoint(*entry[k]) for k in ("unit", "label", "centre") if k in entry]
             coasts = {}
+            crowd = unary_union([b for b in boxes.values() if b.distance(shape) < 40 * scale])  # its own label too
             for coast, reached in sorted(graph.coasts[pid].items()):
                 facing = [shapes[q] for q in sorted(reached) if graph.kinds[q] == "sea"] or [shapes[q] for q in reached]
-                coasts[coast] = coast_anchors(shape, facing, taken)
+                coasts[coast] = coast_anchors(shape, facing, taken, scale, crowd)
                 taken.append(ShapelyPoint(*coasts[coast]["unit"]))
             entry["coasts"] = coasts
         taken_points = [entry[k] for k in ("unit", "label", "centre") if k in entry]
         taken_points += [c[k] for c in entry.get("coasts", {}).values() for k in ("unit", "label")]
         if graph.kinds[pid] != "impassable":
-            name_label = name_anchor(shape, graph.names[pid], [ShapelyPoint(*xy) for xy in taken_points])
+            name_label = name_anchor(shape, graph.names[pid], [ShapelyPoint(*xy) for xy in taken_points], scale)
             if name_label is not None:
                 entry["name_label"] = name_label
         provinces[pid] = entry
@@ -242,7 +254,7 @@ def drawing(name: str, plan: Layout, shapes: dict[str, BaseGeometry]) -> dict[st
     for pair, c in sorted(plan.crossings.items(), key=lambda item: sorted(item[0])):
         a, b = sorted(pair)
         crossing_out.append({"between": [a, b], "kind": c["kind"], "line": crossing_line(shapes[a], shapes[b])})
-    return {
+    out: dict[str, Any] = {
         "format": 1,
         "variant": name,
         "width": plan.spec["width"],
@@ -250,6 +262,9 @@ def drawing(name: str, plan: Layout, shapes: dict[str, BaseGeometry]) -> dict[st
         "provinces": provinces,
         "crossings": crossing_out,
     }
+    if not gaps.is_empty:
+        out["background"] = {"land": rings_json(gaps)}
+    return out
 
 
 def main(argv: list[str]) -> int:
