@@ -51,9 +51,9 @@ def load_variant(name: str) -> Variant:
         raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(available())}")
     with path.open("rb") as handle:
         data = tomllib.load(handle)
-    default_setup = next(iter(data.get("setups", {})), None)
-    if setup is not None or default_setup is not None:
-        data = _apply_setup(data, setup or default_setup)
+    chosen: str | None = setup or next(iter(data.get("setups", {})), None)
+    if chosen is not None:
+        data = _apply_setup(data, chosen)
     return variant_from_data(data, name)
 
 

@@ -18,7 +18,7 @@ from app.mail.dod3_door import Dod3Command, actor_of, name, step_outcome
 from app.services.dod3 import gm_entries, options, player_commands, report, setup
 
 if TYPE_CHECKING:
-    from app.services.mail_session import MailSession
+    from app.mail.session import MailSession
 
 __all__ = ["status_text"]
 

@@ -17,7 +17,7 @@ from app.services.timing import game_setting
 from app.services.turn_publish import render_results
 
 if TYPE_CHECKING:
-    from app.services.mail_session import MailSession
+    from app.mail.session import MailSession
 
 
 @register

@@ -17,7 +17,7 @@ from app.services.errors import DomainError
 from app.services.turns import TurnOutcome
 
 if TYPE_CHECKING:
-    from app.services.mail_session import MailSession
+    from app.mail.session import MailSession
 
 __all__ = ["Dod3Command", "actor_of", "name", "refused", "signed", "step_outcome"]
 

@@ -18,7 +18,7 @@ from app.services.dod3.gm_entries import NumberEntry, PowerField
 from app.services.dod3.setup import SetupItem
 
 if TYPE_CHECKING:
-    from app.services.mail_session import MailSession
+    from app.mail.session import MailSession
 
 __all__ = ["number_entry"]
 
