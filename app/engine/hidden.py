@@ -37,10 +37,16 @@ def reveal_hidden_choices(variant: Variant, state: GameState, orders: Mapping[st
             unit = getattr(written, "unit", None)
             if unit is None or province_of(unit.location) != province:
                 continue
-            for option in choice.options:
-                candidate = read_unit(option, variant)
-                if candidate.type == unit.type and (candidate.location == unit.location or "/" not in candidate.location):
-                    units[province] = (choice.power, candidate)
+            fitting = [c for c in (read_unit(o, variant) for o in choice.options)
+                       if c.type == unit.type and (c.location == unit.location or "/" not in c.location)]
+            if not fitting and "/" not in unit.location:
+                # No coast written (issue 9.6): the coast from which the order's target is reached.
+                target = getattr(written, "target", None)
+                fitting = [c for c in (read_unit(o, variant) for o in choice.options) if c.type == unit.type
+                           and isinstance(target, str) and variant.map.can_reach_province(
+                               c.type, c.location, province_of(target))]
+            if len(fitting) == 1 or (fitting and "/" not in fitting[0].location):
+                units[province] = (choice.power, fitting[-1])
             break
     return state.evolve(units=units)
 

@@ -169,7 +169,7 @@ def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
     for seat in seats:
         text = (f"Game '{game.name}' ({game.variant}) has started.\n\n"
                 f"You are {book.name(seat.power or '')}.  Sign on with\n\n"
-                f"  SIGNON {book.name(seat.power or '')[0]}{game.name} <your password>\n\n"
+                f"  SIGNON {book.letter(seat.power or '')}{game.name} <your password>\n\n"
                 f"or simply reply to this mail: replies to {judge.settings.token_address(seat.reply_token)}\n"
                 f"sign you on without a password.  Keep that address private.\n\n"
                 f"The players:\n{roster}\n\n"

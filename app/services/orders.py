@@ -8,7 +8,7 @@ checked when that phase opens (``check_advance_orders``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
@@ -24,6 +24,7 @@ from app.services.actor import Actor, Role
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.game_engine import Orderable, OrderCheck
+from app.services.order_need import Undeclared, needed, undeclared_units, unit_label
 from app.services.timing import game_setting
 
 __all__ = [
@@ -158,6 +159,29 @@ def _open_phase(db: Session, game: Game) -> Phase:
     return phase
 
 
+def _back_from_civil_disorder(db: Session, actor: Actor, game: Game, power: str) -> None:
+    """A power's own player ordering again ends its civil disorder (issue 8.4); the GM's orders do not."""
+    if actor.role != Role.PLAYER:
+        return
+    seat = queries.seat_for_power(db, game.id, power)
+    if seat is not None and seat.status == "cd":
+        seat.status = "active"
+
+
+def _replace_declarations(db: Session, game: Game, phase_code: str, power: str, checks: Sequence[OrderCheck],
+                          hidden: Mapping[str, Undeclared]) -> None:
+    """An order for an undeclared starting unit replaces the orders given for its other options."""
+    if not hidden:
+        return
+    declared = {province_of(c.unit.location).upper(): str(c.unit).upper() for c in checks
+                if c.ok and c.unit is not None and province_of(c.unit.location).upper() in hidden}
+    for row in queries.orders_for(db, game.id, phase_code, power):
+        province = row.unit.split(" ", 1)[-1].split("/", 1)[0].upper()
+        if province in declared and row.unit.upper() != declared[province]:
+            db.delete(row)
+    db.flush()
+
+
 def submit_orders(judge: Judge, db: Session, actor: Actor, game: Game, lines: Sequence[str],
                   phase_code: str | None = None) -> OrdersReceipt:
     """Check and store a power's orders (one order per item of ``lines``; split a mail line
@@ -165,6 +189,7 @@ def submit_orders(judge: Judge, db: Session, actor: Actor, game: Game, lines: Se
     advance: they are stored unread and checked when that phase opens."""
     power = _acting_power(actor, game)
     phase = _open_phase(db, game)
+    _back_from_civil_disorder(db, actor, game, power)
     whole_set = game_setting(game.settings, "orders") == "whole_set"
     if phase_code and phase_code.upper() != phase.code:
         variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
@@ -180,6 +205,7 @@ def submit_orders(judge: Judge, db: Session, actor: Actor, game: Game, lines: Se
     if whole_set and any(not c.ok for c in checks):
         return OrdersReceipt(game=game.name, power=power, phase=phase.code, advance=False, stored=False,
                              lines=receipts)
+    _replace_declarations(db, game, phase.code, power, checks, undeclared_units(variant, state, power))
     store_orders(db, game, phase.code, power, checks, whole_set=whole_set)
     judge.crash("orders:stored")
     return OrdersReceipt(game=game.name, power=power, phase=phase.code, advance=False, stored=True, lines=receipts)
@@ -203,13 +229,21 @@ def check_advance_orders(db: Session, game: Game, phase: Phase) -> None:
         store_orders(db, game, phase.code, power, results, whole_set=False)
 
 
-def status_for(need: Orderable, power: str, phase_code: str, rows: Sequence[OrderRow]) -> OrderStatus:
+def status_for(need: Orderable, power: str, phase_code: str, rows: Sequence[OrderRow],
+               hidden: Mapping[str, Undeclared] | None = None) -> OrderStatus:
+    """What ``power`` has ordered and what is missing; an order for any option of an undeclared
+    starting unit (``hidden``, by province) is that unit's order."""
+    hidden = hidden or {}
     status = OrderStatus(power=power, phase=phase_code, orders=[r.order or r.line for r in rows])
     if need.kind in ("movement", "retreat"):
         units = [str(u).upper() for u in need.units]
         status.needs_orders = bool(units)
-        ordered = {r.unit for r in rows}
-        status.missing = [u for u in units if u not in ordered]
+        ordered = {r.unit.upper() for r in rows}
+        for row in rows:
+            found = hidden.get(row.unit.split(" ", 1)[-1].split("/", 1)[0].upper())
+            if found is not None and row.unit.upper() in found.options:
+                ordered.add(found.default)
+        status.missing = [unit_label(u, dict(hidden)) for u in units if u not in ordered]
     else:
         wanted = need.builds + need.removals
         status.needs_orders = wanted > 0
@@ -228,7 +262,7 @@ def power_status(judge: Judge, db: Session, actor: Actor, game: Game, power: str
         return None
     variant, state = phase_variant_state(game, phase)
     rows = queries.orders_for(db, game.id, phase.code, power)
-    return status_for(game_engine.order_need(variant, state, power), power, phase.code, rows)
+    return status_for(needed(variant, state, power), power, phase.code, rows, undeclared_units(variant, state, power))
 
 
 def seat_statuses(db: Session, game: Game, phase: Phase) -> list[tuple[Player, OrderStatus]]:
@@ -244,6 +278,7 @@ def seat_statuses(db: Session, game: Game, phase: Phase) -> list[tuple[Player, O
     out = []
     for seat in seats:
         power = seat.power or ""
-        need = game_engine.order_need(variant, state, power)
-        out.append((seat, status_for(need, power, phase.code, by_power.get(power, []))))
+        need = needed(variant, state, power)
+        out.append((seat, status_for(need, power, phase.code, by_power.get(power, []),
+                                     undeclared_units(variant, state, power))))
     return out

@@ -44,6 +44,13 @@ class PowerBook:
                 return p.name
         return pid.title()
 
+    def letter(self, pid: str) -> str:
+        """The letter a player signs on with (``SIGNON <letter><game>``)."""
+        for p in self.powers:
+            if p.id == pid.upper():
+                return p.letter
+        return pid[:1].upper()
+
     def adjective(self, pid: str) -> str:
         for p in self.powers:
             if p.id == pid.upper():
