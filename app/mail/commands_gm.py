@@ -249,6 +249,24 @@ class SetReminder(_Option):
 
 
 @register
+class SetEarly(MasterCommand):
+    names = ("SET EARLY",)
+    help = ("SET EARLY <minutes> | off -- (GM) once every power has complete orders, process this long after "
+            "the last change (default 20; 0: at once); off: only at the deadline.")
+
+    def process(self, ctx: MailSession, args: str) -> None:
+        if not args.strip():
+            raise CommandError("usage: SET EARLY <minutes> (0 or more) or SET EARLY off")
+        value = gm.set_option(ctx.judge, ctx.db, ctx.actor(), "early_minutes", args)
+        if value == "off":
+            ctx.add_note("Early processing is off: phases are processed at their deadline.")
+        elif value == "on":
+            ctx.add_note("Early processing is on.")
+        else:
+            ctx.add_note(f"Early processing: {value} after the last change once every power has complete orders.")
+
+
+@register
 class SetUnknown(Command):
     names = ("SET",)
 

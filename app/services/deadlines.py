@@ -17,7 +17,7 @@ from app.services.context import Judge
 from app.services.notify import mail_game, mail_master, mail_seat
 from app.services.render import format_deadline
 from app.services.rulesets import ruleset_for
-from app.services.timing import game_setting, timing_for
+from app.services.timing import early_minutes, game_setting, timing_for
 from app.services.turns import ProcessError, everyone_ready, late_powers
 
 __all__ = ["TickReport", "check_early", "process_due_game", "tick"]
@@ -34,7 +34,8 @@ class TickReport:
 
 
 def check_early(db: Session, judge: Judge, game: Game) -> None:
-    """After orders or WAIT change: move the deadline to now when everyone is ready, or back."""
+    """After orders or WAIT change: when everyone is ready, the phase runs once the game's quiet
+    period (``SET EARLY minutes``) has passed since this last change; otherwise back to the deadline."""
     if game.status != "active" or not game_setting(game.settings, "early"):
         return
     phase = queries.open_phase(db, game.id)
@@ -42,8 +43,9 @@ def check_early(db: Session, judge: Judge, game: Game) -> None:
         return
     now = judge.now()
     if everyone_ready(db, game, phase):
-        if game.deadline is None or game.deadline > now:
-            game.deadline = now
+        early = now + timedelta(minutes=early_minutes(game.settings))
+        limit = phase.deadline if game.grace_until is None else game.grace_until
+        game.deadline = min(early, limit) if limit is not None else early
     elif phase.deadline is not None and game.deadline is not None and game.deadline < phase.deadline \
             and game.grace_until is None:
         game.deadline = phase.deadline

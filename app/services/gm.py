@@ -117,6 +117,25 @@ def set_rule(judge: Judge, db: Session, actor: Actor, option: str, value: Any) -
     return rules.get(name)
 
 
+def _early_value(value: str, settings: dict[str, Any]) -> str:
+    """``SET EARLY <minutes>`` (0: at the next tick), ``SET EARLY off`` (never early), ``on``."""
+    if value in ("off", "no", "never"):
+        settings["early"] = False
+        return "off"
+    if value in ("on", "yes"):
+        settings["early"] = True
+        return "on"
+    try:
+        minutes = float(value.removesuffix("m").removesuffix("min").strip())
+    except ValueError as error:
+        raise DomainError("bad_option", "SET EARLY takes minutes (0 or more), or off") from error
+    if minutes < 0 or minutes != minutes or minutes > 7 * 24 * 60:
+        raise DomainError("bad_option", "SET EARLY takes minutes from 0 to a week (10080), or off")
+    settings["early"] = True
+    settings["early_minutes"] = int(minutes) if minutes.is_integer() else minutes
+    return f"{settings['early_minutes']} minutes"
+
+
 def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) -> str:
     """A game option: nmr, layout, orders, press, timezone, reminder_hours; returns the value stored."""
     game = gm_game(db, actor)
@@ -138,6 +157,8 @@ def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) ->
             settings["reminder_hours"] = float(value)
         except ValueError as error:
             raise DomainError("bad_option", "hours must be a number") from error
+    elif key == "early_minutes":
+        value = _early_value(value, settings)
     elif key == "timezone":
         zone = value.title() if "/" in value else value.upper()
         try:

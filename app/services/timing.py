@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from app.services.phases import PhaseName
 
-__all__ = ["DEFAULT_SETTINGS", "game_setting", "next_deadline", "parse_days", "parse_when", "timing_for"]
+__all__ = ["DEFAULT_SETTINGS", "early_minutes", "game_setting", "next_deadline", "parse_days", "parse_when", "timing_for"]
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "layout": "judge",  # judge | zine
@@ -18,6 +18,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "timezone": "UTC",
     "reminder_hours": 6,
     "early": True,
+    "early_minutes": 20,  # the quiet period after the last change before a ready phase runs early
     "timing": {
         "movement": {"next_hours": 48.0, "grace_hours": 24.0, "at": None},
         "retreat": {"next_hours": 24.0, "grace_hours": 12.0, "at": None},
@@ -29,6 +30,14 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 def game_setting(settings: dict[str, Any] | None, key: str) -> Any:
     settings = settings or {}
     return settings.get(key, DEFAULT_SETTINGS[key])
+
+
+def early_minutes(settings: dict[str, Any] | None) -> float:
+    """The game's quiet period in minutes (``SET EARLY``; 0: at the next tick)."""
+    try:
+        return max(0.0, float(game_setting(settings, "early_minutes")))
+    except (TypeError, ValueError):
+        return float(DEFAULT_SETTINGS["early_minutes"])
 
 
 def timing_for(settings: dict[str, Any] | None, phase_code: str) -> dict[str, Any]:

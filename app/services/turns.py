@@ -59,11 +59,11 @@ def late_powers(db: Session, game: Game, phase: Phase) -> list[Player]:
 
 
 def everyone_ready(db: Session, game: Game, phase: Phase) -> bool:
-    """Every active power has complete orders and nobody asked to wait."""
+    """Every active power has complete orders and no seated power (in civil disorder too) asked to wait."""
     for seat, status in seat_statuses(db, game, phase):
-        if seat.status not in ("active", "absent"):
-            continue
-        if seat.wait or (status.needs_orders and not status.complete):
+        if seat.wait and seat.status in ("active", "absent", "cd"):
+            return False
+        if seat.status in ("active", "absent") and status.needs_orders and not status.complete:
             return False
     return True
 

@@ -49,7 +49,7 @@ def test_two_game_years_by_mail(pg_url: str, mail_services: None,
     def signon(power: str) -> str:
         return f"SIGNON {power[0]}{game} pw{power.lower()}\n"
 
-    send_mail(gm.address, judge, f"CREATE {game} masterpw\nSET NMR hold\nSET REMINDER 0\nSIGNOFF\n")
+    send_mail(gm.address, judge, f"CREATE {game} masterpw\nSET NMR hold\nSET REMINDER 0\nSET EARLY 0\nSIGNOFF\n")
     created = text_of(gm.wait_for(lambda m: True, what="CREATE reply"))
     assert f"Game '{game}' (standard) created" in created
 

@@ -94,7 +94,7 @@ def player(power: str) -> str:
 @pytest.fixture
 def started(harness: Harness) -> Harness:
     """A started game 'alpha' with seven players who joined with their preferred power."""
-    harness.send("gm@example.com", "CREATE alpha masterpw\nSET REMINDER 0\nSIGNOFF")
+    harness.send("gm@example.com", "CREATE alpha masterpw\nSET REMINDER 0\nSET EARLY 0\nSIGNOFF")
     for power in POWERS:
         out = harness.send(player(power), f"JOIN alpha pw{power.lower()} {power}")
         assert out.status == "done"
