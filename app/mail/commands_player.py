@@ -5,8 +5,10 @@ from __future__ import annotations
 from app.mail.commands import Command, register
 from app.mail.errors import CommandError
 from app.mail.press import start_press
+from app.mail.render_status import render_overview
 from app.mail.session import MailSession
 from app.services import player
+from app.services.game_status import game_overview
 from app.services.render import format_deadline
 
 
@@ -35,13 +37,16 @@ class PhaseCommand(Command):
 @register
 class Status(Command):
     names = ("STATUS",)
-    help = "STATUS -- your current orders (every reply ends with them anyway)."
+    help = ("STATUS -- your current orders (every reply ends with them anyway); from the GM: every power's "
+            "player, status, missing orders, WAIT and last mail.")
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
-        power = ctx.actor().power
-        if power:
-            ctx.want_status(power)
+        actor = ctx.actor()
+        if actor.power:
+            ctx.want_status(actor.power)
+        elif actor.is_gm:  # the GM sees every power (issue 8.14)
+            ctx.add_section(render_overview(game_overview(ctx.judge, ctx.db, actor)))
 
 
 @register

@@ -1,0 +1,32 @@
+"""Reply text of the GM's STATUS: every power of the game at a glance (issue 8.14)."""
+
+from __future__ import annotations
+
+from app.services.game_status import GameOverview, PowerLine
+from app.services.render import format_deadline
+
+__all__ = ["render_overview"]
+
+
+def _orders(line: PowerLine) -> str:
+    if not line.needs_orders:
+        return "nothing to order"
+    if line.complete:
+        return "orders complete"
+    if line.missing:
+        return "without orders: " + ", ".join(line.missing)
+    return f"{line.builds_missing} adjustment order(s) still to give"
+
+
+def render_overview(view: GameOverview) -> str:
+    zone = view.timezone
+    head = [f"Status of game '{view.game}' ({view.status}), phase {view.phase or '-'}.",
+            f"Deadline: {format_deadline(view.deadline, zone)}."
+            + (f"  Grace until {format_deadline(view.grace_until, zone)}." if view.grace_until else ""), ""]
+    body = []
+    for line in view.powers:
+        last = format_deadline(line.last_mail, zone) if line.last_mail else "no mail yet"
+        body.append(f"  {line.power_name:<14} {line.player}")
+        body.append(f"      status {line.status}; {_orders(line)}; WAIT {'set' if line.wait else 'not set'};"
+                    f" last mail {last}.")
+    return "\n".join(head + (body or ["  (no powers)"]))
