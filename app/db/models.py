@@ -70,6 +70,7 @@ class Player(Base):
     absence_from: Mapped[datetime | None] = mapped_column(UtcDateTime)
     absence_to: Mapped[datetime | None] = mapped_column(UtcDateTime)
     misses: Mapped[int] = mapped_column(default=0)
+    missed_in_row: Mapped[int] = mapped_column(default=0, server_default="0")  # consecutive missed deadlines
     joined_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="players")
@@ -95,6 +96,8 @@ class Phase(Base):
     deadline: Mapped[datetime | None] = mapped_column(UtcDateTime)
     processed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     results_text: Mapped[str | None] = mapped_column(Text)
+    opening: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # the seats and settings when it opened
+    advance_orders: Mapped[list[Any] | None] = mapped_column(JSON)  # orders for later phases, at processing
 
 
 class OrderRow(Base):

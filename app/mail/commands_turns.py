@@ -57,18 +57,21 @@ class Preview(MasterCommand):
 @register
 class Rollback(MasterCommand):
     names = ("ROLLBACK",)
-    help = "ROLLBACK [phase] [RESTORE] -- (GM) reopen an earlier phase; RESTORE keeps its orders."
+    help = ("ROLLBACK [phase] [RESTORE] [FULL] -- (GM) reopen an earlier phase with the advance orders and the "
+            "seats as they were; RESTORE keeps its orders; FULL also the players and settings.")
 
     def process(self, ctx: MailSession, args: str) -> None:
         game = ctx.require_game()
         words = args.upper().split()
         restore = "RESTORE" in words
+        full = "FULL" in words
         words = [w for w in words if w not in ("RESTORE", "FULL")]
         try:
-            done = turn_control.rollback(ctx.judge, ctx.db, ctx.actor(), game, words[0] if words else None, restore)
+            done = turn_control.rollback(ctx.judge, ctx.db, ctx.actor(), game, words[0] if words else None, restore,
+                                         full=full)
         except DomainError as error:
             raise CommandError(str(error)) from error
-        ctx.add_note(f"Rolled back to {done.phase}.")
+        ctx.add_note(f"Rolled back to {done.phase}{' (FULL)' if full else ''}.")
 
 
 @register

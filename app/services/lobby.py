@@ -17,6 +17,7 @@ from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_seat
+from app.services.phase_snapshot import take_opening
 from app.services.powers import PowerBook
 from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
@@ -160,9 +161,11 @@ def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
     game.status = "active"
     game.phase = state["phase"]
     game.deadline = next_deadline(game.settings, game.phase, now)
-    db.add(Phase(game_id=game.id, seq=1, code=game.phase, status="open", state_before=state,
-                 deadline=game.deadline))
+    first = Phase(game_id=game.id, seq=1, code=game.phase, status="open", state_before=state,
+                  deadline=game.deadline)
+    db.add(first)
     db.flush()
+    take_opening(game, first)
     audit(db, actor, game, "start", powers={s.power: s.email for s in seats})
     zone = game_setting(game.settings, "timezone")
     roster = "\n".join(f"  {book.name(s.power or ''):<10} {s.email}" for s in seats)

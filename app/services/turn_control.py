@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, Phase
 from app.services import game_engine
+from app.services import phase_snapshot as snapshot
 from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
@@ -93,8 +94,10 @@ def _restore_orders(db: Session, game: Game, target: Phase) -> None:
 
 
 def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: str | None = None,
-             restore: bool = False) -> RolledBack:
-    """ROLLBACK: reopen an earlier phase (the last processed one by default); ``restore`` keeps its orders."""
+             restore: bool = False, full: bool = False) -> RolledBack:
+    """ROLLBACK: reopen an earlier phase (the last processed one by default); ``restore`` keeps its orders.
+    The orders given in advance and the seats come back as they were at that phase; ``full`` also
+    the players and the game's settings (DPjudge's FULL; ``app/services/phase_snapshot.py``)."""
     require_master(actor, game)
     processed = queries.phases_of(db, game.id)
     if not processed:
@@ -112,6 +115,7 @@ def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: 
         queries.clear_orders(db, game.id, phase.code)
     queries.clear_orders(db, game.id, target.code)
     db.flush()
+    snapshot.restore(db, game, target, full=full)
     if restore and target.orders_received:
         _restore_orders(db, game, target)
     target.status = "open"
@@ -123,7 +127,7 @@ def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: 
     game.grace_until = None
     game.version += 1
     db.flush()
-    record_audit(db, actor, game, "rollback", phase=target.code, restore=restore)
+    record_audit(db, actor, game, "rollback", phase=target.code, restore=restore, full=full)
     mails = mail_game(db, judge, game, f"Diplomacy game {game.name} rolled back",
                       f"The master rolled game '{game.name}' back to {target.code}"
                       f"{' with its orders' if restore else ''}.  New deadline: {format_deadline(game.deadline)}.\n")

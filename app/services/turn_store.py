@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
 from app.services.orders import check_advance_orders
+from app.services.phase_snapshot import take_advance_orders, take_opening
 from app.services.timing import next_deadline
 from app.services.turn_adjudicate import Adjudication, ProcessError, orders_as_json, orders_as_text
 
@@ -59,6 +60,7 @@ def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None
                           state_before=state_after, deadline=next_at)
         db.add(new_phase)
         db.flush()
+        take_opening(game, new_phase)
         check_advance_orders(db, game, new_phase)
         game.phase = next_code
         game.deadline = next_at
@@ -84,9 +86,14 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     phase.processed_at = now
     db.flush()
     crash("turn:phase_stored")
+    take_advance_orders(db, game, phase)
+    ordered = {power.upper() for power, items in adjudication.orders.orders.items() if items}
     for seat in game.players:
         if seat.power in adjudication.nmr:
             seat.misses += 1
+            seat.missed_in_row += 1
+        elif (seat.power or "").upper() in ordered:
+            seat.missed_in_row = 0
         seat.wait = False
         seat.draw = None
     eliminate(game, outcome.state_after)

@@ -1,0 +1,72 @@
+"""What a rollback needs to undo a turn without side effects (issue 8.13).
+
+- ``phases.opening``: the seats (status, WAIT, misses, draw, who plays) and the game's settings
+  as they were when the phase opened;
+- ``phases.advance_orders``: the orders given in advance for later phases, as they were when the
+  phase was processed (opening the next phase reads them, so they would be lost).
+
+``restore`` puts them back.  A plain rollback restores what the turns changed about the seats
+(status, WAIT, misses, draw votes) of seats still held by the same player; ``FULL`` (DPjudge's
+reading: "also rolls back rules, players and settings") also gives each seat back to the player
+who held it then and restores the game's settings and press rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, OrderRow, Phase
+
+__all__ = ["restore", "take_advance_orders", "take_opening"]
+
+_TURN_FIELDS = ("status", "wait", "misses", "missed_in_row", "draw", "concede")
+_PLAYER_FIELDS = ("email", "password_hash", "reply_token")
+
+
+def take_opening(game: Game, phase: Phase) -> None:
+    """Keep the seats and settings as they are when ``phase`` opens."""
+    seats: dict[str, dict[str, Any]] = {}
+    for seat in game.players:
+        if seat.role != "player" or seat.id is None:
+            continue
+        seats[str(seat.id)] = {name: getattr(seat, name) for name in _TURN_FIELDS + _PLAYER_FIELDS}
+    phase.opening = {"seats": seats, "settings": dict(game.settings or {}), "press": game.press}
+
+
+def take_advance_orders(db: Session, game: Game, phase: Phase) -> None:
+    """Keep the orders given in advance for phases after ``phase`` (it is being processed)."""
+    rows = db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase != phase.code)
+                      .order_by(OrderRow.id))
+    phase.advance_orders = [{"phase": r.phase, "power": r.power, "unit": r.unit, "line": r.line} for r in rows]
+
+
+def restore(db: Session, game: Game, target: Phase, *, full: bool) -> None:
+    """Put back the advance orders and the seats as they were at ``target`` (see the module doc)."""
+    if target.advance_orders is not None:
+        for row in db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase != target.code)):
+            db.delete(row)
+        db.flush()
+        for item in target.advance_orders:
+            db.add(OrderRow(game_id=game.id, phase=str(item["phase"]), power=str(item["power"]),
+                            unit=str(item["unit"]), line=str(item["line"]), checked=False))
+    opening = target.opening or {}
+    seats: dict[str, dict[str, Any]] = opening.get("seats") or {}
+    for seat in game.players:
+        then = seats.get(str(seat.id))
+        if then is None:
+            continue
+        if full:
+            for name in _PLAYER_FIELDS:
+                setattr(seat, name, then[name])
+        if seat.email.lower() != str(then["email"]).lower():
+            continue  # a new player took the seat since: his seat stays as it is
+        for name in _TURN_FIELDS:
+            if name in then:
+                setattr(seat, name, then[name])
+    if full and "settings" in opening:
+        game.settings = dict(opening["settings"])
+        game.press = str(opening.get("press") or game.press)
+    db.flush()
