@@ -249,6 +249,19 @@ class SetReminder(_Option):
 
 
 @register
+class SetTakeover(MasterCommand):
+    names = ("SET TAKEOVER",)
+    help = "SET TAKEOVER open|approval -- (GM) may anyone take a vacant power, or only with your approval (default)."
+
+    def process(self, ctx: MailSession, args: str) -> None:
+        if not args.strip():
+            raise CommandError("usage: SET TAKEOVER open|approval")
+        value = gm.set_option(ctx.judge, ctx.db, ctx.actor(), "takeover", args)
+        ctx.add_note("Takeovers are open: anyone may take a vacant power." if value == "open" else
+                     "Takeovers need your approval: you are mailed each request; approve it with REPLACE.")
+
+
+@register
 class SetEarly(MasterCommand):
     names = ("SET EARLY",)
     help = ("SET EARLY <minutes> | off -- (GM) once every power has complete orders, process this long after "

@@ -147,7 +147,8 @@ class Observe(Command):
 @register
 class Takeover(Command):
     names = ("TAKEOVER", "TAKE OVER")
-    help = "TAKEOVER power@game password -- take a vacant power (resigned, abandoned or in CD)."
+    help = ("TAKEOVER power@game password -- take a vacant power (resigned, ejected or abandoned); "
+            "the master approves it unless the game has open takeovers.")
     secret_args = True
 
     def process(self, ctx: MailSession, args: str) -> None:
@@ -156,6 +157,10 @@ class Takeover(Command):
             raise CommandError("say which power: TAKEOVER power@game password")
         power, _, name = words[0].partition("@")
         took = lobby.takeover(ctx.judge, ctx.db, ctx.actor(), name, power, words[1])
+        if isinstance(took, lobby.TakeoverAsked):
+            ctx.add_note(f"Taking over {took.power_name} in '{took.game_name}' needs the master's approval; "
+                         f"the master has been asked and will answer you.")
+            return
         ctx.enter(identity.seat_sign_on(ctx.judge, ctx.db, took.seat_id))
         ctx.add_note(f"You now play {took.power_name} in '{took.game_name}'. Your reply address is "
                      f"{took.reply_address}.")

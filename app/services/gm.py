@@ -20,6 +20,7 @@ from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_seat
 from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
+from app.services.takeover import tell_previous_player
 from app.services.timing import game_setting, parse_when
 from app.variants import load_variant
 
@@ -32,6 +33,7 @@ TimingKey = Literal["next_hours", "grace_hours", "at", "days"]
 _OPTIONS: dict[str, tuple[str, ...] | None] = {
     "nmr": None, "layout": ("judge", "zine"), "orders": ("per_unit", "whole_set"),
     "press": ("none", "white", "grey", "white/grey", "postal"), "timezone": None, "reminder_hours": None,
+    "takeover": ("open", "approval"),
 }
 
 
@@ -220,10 +222,14 @@ def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, p
     if seat is None:
         raise DomainError("unknown_power", f"no power '{power}'")
     password = password or new_token()[:10]
+    previous = seat.email
     seat.email, seat.password_hash = address.lower(), hash_password(password)
+    seat.missed_in_row = 0
     seat.status, seat.misses, seat.reply_token = "active", 0, new_token()
     audit(db, actor, game, "replace", power=pid, address=seat.email)
     name = book.name(seat.power or "")
+    if previous.lower() != seat.email:
+        tell_previous_player(db, judge, game, previous, name)
     mail_seat(db, judge, seat, f"Diplomacy game {game.name}: you play {name}",
               f"The master of '{game.name}' has made you {name}.\n"
               f"Your password is {password}; replying to this mail signs you on without it.\n", kind="start")

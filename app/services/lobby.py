@@ -16,14 +16,15 @@ from app.services.access import audit, book_of, find_game, gm_game
 from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.notify import mail_game, mail_seat
+from app.services.notify import mail_seat
 from app.services.phase_snapshot import take_opening
 from app.services.powers import PowerBook
 from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
+from app.services.takeover import TakeoverAsked, TookOver, request_or_take
 from app.services.timing import DEFAULT_SETTINGS, game_setting, next_deadline
 
-__all__ = ["GameCreated", "GameStarted", "Joined", "TookOver", "assign_powers", "create_game", "join_game",
+__all__ = ["GameCreated", "GameStarted", "Joined", "TakeoverAsked", "TookOver", "assign_powers", "create_game", "join_game",
            "start_game", "takeover"]
 
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{1,29}$")
@@ -55,16 +56,6 @@ class Joined:
     seats: int = 0  # powers of the variant
     ignored: tuple[str, ...] = ()  # unknown words in the preferences
     started: GameStarted | None = None  # the last player to join starts the game
-
-
-@dataclass(frozen=True)
-class TookOver:
-    game_id: int
-    game_name: str
-    seat_id: int
-    power: str
-    power_name: str
-    reply_address: str
 
 
 def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: str, variant: str = "standard",
@@ -181,29 +172,7 @@ def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
     return GameStarted(game.id, game.name, game.phase, game.deadline, str(zone))
 
 
-def takeover(judge: Judge, db: Session, actor: Actor, game_name: str, power: str, password: str) -> TookOver:
-    """Take a vacant power (resigned, abandoned or in civil disorder)."""
-    game = find_game(db, game_name)
-    if power.lower() == "master":
-        raise DomainError("master_not_vacant", "the master role is handed over by the GM with REPLACE")
-    book = book_of(judge, game)
-    pid = book.find(power)
-    if pid is None:
-        raise DomainError("unknown_power", f"no power called '{power}'")
-    seat = queries.seat_for_power(db, game.id, pid)
-    if seat is None or seat.status not in ("resigned", "abandoned", "cd"):
-        raise DomainError("not_vacant", f"{book.name(pid)} is not vacant")
-    seat.email = actor.address
-    seat.password_hash = hash_password(password)
-    seat.status = "active"
-    seat.reply_token = new_token()
-    seat.misses = 0
-    db.flush()
-    audit(db, actor, game, "takeover", power=pid)
-    mail_game(db, judge, game, f"Diplomacy game {game.name}: takeover",
-              f"{book.name(pid)} in game '{game.name}' has a new player.\n", kind="notice")
-    if game.status == "paused" and game.paused_reason == "waiting for a replacement" and not any(
-            s.status == "abandoned" for s in game.players):
-        game.status, game.paused_reason = "active", None
-    return TookOver(game.id, game.name, seat.id, pid, book.name(pid),
-                    judge.settings.token_address(seat.reply_token))
+def takeover(judge: Judge, db: Session, actor: Actor, game_name: str, power: str,
+             password: str) -> TookOver | TakeoverAsked:
+    """Take a vacant power (resigned, ejected or abandoned), or ask the GM (``app/services/takeover.py``)."""
+    return request_or_take(judge, db, actor, game_name, power, password)

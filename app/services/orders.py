@@ -160,11 +160,12 @@ def _open_phase(db: Session, game: Game) -> Phase:
 
 
 def _back_from_civil_disorder(db: Session, actor: Actor, game: Game, power: str) -> None:
-    """A power's own player ordering again ends its civil disorder (issue 8.4); the GM's orders do not."""
+    """A power's own player ordering again ends its civil disorder (issue 8.4), or its abandonment
+    while nobody took it over; the GM's orders do not."""
     if actor.role != Role.PLAYER:
         return
     seat = queries.seat_for_power(db, game.id, power)
-    if seat is not None and seat.status == "cd":
+    if seat is not None and seat.status in ("cd", "abandoned"):
         seat.status = "active"
 
 

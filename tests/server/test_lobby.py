@@ -39,6 +39,7 @@ def test_resign_then_takeover(started: Harness) -> None:
     assert started.outbox(to="gm@example.com", kind="gm")
     started.send(player("ITALY"), signon("ITALY") + "A Ven H")
     assert "use TAKEOVER" in started.last_reply(player("ITALY"))
+    started.send("gm@example.com", "SIGNON master@alpha masterpw\nSET TAKEOVER open")
     started.send("new@example.com", "TAKEOVER italy@alpha newpw\nA Ven H")
     reply = started.last_reply("new@example.com")
     assert "You now play Italy" in reply and "A VEN H" in reply

@@ -95,7 +95,7 @@ def test_outage_guard_pauses_and_mails_the_gm(started: Harness) -> None:
 
 
 def test_nmr_wait_policy_waits_for_a_replacement(started: Harness) -> None:
-    started.send("gm@example.com", "SIGNON master@alpha masterpw\nSET NMR wait\nSET GRACE 0")
+    started.send("gm@example.com", "SIGNON master@alpha masterpw\nSET NMR wait\nSET GRACE 0\nSET TAKEOVER open")
     hold_all(started)
     with started.judge.sessions.begin() as db:
         game = queries.game_by_name(db, "alpha")

@@ -158,7 +158,9 @@ def test_gm_and_player_values(playing: Harness) -> None:
         assert (sent.postal, sent.to_names, sent.mails) == (False, ("England", "Germany"), 2)
         resigned = player.resign(judge, db, _power(db, "ITALY"))
         assert (resigned.left, resigned.power_name) == (False, "Italy")
+        gm.set_option(judge, db, _gm(db), "takeover", "open")
         took = lobby.takeover(judge, db, Actor("new@example.com"), "alpha", "italy", "pwnew")
+        assert isinstance(took, lobby.TookOver)
         assert (took.power, took.game_name) == ("ITALY", "alpha") and "+" in took.reply_address
 
 

@@ -1,0 +1,123 @@
+"""TAKEOVER of a vacant power (issue 8.5).
+
+A power is *vacant* when its player resigned, the GM ejected him, or he abandoned it.
+*Abandoned* is what the game's NMR policy says: with ``SET NMR wait`` the first missed deadline;
+otherwise ``abandon_after`` missed deadlines in a row (default 2; a power in civil disorder
+after one miss is not vacant).  A missed deadline alone never opens a power.
+
+Who may take it: anyone when the GM set ``SET TAKEOVER open``; otherwise (the default) the
+request goes to the GM, who approves it with ``REPLACE power address``.  The previous player
+and the GM are told of every takeover.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import Game, Player
+from app.services.access import audit, book_of, find_game
+from app.services.actor import Actor
+from app.services.context import Judge
+from app.services.errors import DomainError
+from app.services.notify import mail_game, mail_master
+from app.services.outbox import enqueue
+from app.services.security import hash_password, new_token
+
+__all__ = ["ABANDON_AFTER", "TakeoverAsked", "TookOver", "VACANT", "abandon_after", "open_takeovers",
+           "request_or_take", "tell_previous_player"]
+
+VACANT = ("resigned", "abandoned")
+ABANDON_AFTER = 2
+
+
+@dataclass(frozen=True)
+class TookOver:
+    game_id: int
+    game_name: str
+    seat_id: int
+    power: str
+    power_name: str
+    reply_address: str
+
+
+@dataclass(frozen=True)
+class TakeoverAsked:
+    """The game wants the GM's approval: the GM was asked."""
+
+    game_name: str
+    power: str
+    power_name: str
+
+
+def open_takeovers(settings: dict[str, Any] | None) -> bool:
+    return str((settings or {}).get("takeover", "approval")) == "open"
+
+
+def abandon_after(settings: dict[str, Any] | None) -> int:
+    """How many missed deadlines in a row abandon a power (1 under the NMR policy ``wait``)."""
+    settings = settings or {}
+    if str(settings.get("nmr", "cd")) == "wait":
+        return 1
+    try:
+        return max(1, int(settings.get("abandon_after", ABANDON_AFTER)))
+    except (TypeError, ValueError):
+        return ABANDON_AFTER
+
+
+def tell_previous_player(db: Session, judge: Judge, game: Game, address: str, power_name: str) -> None:
+    enqueue(db, judge, to=address, subject=f"Diplomacy game {game.name}: {power_name} has a new player",
+            text=f"{power_name} in game '{game.name}' has been given to a new player; you no longer play it.\n"
+                 f"Write to the master of the game if you think this is a mistake.\n",
+            kind="notice", game_id=game.id)
+
+
+def _vacant_seat(judge: Judge, db: Session, game: Game, power: str) -> tuple[Player, str]:
+    if power.lower() == "master":
+        raise DomainError("master_not_vacant", "the master role is handed over by the GM with REPLACE")
+    book = book_of(judge, game)
+    pid = book.find(power)
+    if pid is None:
+        raise DomainError("unknown_power", f"no power called '{power}'")
+    seat = queries.seat_for_power(db, game.id, pid)
+    if seat is None or seat.status not in VACANT:
+        raise DomainError("not_vacant", f"{book.name(pid)} is not vacant: only a power that was resigned, "
+                                        f"ejected or abandoned (no orders for {abandon_after(game.settings)} "
+                                        f"deadline(s) in a row) may be taken over")
+    return seat, book.name(pid)
+
+
+def request_or_take(judge: Judge, db: Session, actor: Actor, game_name: str, power: str,
+                    password: str) -> TookOver | TakeoverAsked:
+    """TAKEOVER: take a vacant power (open takeovers), or ask the GM to approve it."""
+    game = find_game(db, game_name)
+    seat, name = _vacant_seat(judge, db, game, power)
+    pid = seat.power or ""
+    if not open_takeovers(game.settings):
+        audit(db, actor, game, "takeover_request", power=pid)
+        mail_master(db, judge, game, f"Diplomacy game {game.name}: {actor.address} asks for {name}",
+                    f"{actor.address} asks to take over {name} ({seat.status}) in game '{game.name}'.\n"
+                    f"To approve, sign on as master and send\n\n  REPLACE {name} {actor.address}\n\n"
+                    f"(the new player is mailed a password and a reply address).  To let anyone take a\n"
+                    f"vacant power without asking, send SET TAKEOVER open.\n")
+        return TakeoverAsked(game.name, pid, name)
+    previous = seat.email
+    seat.email = actor.address
+    seat.password_hash = hash_password(password)
+    seat.status = "active"
+    seat.reply_token = new_token()
+    seat.misses = 0
+    seat.missed_in_row = 0
+    db.flush()
+    audit(db, actor, game, "takeover", power=pid)
+    if previous.lower() != actor.address.lower():
+        tell_previous_player(db, judge, game, previous, name)
+    mail_game(db, judge, game, f"Diplomacy game {game.name}: takeover",
+              f"{name} in game '{game.name}' has a new player.\n", kind="notice")
+    if game.status == "paused" and game.paused_reason == "waiting for a replacement" and not any(
+            s.status == "abandoned" for s in game.players):
+        game.status, game.paused_reason = "active", None
+    return TookOver(game.id, game.name, seat.id, pid, name, judge.settings.token_address(seat.reply_token))
