@@ -15,6 +15,7 @@ from app.services.access import book_of, gm_game
 from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.orders import seat_statuses
+from app.services.takeover import VACANT, is_vacant
 from app.services.timing import game_setting
 
 __all__ = ["GameOverview", "PowerLine", "game_overview"]
@@ -69,7 +70,9 @@ def game_overview(judge: Judge, db: Session, actor: Actor) -> GameOverview:
     for seat in seats:
         status = statuses.get(seat.id)
         lines.append(PowerLine(
-            power=seat.power or "", power_name=book.name(seat.power or ""), player=seat.email, status=seat.status,
+            power=seat.power or "", power_name=book.name(seat.power or ""), player=seat.email,
+            status=seat.status + (", abandoned" if seat.status not in VACANT and is_vacant(seat, game.settings)
+                                  else ""),
             needs_orders=bool(status and status.needs_orders), complete=bool(status is None or status.complete),
             missing=tuple(status.missing) if status else (), builds_missing=status.builds_missing if status else 0,
             orders=len(status.orders) if status else 0, wait=seat.wait, last_mail=mails.get(seat.email.lower())))

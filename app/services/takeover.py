@@ -27,7 +27,7 @@ from app.services.notify import mail_game, mail_master
 from app.services.outbox import enqueue
 from app.services.security import hash_password, new_token
 
-__all__ = ["ABANDON_AFTER", "TakeoverAsked", "TookOver", "VACANT", "abandon_after", "open_takeovers",
+__all__ = ["ABANDON_AFTER", "TakeoverAsked", "TookOver", "VACANT", "abandon_after", "is_vacant", "open_takeovers",
            "request_or_take", "tell_previous_player"]
 
 VACANT = ("resigned", "abandoned")
@@ -68,6 +68,14 @@ def abandon_after(settings: dict[str, Any] | None) -> int:
         return ABANDON_AFTER
 
 
+def is_vacant(seat: Player, settings: dict[str, Any] | None) -> bool:
+    """Resigned, ejected (``abandoned``), or missed ``abandon_after`` deadlines in a row: the seat
+    keeps its status (civil disorder: its player still gets the results) but may be taken over."""
+    if seat.status in VACANT:
+        return True
+    return seat.status in ("active", "cd") and seat.missed_in_row >= abandon_after(settings)
+
+
 def tell_previous_player(db: Session, judge: Judge, game: Game, address: str, power_name: str) -> None:
     enqueue(db, judge, to=address, subject=f"Diplomacy game {game.name}: {power_name} has a new player",
             text=f"{power_name} in game '{game.name}' has been given to a new player; you no longer play it.\n"
@@ -83,7 +91,7 @@ def _vacant_seat(judge: Judge, db: Session, game: Game, power: str) -> tuple[Pla
     if pid is None:
         raise DomainError("unknown_power", f"no power called '{power}'")
     seat = queries.seat_for_power(db, game.id, pid)
-    if seat is None or seat.status not in VACANT:
+    if seat is None or not is_vacant(seat, game.settings):
         raise DomainError("not_vacant", f"{book.name(pid)} is not vacant: only a power that was resigned, "
                                         f"ejected or abandoned (no orders for {abandon_after(game.settings)} "
                                         f"deadline(s) in a row) may be taken over")

@@ -18,7 +18,6 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Phase
 from app.services.orders import check_advance_orders
 from app.services.phase_snapshot import take_advance_orders, take_opening
-from app.services.takeover import abandon_after
 from app.services.timing import next_deadline
 from app.services.turn_adjudicate import Adjudication, ProcessError, orders_as_json, orders_as_text
 
@@ -93,8 +92,6 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
         if seat.power in adjudication.nmr:
             seat.misses += 1
             seat.missed_in_row += 1
-            if seat.status in ("active", "cd") and seat.missed_in_row >= abandon_after(game.settings):
-                seat.status = "abandoned"  # open for TAKEOVER (issue 8.5)
         elif (seat.power or "").upper() in ordered:
             seat.missed_in_row = 0
         seat.wait = False
