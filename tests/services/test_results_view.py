@@ -200,3 +200,28 @@ def test_a_destroyed_standing_army_is_said() -> None:
     view = _view("zeus5", state, {"BRITAIN": ["A BRM - IND", "A NEP S A BRM - IND", "F BOB S A BRM - IND"]})
     text = _judge(view)
     assert "The following units were dislodged:\n\nThe standing army in India was destroyed.\n" in text, text
+
+
+def test_an_army_lost_to_rations_is_said_with_the_real_engine() -> None:
+    base = jsonapi.initial_state("smallworld8")
+    state = {**base, "phase": "S02M", "units": {"WESTERN_EUROPE": ["A/F NTH"]}, "af_moves": {"NTH": 3}}
+    text = _judge(_view("smallworld8", state, {"WESTERN_EUROPE": ["A/F NTH - NWG"]}))
+    assert "A/F North Sea -> Norwegian Sea.  (*army lost at sea*)\n" in text, text
+    unordered = _judge(_view("smallworld8", state, {}))
+    assert "A/F North Sea HOLD.  (*army lost at sea*)\n" in unordered, unordered
+
+
+def test_a_least_impact_removal_is_said_with_the_real_engine() -> None:
+    base = jsonapi.initial_state("smallworld8")
+    units = {**base["units"], "NORTH_AMERICA": [*base["units"]["NORTH_AMERICA"], "A ALA"]}
+    text = _judge(_view("smallworld8", {**base, "phase": "W01A", "units": units}, {}, nmr=["NORTH_AMERICA"]))
+    assert "North America: Defaults, removing the army in Alaska.  (least-impact rule)\n" in text, text
+    assert "civil disorder" not in text
+
+
+def test_a_right_hand_rule_retreat_is_said_with_the_real_engine() -> None:
+    base = jsonapi.initial_state("smallworld")
+    state = {**base, "phase": "F01R", "units": {**base["units"], "NORTH_AMERICA": ["F CAL", "F NYK"]},
+             "dislodged": {"NORTH_AMERICA": {"A TEX": {"attacker_from": "MEX", "retreats": ["ROC", "MWS", "FLA"]}}}}
+    text = _judge(_view("smallworld", state, {}, nmr=["NORTH_AMERICA"]))
+    assert "North America: Army Texas -> Rockies.  (no retreat ordered: Right-Hand Rule)\n" in text, text
