@@ -119,6 +119,8 @@ def _outcome_words(outcome: Mapping[str, Any]) -> tuple[str | None, list[str]]:
         return "site already used", []
     if kind == "already_removed":
         return "already removed", []
+    if kind == "retreat_standoff":  # the judges: "(*bounce, destroyed*)"
+        return None, ["destroyed"]
     if kind == "landing_failed":
         return None, ["the army stays aboard"]
     if kind == "army_starved":

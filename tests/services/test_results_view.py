@@ -225,3 +225,13 @@ def test_a_right_hand_rule_retreat_is_said_with_the_real_engine() -> None:
              "dislodged": {"NORTH_AMERICA": {"A TEX": {"attacker_from": "MEX", "retreats": ["ROC", "MWS", "FLA"]}}}}
     text = _judge(_view("smallworld", state, {}, nmr=["NORTH_AMERICA"]))
     assert "North America: Army Texas -> Rockies.  (no retreat ordered: Right-Hand Rule)\n" in text, text
+
+
+def test_a_retreat_standoff_is_a_bounce_and_destroyed_like_the_judges() -> None:
+    state = {**_standard("F1901R", AUSTRIA=["F TRI", "A VIE"], GERMANY=["A MUN", "F KIE", "A BER"],
+                         RUSSIA=["A GAL", "A WAR", "F SEV", "F STP/SC"], TURKEY=["F ANK", "A CON", "A SMY"]),
+             "dislodged": {"AUSTRIA": {"A BUD": {"attacker_from": "GAL", "retreats": ["SER", "RUM"]}},
+                           "TURKEY": {"A BUL": {"attacker_from": "GRE", "retreats": ["SER", "RUM"]}}}}
+    result = jsonapi.adjudicate_request({**state, "orders": {"AUSTRIA": ["A Bud R Ser"], "TURKEY": ["A Bul R Ser"]}})
+    text = _judge(_view("standard", state, {}, result=result))
+    assert "Austria:    Army Budapest -> Serbia.  (*bounce, destroyed*)\n" in text, text
