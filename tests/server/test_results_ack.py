@@ -32,3 +32,23 @@ def test_the_preview_does_not_say_none_set(started: Harness) -> None:
     assert "PREVIEW" in text
     assert "will be none set" not in text
     assert "Its deadline will be set when this phase is processed." in text
+
+
+def _zine_row(text: str, power: str) -> list[str]:
+    chart = text.split("SUPPLY CENTRES", 1)[1]
+    return next(line.split() for line in chart.splitlines() if line.strip().startswith(power))
+
+
+def test_the_zine_chart_compares_with_the_start_and_shows_the_fall_owners(started: Harness) -> None:
+    started.send("gm@example.com", GM + "SET LAYOUT zine")
+    started.send(player("AUSTRIA"), signon("AUSTRIA") + "A Bud - Ser\nF Tri - Alb\nA Vie - Gal")
+    started.send(player("RUSSIA"), signon("RUSSIA") + "A War - Gal")
+    started.send("gm@example.com", GM + "PROCESS")
+    started.send(player("AUSTRIA"), signon("AUSTRIA") + "F Alb - Gre\nA Ser H\nA Vie H")
+    started.send(player("RUSSIA"), signon("RUSSIA") + "A Mos - Ukr")
+    started.send(player("TURKEY"), signon("TURKEY") + "A Con - Bul")
+    started.send("gm@example.com", GM + "PROCESS")
+    fall = started.outbox(to=player("ITALY"), kind="results")[-1].body_text
+    assert "Fall 1901 Movement" in fall, fall
+    assert _zine_row(fall, "Austria") == ["Austria", "5", "+2", "3", "+2"], fall
+    assert _zine_row(fall, "Turkey") == ["Turkey", "4", "+1", "3", "+1"], fall
