@@ -20,4 +20,5 @@ def too_many_warning(status: OrderStatus) -> str | None:
         fate = f"the {word}s after the first will fail"
     else:
         fate = f"the {word}s after the first {status.allowed} will fail"
-    return f"Warning: {given} {word}s ordered, {allowed}: {fate}."
+    plural = "s" if given != 1 else ""
+    return f"Warning: {given} {word}{plural} ordered, {allowed}: {fate}."

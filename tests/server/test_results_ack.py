@@ -3,6 +3,10 @@ failed build is printed as failed, a preview does not promise a deadline it cann
 
 from __future__ import annotations
 
+import pytest
+
+from app.mail.render_orders import too_many_warning
+from app.services.orders import OrderStatus
 from tests.server.conftest import Harness, player, signon
 
 GM = "SIGNON master@alpha masterpw\n"
@@ -52,3 +56,18 @@ def test_the_zine_chart_compares_with_the_start_and_shows_the_fall_owners(starte
     assert "Fall 1901 Movement" in fall, fall
     assert _zine_row(fall, "Austria") == ["Austria", "5", "+2", "3", "+2"], fall
     assert _zine_row(fall, "Turkey") == ["Turkey", "4", "+1", "3", "+1"], fall
+
+
+WARNINGS = [
+    (1, 1, False, None),
+    (1, 2, False, "Warning: 2 builds ordered, 1 allowed: the builds after the first will fail."),
+    (2, 3, True, "Warning: 3 removals ordered, 2 allowed: the removals after the first 2 will fail."),
+    (0, 1, False, "Warning: 1 build ordered, none allowed: every build will fail."),
+]
+
+
+@pytest.mark.parametrize(("allowed", "given", "removing", "warning"), WARNINGS)
+def test_too_many_builds_or_removals_are_warned(allowed: int, given: int, removing: bool, warning: str | None) -> None:
+    status = OrderStatus(power="ENGLAND", phase="W1901A", allowed=allowed, extra=max(0, given - allowed),
+                         removing=removing)
+    assert too_many_warning(status) == warning
