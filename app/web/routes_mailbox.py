@@ -14,7 +14,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app.services.actor import Actor, Role
-from app.services.dashboard_admin import mail_sent_to
+from app.services.dashboard_admin import SentMail, mail_sent_to
 from app.services.errors import DomainError
 from app.services.gm_accounts import GmPrincipal, linked_game_ids
 from app.web.deps import Db, JudgeDep, PageGm
@@ -42,7 +42,7 @@ def _actor(principal: GmPrincipal) -> Actor:
 @router.get("/mailbox")
 def mailbox(request: Request, judge: JudgeDep, db: Db, principal: PageGm, address: str = "") -> Response:
     _writer(request)
-    found = ()
+    found: tuple[SentMail, ...] = ()
     if address.strip():
         try:
             found = mail_sent_to(judge, db, _actor(principal), address, linked_game_ids(db, principal.account_id))
