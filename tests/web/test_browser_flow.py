@@ -92,6 +92,7 @@ def test_a_contested_turn_from_creation_to_correction(chromium: object, served: 
     assert page.get_by_role("img", name="Orders and results of S1901M").count() == 1
     page.wait_for_function("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
     _shot(page, "phase-review")
+    _shot(page, "phase-review-top", full_page=False)
 
     # France contests it by mail; the GM sees the contest on the overview and on the phase
     _mail(h, "FRANCE", f"CONTEST S1901M {EVIL_CONTEST}")
@@ -112,6 +113,7 @@ def test_a_contested_turn_from_creation_to_correction(chromium: object, served: 
     assert page.get_by_role("img", name="Corrected: S1901M").count() == 1
     page.wait_for_function("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
     _shot(page, "override-preview")
+    _shot(page, "override-preview-top", full_page=False)
     page.get_by_label("Reason (every player is mailed it with the correction)").fill(
         "Germany's order was A Mun - Ruh: the judge misread it.")
     before = len(h.outbox(kind="correction"))
