@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from fastapi import APIRouter, HTTPException, Request
@@ -11,14 +12,25 @@ from app.db import queries
 from app.services.actor import Actor, Role
 from app.services.contests import contests_of
 from app.services.dashboard import list_games, show_game, show_mail, show_phase
+from app.services.dod3.report import render_report, show_status
 from app.services.errors import DomainError
 from app.services.override_review import PhaseOrders, phase_orders
+from app.services.rulesets import ruleset_for
 from app.web.deps import Db, JudgeDep, PageGame, PageGm
 from app.web.maps import can_draw
 from app.web.reasons import review_orders
 from app.web.templating import pages
 
-__all__ = ["router"]
+__all__ = ["Dod3Status", "router"]
+
+
+@dataclass(frozen=True)
+class Dod3Status:
+    step: str | None
+    deadline: str
+    bids_in: tuple[str, ...]
+    bids_missing: tuple[str, ...]
+    report: str  # the GM's report text: the track, every number, bids once revealed, the record
 
 router = APIRouter(include_in_schema=False)
 
@@ -37,7 +49,20 @@ def game_page(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageG
     game = queries.game_by_name(db, name)
     contests = contests_of(judge, db, actor, game) if game is not None else ()
     return pages(request).render(request, "game.html.j2", title=f"Game {detail.summary.name}", g=detail,
-                                 has_map=can_draw(detail.summary.variant), contests=contests)
+                                 has_map=can_draw(detail.summary.variant), contests=contests,
+                                 dod3=_dod3_status(judge, db, actor, detail.summary.variant))
+
+
+def _dod3_status(judge: JudgeDep, db: Db, actor: Actor, variant: str) -> Dod3Status | None:
+    """A Days of Decision III game: the GM's status (track, every number, the record) as mailed."""
+    if ruleset_for(variant).name != "dod3":
+        return None
+    try:
+        status = show_status(judge, db, actor)
+    except DomainError:
+        return None
+    return Dod3Status(status.step, status.deadline, status.bids_in, status.bids_missing,
+                      render_report(judge, status.report)[0])
 
 
 @router.get("/games/{name}/phases/{code}")

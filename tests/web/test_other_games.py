@@ -27,6 +27,10 @@ def test_a_days_of_decision_game_has_its_pages(tmp_path: Path) -> None:
     assert world.client().get("/public/games/mailgame").status_code == 200
     summary = gm.get("/api/games").json()[0]
     assert summary["variant"] == "dod3" and summary["status"] == "active"
+    page = gm.get("/games/mailgame").text
+    assert 'id="dod3"' in page and "Days of Decision III" in page  # the GM's status report: track and numbers
+    assert "map.svg" not in page  # no map for a game without one
+    assert gm.get("/games/mailgame/map.svg").status_code == 404
 
 
 def test_forming_and_finished_games(tmp_path: Path) -> None:
