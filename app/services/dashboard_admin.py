@@ -20,7 +20,7 @@ from app.services.game_audit import record_audit, require_master
 from app.services.lobby import GameCreated, create_game
 from app.services.outbox import enqueue
 
-__all__ = ["SentMail", "create_linked_game", "mail_sent_to", "resend_mail", "set_aside_quarantined"]
+__all__ = ["SentMail", "create_linked_game", "invite_player", "mail_sent_to", "resend_mail", "set_aside_quarantined"]
 
 MAILBOX_LIMIT = 50
 
@@ -96,3 +96,24 @@ def mail_sent_to(judge: Judge, db: Session, actor: Actor, address: str, game_ids
         if len(found) >= MAILBOX_LIMIT:
             break
     return tuple(found)
+
+
+def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: str, note: str = "") -> None:
+    """Mail ``address`` an invitation to join ``game`` (while it forms, or to take over a vacant power)."""
+    require_master(actor, game)
+    to = address.strip().lower()
+    if "@" not in to or any(c.isspace() or c in "<>,;" for c in to) or len(to) > 320:
+        raise DomainError("bad_address", "give one mail address, like player@example.com")
+    if game.status == "forming":
+        how = f"JOIN {game.name} <a password of your choice> [the power you prefer]"
+    elif game.status in ("active", "paused"):
+        how = f"TAKEOVER {game.name} <power> <a password of your choice>  (for a vacant power)"
+    else:
+        raise DomainError("not_open", f"game '{game.name}' is {game.status}: nobody can join it")
+    text = (f"The game master of the Diplomacy game '{game.name}' ({game.variant}) invites you to play.\n\n"
+            f"To join, send a mail to {judge.settings.judge_address} with the line:\n\n    {how}\n")
+    if note.strip():
+        text += f"\nThe game master adds:\n{note.strip()}\n"
+    enqueue(db, judge, to=to, subject=f"Diplomacy invitation to {game.name}", text=text, kind="invite",
+            game_id=game.id)
+    record_audit(db, actor, game, "invite", address=to)

@@ -15,7 +15,7 @@ from app.db import queries
 from app.db.models import Game
 from app.services import gm
 from app.services.actor import Actor, Role
-from app.services.dashboard_admin import create_linked_game, resend_mail, set_aside_quarantined
+from app.services.dashboard_admin import create_linked_game, invite_player, resend_mail, set_aside_quarantined
 from app.services.errors import DomainError
 from app.services.turn_control import process_now
 from app.web.deps import Db, JudgeDep, PageGame, PageGm
@@ -138,6 +138,14 @@ async def replace(request: Request, name: str, judge: JudgeDep, db: Db, actor: P
     form = await request.form()
     return _run(lambda: gm.replace(judge, db, actor, _text(form, "power"), _text(form, "address"),
                                    _text(form, "password") or None), name, "replaced")
+
+
+@router.post("/games/{name}/invite")
+async def invite(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    form = await request.form()
+    game = _game(db, name)
+    return _run(lambda: invite_player(judge, db, actor, game, _text(form, "address"), _text(form, "note")), name,
+                "invited")
 
 
 @router.post("/games/{name}/mail/out/{mail_id}/resend")

@@ -136,3 +136,16 @@ def test_the_mailbox_exists_only_in_embedded_mode(fresh: World) -> None:
     client.cookies.update(signed_in(fresh, GM, GM_PASSWORD).cookies)
     assert client.get("/mailbox").status_code == 404
     assert "Mailbox" not in client.get("/").text
+
+
+def test_invite_a_player_by_mail(fresh: World) -> None:
+    h = fresh.harness
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    assert "Invite a player" in client.get("/games/alpha").text
+    response = _post(client, "/games/alpha/invite", {"address": "newcomer@example.com", "note": "Italy is vacant <b>"})
+    assert response.status_code == 303  # type: ignore[attr-defined]
+    mail = h.outbox(to="newcomer@example.com", kind="invite")[-1]
+    assert mail.subject == "Diplomacy invitation to alpha"
+    assert "TAKEOVER alpha <power>" in mail.body_text and "Italy is vacant <b>" in mail.body_text
+    bad = _post(client, "/games/alpha/invite", {"address": "a@b.c, d@e.f"})
+    assert bad.status_code == 400 and "one mail address" in bad.text  # type: ignore[attr-defined]
