@@ -149,3 +149,22 @@ def test_invite_a_player_by_mail(fresh: World) -> None:
     assert "TAKEOVER alpha <power>" in mail.body_text and "Italy is vacant <b>" in mail.body_text
     bad = _post(client, "/games/alpha/invite", {"address": "a@b.c, d@e.f"})
     assert bad.status_code == 400 and "one mail address" in bad.text  # type: ignore[attr-defined]
+
+
+def test_the_override_over_the_json_api(fresh: World) -> None:
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    headers = {"X-CSRF-Token": csrf_of(client, "/")}
+    url = "/api/games/alpha/phases/S1901M/override"
+    body = {"orders": {"GERMANY": ["A MUN - RUH"]}}
+    assert client.post(f"{url}/preview", json=body).status_code == 403  # no CSRF token
+    assert client.post(f"{url}/preview", json={"rulings": [{"location": "PAR", "ruling": "sideways"}]},
+                       headers=headers).status_code == 422
+    preview = client.post(f"{url}/preview", json=body, headers=headers)
+    assert preview.status_code == 200, preview.text
+    changed = {(d["unit"], d["new"]["result"]) for d in preview.json()["orders"] if d["old"] != d["new"]}
+    assert ("A PAR", "succeeds") in changed and ("A MUN", "succeeds") in changed
+    assert client.post(f"{url}/commit", json=body, headers=headers).status_code == 400  # no reason
+    done = client.post(f"{url}/commit", json={**body, "reason": "misread"}, headers=headers)
+    assert done.status_code == 200 and done.json()["mails"] >= 8
+    results = {o["order"]: o["result"] for o in client.get("/api/games/alpha/phases/S1901M").json()["orders"]}
+    assert results["A PAR - BUR"] == "succeeds" and results["A MUN - RUH"] == "succeeds"
