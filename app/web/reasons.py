@@ -4,7 +4,7 @@ convoys given to it by the other orders of the phase."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,11 +132,12 @@ def _helpers(order: str, others: Sequence[Mapping[str, Any]]) -> list[str]:
     return found
 
 
-def review_orders(orders: Sequence[Any]) -> tuple[Review, ...]:
-    """``orders``: the dashboard's ``OrderOutcome`` values of one phase."""
-    entries = [{"power": o.power, "order": o.order, "result": o.result, "reason": o.reason} for o in orders]
+def review_orders(orders: Sequence[Any], power_name: Callable[[str], str] = str) -> tuple[Review, ...]:
+    """``orders``: the dashboard's ``OrderOutcome`` values of one phase; ``power_name`` names a power."""
+    entries = [{"power": power_name(o.power), "order": o.order, "result": o.result, "reason": o.reason}
+               for o in orders]
     return tuple(Review(
-        power=o.power, order=o.order, result=o.result, reason=o.reason or "", explanation=o.explanation or "",
+        power=power_name(o.power), order=o.order, result=o.result, reason=o.reason or "", explanation=o.explanation or "",
         default=o.default, facts=tuple(_facts(o.outcome)),
         helpers=tuple(_helpers(o.order, [e for e in entries if e["order"] != o.order])),
     ) for o in orders)

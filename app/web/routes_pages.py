@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from app.db import queries
+from app.services.access import book_of
 from app.services.actor import Actor, Role
 from app.services.contests import contests_of
 from app.services.dashboard import list_games, show_game, show_mail, show_phase
@@ -79,7 +80,7 @@ def phase_page(request: Request, name: str, code: str, judge: JudgeDep, db: Db, 
     except DomainError:
         original = None
     return pages(request).render(request, "phase.html.j2", title=f"{phase.game} {phase.code}", p=phase,
-                                 reviews=review_orders(phase.orders), contests=contests,
+                                 reviews=review_orders(phase.orders, book_of(judge, game).name if game else str), contests=contests,
                                  has_map=can_draw(variant) and phase.status == "processed",
                                  original=original or PhaseOrders(phase.code, ()),
                                  corrected=request.query_params.get("corrected"))
