@@ -67,7 +67,9 @@ def _remembered_movement(order: Order, power: str, state: GameState, variant: Va
     # Keyed by identity (cheap to hash); the entry holds the objects, so no other object
     # can take their ids while it lives, and a hit is checked against them.
     supported_unit = supported[1] if supported is not None else None
-    key = ("legal", id(order), power, id(here[1]), id(supported_unit))
+    # The owner of the ordered unit is part of the key: the same unit object may stand
+    # there for another power later (interned units), and nobody orders another's unit.
+    key = ("legal", id(order), power, here[0], id(here[1]), id(supported_unit))
     known = variant.map.memo.get(key)
     if type(known) is _Remembered and known.order is order and known.unit is here[1] and known.supported is supported_unit:
         return known.legal
