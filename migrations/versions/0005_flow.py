@@ -1,8 +1,8 @@
 """game flow: players.missed_in_row (consecutive missed deadlines), phases.opening (the seats and
 settings when the phase opened) and phases.advance_orders (orders given in advance, kept at processing)
 
-Revision ID: 0004_flow
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-12-01
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004_flow"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
