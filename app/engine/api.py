@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from .adjudicate import adjudicate
 from .adjustments import adjustment_counts
 from .armyfleet_checks import recheck_after_boarding
+from .combined import carries_retreats, provisional_counts, provisional_sites
 from .entries import OrderEntry, OrderInput, read_orders
 from .geo import province_of
 from .hidden import reveal_hidden_choices
@@ -68,7 +69,7 @@ class Orderable:
     """What a power has to order in a phase."""
 
     kind: str  # "movement", "retreat" or "adjustment"
-    units: tuple[Unit, ...] = ()  # movement: its units; retreat: its dislodged units
+    units: tuple[Unit, ...] = ()  # movement: its units; retreat (and Winter with retreats): dislodged units
     builds: int = 0  # adjustment: builds it may make (no more than it has sites)
     sites: tuple[str, ...] = ()  # adjustment: where it may build
     removals: int = 0  # adjustment: units it must remove
@@ -123,6 +124,13 @@ def orderable(variant: Variant, state: GameState, power: str) -> Orderable:
     if kind == "R":
         mine = [d.unit for d in state.dislodged.values() if d.power == power]
         return Orderable("retreat", units=tuple(sorted(mine, key=str)))
+    if carries_retreats(state):  # Small World 11.2: retreats first, then provisional counts
+        waiting = tuple(sorted((d.unit for d in state.dislodged.values() if d.power == power), key=str))
+        owed = provisional_counts(variant, state).get(power, 0)
+        if owed > 0:
+            sites = provisional_sites(variant, state, power)
+            return Orderable("adjustment", waiting, builds=min(owed, len(sites)), sites=tuple(sorted(sites)))
+        return Orderable("adjustment", waiting, removals=max(0, -owed))
     owed = adjustment_counts(variant, state).get(power, 0)
     if owed > 0:
         sites = build_sites(power, state, variant)

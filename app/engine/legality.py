@@ -44,9 +44,22 @@ def legal_order(order: Order, power: str, state: GameState, variant: Variant) ->
     kind = state.phase.kind
     if kind == "M":
         return _remembered_movement(order, power, state, variant)
-    if kind == "R":
+    if kind == "R" or (state.dislodged and is_retreat_order(order, power, state)):
         return _retreat(order, power, state, variant.map, Hook.NO_DISBAND_RETREAT in variant.hooks)
     return _adjustment(order, power, state, variant)
+
+
+def is_retreat_order(order: Order, power: str, state: GameState) -> bool:
+    """In a Winter phase that carries the Fall retreats (Small World 11.2): a retreat,
+    or a disband of one of the power's units still waiting to retreat."""
+    if isinstance(order, (Retreat, Move)):
+        return True
+    if not isinstance(order, (Disband, Remove)):
+        return False
+    province = province_of(order.unit.location)
+    waiting = state.dislodged.get(province)
+    standing = state.units.get(province)
+    return waiting is not None and waiting.power == power and (standing is None or standing[0] != power)
 
 
 # -- movement ------------------------------------------------------------------
