@@ -64,7 +64,10 @@ def finish_phase(
         removed = [*removed, *((d.power, d.unit) for d in destroyed)]
         state.dislodged = {}
     if phase.kind == "M" and state.dislodged and phase.season == "F" and variant.rules.retreats_with_adjustments:
-        state.phase = phase.with_("W", "A")  # Small World 11.2: the retreats come with the adjustments
+        # Small World 11.2: the retreats come with the adjustments. Centres change hands
+        # now as the board stands and again after the retreats; the winner is known then.
+        update_centres(variant, state)
+        state.phase = phase.with_("W", "A")
     elif phase.kind == "M" and state.dislodged:
         state.phase = phase.with_(phase.season, "R")
     elif phase.kind == "A":

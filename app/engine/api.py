@@ -125,7 +125,7 @@ def orderable(variant: Variant, state: GameState, power: str) -> Orderable:
         mine = [d.unit for d in state.dislodged.values() if d.power == power]
         return Orderable("retreat", units=tuple(sorted(mine, key=str)))
     if carries_retreats(state):  # Small World 11.2: retreats first, then provisional counts
-        waiting = tuple(sorted((d.unit for d in state.dislodged.values() if d.power == power), key=str))
+        waiting = tuple(sorted((d.unit for d in state.dislodged.values() if d.power == power and d.retreats), key=str))
         owed = provisional_counts(variant, state).get(power, 0)
         if owed > 0:
             sites = provisional_sites(variant, state, power)

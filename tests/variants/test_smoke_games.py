@@ -222,10 +222,10 @@ def check_invariants(board: Board, variant: str, before: dict, result: dict, wha
     assert all(n == 1 for n in owners.values()), f"{where}: a centre with two owners"
     assert set(owners) <= board.centres, f"{where}: not a centre: {set(owners) - board.centres}"
     season, _, _, kind = parse_phase(before["phase"])
-    # Small World 11.2: the Fall turn ends with the retreats the Winter phase carries
+    # Small World 11.2: centres change after the Fall moves and again after the retreats
+    # the Winter phase carries
     carried = kind == "A" and any(before.get("dislodged", {}).values())
-    carrying = combined and season == "F" and can_retreat
-    fall_ends = (season == "F" and not result["next_phase"].endswith("R") and not carrying) or carried
+    fall_ends = (season == "F" and not result["next_phase"].endswith("R")) or carried
     def norm(cs):
         return {p: sorted(v) for p, v in cs.items() if v}
     if not fall_ends:
