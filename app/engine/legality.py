@@ -190,8 +190,14 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
         if max_fleets:
             routes = [r for r in routes if len(r) <= max_fleets]
         if not any(here in route for route in routes):
+            hint = ""
+            if armyfleet.enabled(variant) and armyfleet.af_water(game_map, here) and game_map.fleet_reaches_province(
+                here, order.army
+            ):  # the Army/Fleet module carries an army further than a convoy (issue 9.9)
+                hint = (f"; to carry the army further, it boards the fleet: A {order.army} boards F {here} "
+                        f"with A/F {here} - <sea> - {order.target}")
             raise IllegalOrder(
-                f"{unit} is on no convoy route from {game_map.name(order.army)} to {game_map.name(order.target)}"
+                f"{unit} is on no convoy route from {game_map.name(order.army)} to {game_map.name(order.target)}{hint}"
             )
         return Convoy(unit, order.army, order.target)
     raise IllegalOrder(f"{order} is not a movement order")
