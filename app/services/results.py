@@ -160,6 +160,18 @@ def annotation(entry: dict[str, Any]) -> str:
     return f"  (*{', '.join(notes)}*)" if notes else ""
 
 
+def waiting_to_retreat(result: dict[str, Any], power: str, next_phase: PhaseName | None) -> int:
+    """Small World 11.2: after a Fall move, the units still to retreat (with the Winter orders)
+    count in the Winter adjustment table, as the engine counts them before the retreats."""
+    if next_phase is None or next_phase.kind != "adjustment" or PhaseName(str(result.get("phase") or "")).kind != "movement":
+        return 0
+    units = (result.get("dislodged") or {}).get(power) or {}
+    if not isinstance(units, dict):
+        return 0
+    return sum((2 if str(unit).upper().startswith("A/F") else 1) for unit, item in units.items()
+               if isinstance(item, dict) and item.get("retreats"))
+
+
 def _order_text(entry: dict[str, Any]) -> str:
     return str(entry.get("normalized") or entry.get("order") or "")
 
@@ -276,6 +288,7 @@ def build_results_view(
         owned = sorted(names(c) for c in centres.get(pid, []))
         count = len(owned)
         units = len(units_after.get(pid, []))
+        units += waiting_to_retreat(result, pid, next_phase)
         before = (previous_centres or {}).get(pid, count)
         chart.append({"power": book.name(pid), "centres": count, "units": units, "change": count - before,
                       "delta": count - units})

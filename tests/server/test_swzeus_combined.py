@@ -44,6 +44,8 @@ def test_fall_retreats_and_winter_adjustments_are_one_deadline(harness: Harness)
     harness.send("gm@example.com", "SIGNON master@swc masterpw\nPROCESS")
     fall = harness.outbox(to="africa@example.com", kind="results")[-1].body_text
     assert "can retreat to" in fall, fall
+    # the table counts the army waiting to retreat, as the engine does: Africa owes a removal
+    assert "2 Supply centers,  3 Units:  Removes   1 unit." in fall, fall
     with harness.judge.sessions.begin() as db:
         game = db.scalar(select(Game).where(Game.name == "swc"))
         assert game is not None and game.phase == "W02A"  # no F02R: one deadline for both
@@ -70,3 +72,4 @@ def test_the_acknowledgement_lists_the_units_still_waiting_to_retreat(harness: H
     harness.send("africa@example.com", f"{_signon('AFRICA')}\nREMOVE A Libya")
     reply = harness.last_reply("africa@example.com")
     assert "A SAH" in reply.split("End of orders.")[-1], reply  # still without orders
+
