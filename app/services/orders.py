@@ -57,6 +57,9 @@ class OrderStatus:
     missing: list[str] = field(default_factory=list)
     builds_missing: int = 0
     needs_orders: bool = False
+    allowed: int = 0  # adjustment: the builds or removals the power may order
+    extra: int = 0  # adjustment: builds or removals ordered beyond ``allowed`` (they will fail)
+    removing: bool = False  # adjustment: the power removes (else it builds)
 
     @property
     def complete(self) -> bool:
@@ -215,8 +218,13 @@ def status_for(need: Orderable, power: str, phase_code: str, rows: Sequence[Orde
         ordered = {r.unit for r in rows}
         status.missing = [u for u in waiting if u not in ordered]
         wanted = need.builds + need.removals
+        adjustment_rows = [r for r in rows if r.unit not in waiting]
         status.needs_orders = wanted > 0 or bool(waiting)
-        status.builds_missing = max(0, wanted - len([r for r in rows if r.unit not in waiting]))
+        status.builds_missing = max(0, wanted - len(adjustment_rows))
+        status.allowed = wanted
+        status.extra = max(0, len(adjustment_rows) - wanted)
+        status.removing = need.removals > 0 or any((r.order or r.line).upper().startswith("REMOVE")
+                                                   for r in adjustment_rows)
     return status
 
 
