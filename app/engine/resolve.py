@@ -131,7 +131,7 @@ class Resolver:
 
         self.convoy_moves: set[str] = set()
         for source, target in self.target.items():
-            if source not in carried and goes_by_convoy(
+            if orders[source].unit.type == "A" and source not in carried and goes_by_convoy(
                 game_map, orders[source], source, target, self.convoyers.get(source, ()),
                 self.owner, self.target, rules.adjacent_convoy,
             ):
