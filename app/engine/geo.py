@@ -80,6 +80,7 @@ class GameMap:
     # text, legal orders by order and the units they name), keyed by a tuple whose first
     # item says what it is: immutable, so shared safely; bounded by `remember`.
     memo: dict[Hashable, object] = field(default_factory=dict, repr=False)
+    convoy_waters: frozenset[str] = field(default=frozenset(), repr=False)  # provinces a fleet may convoy in
 
     def remember(self, key: Hashable, value: object) -> None:
         if len(self.memo) >= _MEMO_LIMIT:
@@ -91,6 +92,7 @@ class GameMap:
             location: frozenset(province_of(other) for other in others)
             for location, others in self.fleet_borders.items()
         }
+        self.convoy_waters = frozenset(p.id for p in self.provinces.values() if p.convoy_water)
 
     # -- names -------------------------------------------------------------
     def lookup(self, text: str) -> str | None:
