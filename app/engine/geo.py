@@ -137,7 +137,9 @@ class GameMap:
         return bool(self.provinces[province].coasts)
 
     def army_can_move(self, source: str, target: str) -> bool:
-        return province_of(target) in self.army_borders.get(province_of(source), ())
+        if "/" in target:
+            target = province_of(target)
+        return target in self.army_borders.get(province_of(source) if "/" in source else source, ())
 
     def fleet_can_move(self, source: str, target: str) -> bool:
         return target in self.fleet_borders.get(source, ())
