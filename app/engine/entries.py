@@ -40,12 +40,11 @@ def unit_province(order: Order) -> str | None:
 def parse_line(line: str, variant: Variant) -> Order:
     """`parse_order`, remembered per map: the same text always reads the same."""
     game_map = variant.map
-    key = ("order", line)
-    known = game_map.memo.get(key)
+    known = game_map.parsed.get(line)
     if known is not None:
         return cast(Order, known)
     order = parse_order(line, game_map)
-    game_map.remember(key, order)
+    game_map.remember_parsed(line, order)
     return order
 
 

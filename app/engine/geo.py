@@ -80,12 +80,23 @@ class GameMap:
     # text, legal orders by order and the units they name), keyed by a tuple whose first
     # item says what it is: immutable, so shared safely; bounded by `remember`.
     memo: dict[Hashable, object] = field(default_factory=dict, repr=False)
+    parsed: dict[str, object] = field(default_factory=dict, repr=False)  # order text -> parsed order
     convoy_waters: frozenset[str] = field(default=frozenset(), repr=False)  # provinces a fleet may convoy in
 
     def remember(self, key: Hashable, value: object) -> None:
         if len(self.memo) >= _MEMO_LIMIT:
             self.memo.clear()
         self.memo[key] = value
+
+    def remember_parsed(self, text: str, order: object) -> None:
+        if len(self.parsed) >= _MEMO_LIMIT:
+            self.parsed.clear()
+        self.parsed[text] = order
+
+    def forget(self) -> None:
+        """Drop everything remembered (the benchmark starts cold with it)."""
+        self.memo.clear()
+        self.parsed.clear()
 
     def __post_init__(self) -> None:
         self._fleet_province_borders = {
