@@ -5,8 +5,9 @@ from __future__ import annotations
 from app.mail.commands import REGISTRY, Command, register
 from app.mail.errors import CommandError
 from app.mail.render_lobby import render_game_info, render_games, render_history, render_joined, render_summary
+from app.mail.render_maps import render_map_reply
 from app.mail.session import MailSession
-from app.services import identity, listing, lobby
+from app.services import dashboard, identity, listing, lobby, maps_cache
 
 
 def _words(args: str, least: int, usage: str) -> list[str]:
@@ -90,13 +91,16 @@ class Summary(Command):
 @register
 class MapCommand(Command):
     names = ("MAP",)
-    help = "MAP game -- the current map (sent as text until the map renderer exists)."
+    help = "MAP game -- the current map: a picture (PNG), with the units and centres as text."
 
     def process(self, ctx: MailSession, args: str) -> None:
         name = args.split()[0] if args.split() else (ctx.game.name if ctx.game else "")
         if not name:
             raise CommandError("usage: MAP <game>")
-        ctx.add_section("Map pictures are not available yet on this judge; the position:\n\n" + _list_text(ctx, name))
+        shown = maps_cache.current_map(ctx.judge, ctx.db, ctx.actor(), name)
+        if shown.map_id is not None:
+            ctx.attach_map(shown.map_id)
+        ctx.add_note(render_map_reply(shown, dashboard.show_public_game(ctx.judge, ctx.db, ctx.actor(), name)))
 
 
 @register

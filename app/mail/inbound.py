@@ -132,7 +132,7 @@ def _send_reply(judge: Judge, db: Any, ctx: MailSession, mail: IncomingMail) -> 
     else:
         to = ctx.sender
     enqueue(db, judge, to=to, subject=ctx.reply_subject(), text=text, kind="reply", game_id=game_id,
-            in_reply_to=mail.message_id or None, reply_to=reply_to)
+            in_reply_to=mail.message_id or None, reply_to=reply_to, map_id=ctx.map_id)
     for address in sorted(ctx.copies - {to}):
         note = (f"This is a copy of the judge's answer to a mail sent by {ctx.sender}, which named you\n"
                 f"as the player (or master) of record.  If it was not you, tell the game master.")

@@ -89,6 +89,7 @@ class MailSession:
         self.changed = False
         self._phase_key: tuple[int, int, str | None] | None = None
         self._phase: Phase | None = None
+        self.map_id: int | None = None  # a stored map the reply carries (MAP)
 
     # -- reply building -------------------------------------------------------------------
     def echo(self, line: str, notes: list[str]) -> EchoItem:
@@ -103,6 +104,10 @@ class MailSession:
 
     def add_section(self, text: str) -> None:
         self.sections.append(text.rstrip("\n"))
+
+    def attach_map(self, map_id: int) -> None:
+        """The reply carries this stored map as a picture (one per reply: the last asked for)."""
+        self.map_id = map_id
 
     def note_unprocessed(self, lines: list[str]) -> None:
         self.unprocessed.extend(line[:300] for line in lines if line.strip())

@@ -29,8 +29,10 @@ def enqueue(
     game_id: int | None = None,
     in_reply_to: str | None = None,
     reply_to: str | None = None,
+    map_id: int | None = None,
 ) -> OutboundMessage:
-    """Add one mail to the outbox; it is sent only if the caller's transaction commits."""
+    """Add one mail to the outbox; it is sent only if the caller's transaction commits.
+    ``map_id``: a stored map (``app.services.maps_cache``) the mail carries as a picture."""
     recipients = [to.strip().lower()]
     row = OutboundMessage(
         message_id=new_message_id(judge.settings.judge_domain),
@@ -42,6 +44,7 @@ def enqueue(
         body_html=html,
         in_reply_to=in_reply_to,
         reply_to=reply_to,
+        map_id=map_id,
         status="pending",
         next_try=judge.now(),
     )
