@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from app.mail.commands import REGISTRY, Command, register
 from app.mail.errors import CommandError
+from app.mail.help_text import help_text
 from app.mail.render_lobby import render_game_info, render_games, render_history, render_joined, render_summary
 from app.mail.render_maps import render_map_reply
 from app.mail.session import MailSession
 from app.services import dashboard, identity, listing, lobby, maps_cache
+from app.services.rulesets import ruleset_for
 
 
 def _words(args: str, least: int, usage: str) -> list[str]:
@@ -40,14 +42,9 @@ class Help(Command):
     help = "HELP -- mails you this list of commands."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        seen: list[str] = []
-        for command in REGISTRY.values():
-            if command.help and command.help not in seen:
-                seen.append(command.help)
-        ctx.add_section(
-            "Commands of this judge (see docs/commands.md for examples):\n\n"
-            + "\n".join(f"  {line}" for line in seen)
-        )
+        role = "master" if ctx.master else ("player" if ctx.seat is not None and ctx.seat.role == "player" else "anyone")
+        topics = ruleset_for(ctx.game.variant).help_topics if ctx.game is not None else None
+        ctx.add_section(help_text(REGISTRY.values(), role, topics))
 
 
 def _list_text(ctx: MailSession, name: str) -> str:
@@ -62,7 +59,7 @@ class ListGames(Command):
     help = "LIST [game] -- the games on this judge, or one game's status."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        ctx.add_section(_list_text(ctx, args.strip()))
+        ctx.add_note(_list_text(ctx, args.strip()))  # right under its command line
 
 
 @register

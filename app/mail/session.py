@@ -14,8 +14,10 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import AuditEntry, Game, Phase, Player
 from app.mail.errors import CommandError
+from app.mail.render_acks import advance_view, retreat_line
 from app.services import identity
 from app.services import orders as order_service
+from app.services.acknowledge import advance_orders, retreat_choices
 from app.services.actor import Actor, Role
 from app.services.context import Judge
 from app.services.errors import DomainError
@@ -347,6 +349,8 @@ class MailSession:
             if status is None:
                 continue
             seat = queries.seat_for_power(self.db, game.id, power)
+            retreats = [retreat_line(c) for c in retreat_choices(phase.state_before, power)] if phase.code.endswith(
+                "R") else []
             views.append(
                 {
                     "power_name": self.book(game).name(power),
@@ -356,6 +360,9 @@ class MailSession:
                     "builds_missing": status.builds_missing,
                     "needs_orders": status.needs_orders,
                     "wait": bool(seat and seat.wait),
+                    "adjustment": phase.code.endswith("A"),
+                    "retreats": retreats,
+                    "advance": [advance_view(a) for a in advance_orders(self.db, game, power, phase.code)],
                     "deadline_text": format_deadline(game.deadline, game_setting(game.settings, "timezone")),
                 }
             )

@@ -10,7 +10,9 @@ from sqlalchemy.orm import Session
 from app.db.models import OutboundMessage
 from app.services.context import Judge
 
-__all__ = ["enqueue", "new_message_id"]
+__all__ = ["enqueue", "hold", "new_message_id", "queue_held", "take_held"]
+
+_HELD = "outbox.held"
 
 
 def new_message_id(domain: str) -> str:
@@ -48,5 +50,27 @@ def enqueue(
         status="pending",
         next_try=judge.now(),
     )
-    session.add(row)
+    held = session.info.get(_HELD)
+    if held is not None:
+        held.append(row)
+    else:
+        session.add(row)
     return row
+
+
+def hold(session: Session) -> None:
+    """Keep the mails queued from now on back (``take_held``, then ``queue_held``): the door queues its
+    answer to a mail first, so that the GM reads the acknowledgement of PROCESS before the results."""
+    session.info.setdefault(_HELD, [])
+
+
+def take_held(session: Session) -> list[OutboundMessage]:
+    """Stop holding; the mails kept back so far, in the order they were queued."""
+    held: list[OutboundMessage] = session.info.pop(_HELD, [])
+    return held
+
+
+def queue_held(session: Session, rows: list[OutboundMessage]) -> None:
+    """Queue the mails ``take_held`` returned (in the caller's transaction)."""
+    for row in rows:
+        session.add(row)
