@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from app.mail.commands import Command, register
+from app.mail.commands_dod3 import status_text
 from app.mail.errors import CommandError
 from app.mail.press import start_press
 from app.mail.session import MailSession
 from app.services import player
 from app.services.render import format_deadline
+from app.services.rulesets import ruleset_for
 
 
 @register
@@ -39,6 +41,9 @@ class Status(Command):
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
+        if ctx.game is not None and "dod3" in ruleset_for(ctx.game.variant).help_topics:
+            ctx.add_note(status_text(ctx))  # a DoD III game has no orders: its status report
+            return
         power = ctx.actor().power
         if power:
             ctx.want_status(power)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.mail.commands import REGISTRY, Command, register
+from app.mail.commands_dod3 import status_text
 from app.mail.errors import CommandError
 from app.mail.help_text import help_text
 from app.mail.render_lobby import render_game_info, render_games, render_history, render_joined, render_summary
@@ -81,6 +82,11 @@ class Summary(Command):
     help = "SUMMARY game -- supply-centre counts per phase and the players."
 
     def process(self, ctx: MailSession, args: str) -> None:
+        game = ctx.game
+        if game is not None and "dod3" in ruleset_for(game.variant).help_topics and (
+                not args.split() or args.split()[0].lower() == game.name.lower()):
+            ctx.add_section(status_text(ctx))  # the DoD III game one is signed on to: its status report
+            return
         name = _words(args, 1, "SUMMARY <game>")[0]
         ctx.add_section(render_summary(listing.game_summary(ctx.judge, ctx.db, ctx.actor(), name)))
 

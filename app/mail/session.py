@@ -24,6 +24,7 @@ from app.services.errors import DomainError
 from app.services.phases import PhaseName, parse_phase_words
 from app.services.powers import PowerBook
 from app.services.render import format_deadline
+from app.services.rulesets import ruleset_for
 from app.services.timing import game_setting
 
 __all__ = ["Collector", "EchoItem", "MailSession", "parse_sign_on_target"]
@@ -385,6 +386,6 @@ class MailSession:
 
     def reply_subject(self) -> str:
         if self.game is not None and self.game.phase:
-            return f"Diplomacy orders {self.game.name} {self.game.phase}"
+            return ruleset_for(self.game.variant).reply_subject(self.game.name, self.game.phase)
         original = self.subject.strip()
         return f"Re: {original}" if original and not original.lower().startswith("re:") else (original or "Judge reply")
