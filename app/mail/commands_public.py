@@ -100,6 +100,8 @@ class MapCommand(Command):
         name = args.split()[0] if args.split() else (ctx.game.name if ctx.game else "")
         if not name:
             raise CommandError("usage: MAP <game>")
+        if not ruleset_for(ctx.find_game(name).variant).has_map:
+            raise CommandError(f"game '{name}' has no map: send STATUS (signed on) or DOD3 STATUS")
         shown = maps_cache.current_map(ctx.judge, ctx.db, ctx.actor(), name)
         if shown.map_id is not None:
             ctx.attach_map(shown.map_id)

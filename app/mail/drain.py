@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -84,7 +85,13 @@ def _render(row: OutboundMessage, judge: Judge) -> bytes:
         reply_to=row.reply_to,
         sender=judge.settings.judge_address,
     )
-    return render_message(mail, judge.settings.judge_address)
+    if not mail.attachments:
+        return render_message(mail, judge.settings.judge_address)
+    try:
+        return render_message(mail, judge.settings.judge_address)
+    except ValueError:  # the mail itself matters more than its picture
+        log.exception("outbound %s: sent without its map", row.id)
+        return render_message(replace(mail, attachments=()), judge.settings.judge_address)
 
 
 def _finish(judge: Judge, row_id: int, values: dict[str, Any]) -> None:

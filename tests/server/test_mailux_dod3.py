@@ -26,3 +26,11 @@ def test_plain_status_and_summary_show_the_dod3_report(harness: Harness) -> None
     assert "Current orders" not in reply
     harness.send(GM, f"SIGNON master@{GAME} masterpw\nSUMMARY {GAME}")
     assert "Open step" in harness.last_reply(GM)
+
+
+def test_map_of_a_dod3_game_says_it_has_none(harness: Harness) -> None:
+    create(harness)
+    harness.send("someone@example.com", f"MAP {GAME}")
+    reply = harness.last_reply("someone@example.com")
+    assert f"Error: game '{GAME}' has no map" in reply
+    assert harness.outbox(to="someone@example.com")[-1].map_id is None

@@ -156,3 +156,27 @@ def test_a_map_that_fails_to_draw_does_not_stop_the_results(harness: Harness,
     assert _pictures(message) == []
     html = message.get_body(preferencelist=("html",))
     assert html is not None and "cid:" not in html.get_content()
+
+
+class _Died(BaseException):
+    """The process dies at a crash point (not an error the drain may catch)."""
+
+
+def test_a_results_mail_keeps_its_map_through_a_crash_of_the_sender(harness: Harness) -> None:
+    _start(harness, "judge")
+    _process(harness)
+    points: list[str] = []
+
+    def die_once(point: str) -> None:
+        if point == "drain:before_send" and not points:
+            points.append(point)
+            raise _Died(point)
+
+    harness.judge.crash = die_once
+    with pytest.raises(_Died):
+        asyncio.run(drain_once(harness.judge, MemoryMailer()))
+    harness.clock.advance(seconds=harness.judge.settings.outbox_lease_seconds + 1)
+    sent = _sent(harness)  # a new sender takes the lease over
+    row = harness.outbox(to=player("FRANCE"), kind="results")[0]
+    message = [m for m in sent[player("FRANCE")] if m["Subject"] == row.subject][0]
+    _check_results_mail(message, row.body_text, "judge")
