@@ -180,3 +180,36 @@ def test_a_results_mail_keeps_its_map_through_a_crash_of_the_sender(harness: Har
     row = harness.outbox(to=player("FRANCE"), kind="results")[0]
     message = [m for m in sent[player("FRANCE")] if m["Subject"] == row.subject][0]
     _check_results_mail(message, row.body_text, "judge")
+
+
+@pytest.mark.parametrize(
+    ("html", "content_id", "kind"),
+    [
+        (None, None, "attachment"),
+        (None, "map-1@judge.test", "attachment"),  # no HTML to show it in: attached
+        ('<p><img src="cid:map-1@judge.test"></p>', "map-1@judge.test", "inline"),
+    ],
+)
+def test_render_message_attaches_or_inlines_a_picture(html: str | None, content_id: str | None, kind: str) -> None:
+    from app.mail.messages import Attachment, OutgoingMail, render_message
+
+    picture = Attachment("alpha-S1901M.png", "image/png", b"\x89PNG\r\n\x1a\n" + b"\0" * 20, content_id=content_id)
+    raw = render_message(OutgoingMail(to="a@example.com", subject="s", text="results\n", html=html,
+                                      attachments=(picture,)), "judge@judge.test")
+    message = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    parts = _pictures(message)
+    assert len(parts) == 1 and parts[0].get_content_disposition() == kind
+    if kind == "inline":
+        assert parts[0]["Content-ID"] == f"<{content_id}>"
+        related = [p for p in message.walk() if p.get_content_type() == "multipart/related"]
+        assert related and any(p.get_content_type() == "text/html" for p in related[0].iter_parts())
+
+
+def test_render_message_refuses_a_bad_content_id() -> None:
+    from app.mail.messages import Attachment, OutgoingMail, render_message
+
+    picture = Attachment("m.png", "image/png", b"x", content_id="bad id\r\nX: y")
+    with pytest.raises(ValueError, match="Content-ID"):
+        render_message(OutgoingMail(to="a@example.com", subject="s", text="t", html="<p></p>",
+                                    attachments=(picture,)), "judge@judge.test")
