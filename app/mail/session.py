@@ -15,6 +15,7 @@ from app.db import queries
 from app.db.models import AuditEntry, Game, Phase, Player
 from app.mail.errors import CommandError
 from app.mail.render_acks import advance_view, retreat_line
+from app.mail.render_orders import too_many_warning
 from app.services import identity
 from app.services import orders as order_service
 from app.services.acknowledge import advance_orders, retreat_choices
@@ -360,6 +361,7 @@ class MailSession:
                     "missing": status.missing,
                     "builds_missing": status.builds_missing,
                     "needs_orders": status.needs_orders,
+                    "too_many": too_many_warning(status),
                     "wait": bool(seat and seat.wait),
                     "adjustment": phase.code.endswith("A"),
                     "retreats": retreats,
