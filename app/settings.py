@@ -7,6 +7,9 @@ JUDGE_DATABASE_URL             sqlite:///var/judge.sqlite3            SQLAlchemy
                                                                       postgresql+psycopg://user:pw@host/db
 JUDGE_MAIL_MODE                embedded                               embedded (maildir folders under var/mail)
                                                                       or imap (IMAP in, SMTP out)
+JUDGE_HOME                     the project folder                     relative paths below (var/...) are
+                                                                      read from here, never from the
+                                                                      working directory
 JUDGE_MAILDIR_INBOX            var/mail/inbox                         embedded: the judge's inbox
                                                                       (``judge mail send`` drops mail here)
 JUDGE_MAILDIR_OUTBOX           var/mail/outbox                        embedded: one maildir per recipient
@@ -47,9 +50,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
+from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings"]
+__all__ = ["PROJECT_DIR", "Settings"]
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+_SQLITE = "sqlite:///"
 
 
 class Settings(BaseSettings):
@@ -57,6 +64,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="JUDGE_", extra="ignore")
 
+    home: Path = PROJECT_DIR
     database_url: str = "sqlite:///var/judge.sqlite3"
     mail_mode: Literal["embedded", "imap"] = "embedded"
 
@@ -93,6 +101,19 @@ class Settings(BaseSettings):
     # A mail claimed by a sender that died mid-send is sent again (same Message-ID) after this.
     outbox_lease_seconds: float = 300.0
     templates_dir: Path = Path(__file__).resolve().parent.parent / "templates"
+
+    @model_validator(mode="after")
+    def _paths_from_home(self) -> Settings:
+        """Relative paths (the defaults under ``var/``) are read from ``home``, so every command
+        (``judge mail read`` from any folder) finds the same database and maildirs."""
+        home = self.home.expanduser().resolve()
+        self.maildir_inbox = home / self.maildir_inbox  # an absolute path stays itself
+        self.maildir_outbox = home / self.maildir_outbox
+        if self.database_url.startswith(_SQLITE):
+            path = self.database_url[len(_SQLITE):]
+            if path and not path.startswith("/") and not path.startswith(":memory:"):
+                self.database_url = f"{_SQLITE}{home / path}"
+        return self
 
     @property
     def judge_domain(self) -> str:

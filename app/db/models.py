@@ -15,6 +15,7 @@ __all__ = [
     "Game",
     "InboundMessage",
     "JudgeState",
+    "MapImage",
     "OrderRow",
     "OutboundMessage",
     "Phase",
@@ -178,6 +179,24 @@ class OutboundMessage(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     sent_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    # The map the mail carries (a PNG attachment; inline in the zine's HTML).
+    map_id: Mapped[int | None] = mapped_column(ForeignKey("map_images.id", ondelete="SET NULL"))
+
+
+class MapImage(Base):
+    """A rendered map, kept once per set of inputs (``digest``: variant, position, results, title,
+    renderer version), so a phase is drawn once however many mails carry it."""
+
+    __tablename__ = "map_images"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    phase: Mapped[str] = mapped_column(String(12))
+    kind: Mapped[str] = mapped_column(String(16))  # results | position | preview
+    renderer_version: Mapped[int] = mapped_column()
+    png: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
 class AuditEntry(Base):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.mail.commands import Command, register
+from app.mail.commands_dod3 import status_text
 from app.mail.errors import CommandError
 from app.mail.press import start_press
 from app.mail.render_status import render_overview
@@ -10,6 +11,7 @@ from app.mail.session import MailSession
 from app.services import player
 from app.services.game_status import game_overview
 from app.services.render import format_deadline
+from app.services.rulesets import ruleset_for
 
 
 @register
@@ -42,6 +44,9 @@ class Status(Command):
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
+        if ctx.game is not None and "dod3" in ruleset_for(ctx.game.variant).help_topics:
+            ctx.add_note(status_text(ctx))  # a DoD III game has no orders: its status report
+            return
         actor = ctx.actor()
         if actor.power:
             ctx.want_status(actor.power)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from app.mail.commands import REGISTRY, Command, register
+from app.mail.commands_dod3 import status_text
 from app.mail.commands_player import variant_help
 from app.mail.errors import CommandError
+from app.mail.help_text import help_text
 from app.mail.render_lobby import render_game_info, render_games, render_history, render_joined, render_summary
+from app.mail.render_maps import render_map_reply
 from app.mail.session import MailSession
-from app.services import identity, listing, lobby
+from app.services import dashboard, identity, listing, lobby, maps_cache
+from app.services.rulesets import ruleset_for
 
 
 def _words(args: str, least: int, usage: str) -> list[str]:
@@ -40,14 +44,9 @@ class Help(Command):
     help = "HELP -- mails you this list of commands."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        seen: list[str] = []
-        for command in REGISTRY.values():
-            if command.help and command.help not in seen:
-                seen.append(command.help)
-        ctx.add_section(
-            "Commands of this judge (see docs/commands.md for examples):\n\n"
-            + "\n".join(f"  {line}" for line in seen)
-        )
+        role = "master" if ctx.master else ("player" if ctx.seat is not None and ctx.seat.role == "player" else "anyone")
+        topics = ruleset_for(ctx.game.variant).help_topics if ctx.game is not None else None
+        ctx.add_section(help_text(REGISTRY.values(), role, topics))
         extra = variant_help(ctx)  # Small World: the A/F orders (issue 9.9)
         if extra:
             ctx.add_section(extra)
@@ -65,7 +64,7 @@ class ListGames(Command):
     help = "LIST [game] -- the games on this judge, or one game's status."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        ctx.add_section(_list_text(ctx, args.strip()))
+        ctx.add_note(_list_text(ctx, args.strip()))  # right under its command line
 
 
 @register
@@ -87,6 +86,11 @@ class Summary(Command):
     help = "SUMMARY game -- supply-centre counts per phase and the players."
 
     def process(self, ctx: MailSession, args: str) -> None:
+        game = ctx.game
+        if game is not None and "dod3" in ruleset_for(game.variant).help_topics and (
+                not args.split() or args.split()[0].lower() == game.name.lower()):
+            ctx.add_section(status_text(ctx))  # the DoD III game one is signed on to: its status report
+            return
         name = _words(args, 1, "SUMMARY <game>")[0]
         ctx.add_section(render_summary(listing.game_summary(ctx.judge, ctx.db, ctx.actor(), name)))
 
@@ -94,13 +98,18 @@ class Summary(Command):
 @register
 class MapCommand(Command):
     names = ("MAP",)
-    help = "MAP game -- the current map (sent as text until the map renderer exists)."
+    help = "MAP game -- the current map: a picture (PNG), with the units and centres as text."
 
     def process(self, ctx: MailSession, args: str) -> None:
         name = args.split()[0] if args.split() else (ctx.game.name if ctx.game else "")
         if not name:
             raise CommandError("usage: MAP <game>")
-        ctx.add_section("Map pictures are not available yet on this judge; the position:\n\n" + _list_text(ctx, name))
+        if not ruleset_for(ctx.find_game(name).variant).has_map:
+            raise CommandError(f"game '{name}' has no map: send STATUS (signed on) or DOD3 STATUS")
+        shown = maps_cache.current_map(ctx.judge, ctx.db, ctx.actor(), name)
+        if shown.map_id is not None:
+            ctx.attach_map(shown.map_id)
+        ctx.add_note(render_map_reply(shown, dashboard.show_public_game(ctx.judge, ctx.db, ctx.actor(), name)))
 
 
 @register

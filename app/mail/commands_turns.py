@@ -50,7 +50,8 @@ class Preview(MasterCommand):
         except DomainError as error:
             raise CommandError(str(error)) from error
         text, _html = render_results(ctx.judge, preview.view, str(game_setting(game.settings, "layout")))
-        mail_master(ctx.db, ctx.judge, game, f"Diplomacy preview {game.name} {preview.phase}", text, kind="preview")
+        mail_master(ctx.db, ctx.judge, game, f"Diplomacy preview {game.name} {preview.phase}", text, kind="preview",
+                    map_id=preview.map_id)
         ctx.add_note("Preview results sent to the master only; nothing has changed.")
 
 

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import or_, select, update
 
-from app.db.models import OutboundMessage
+from app.db.models import Game, MapImage, OutboundMessage
 from app.mail.mailer import Mailer, MailerRejected, MailerUnavailable
-from app.mail.messages import OutgoingMail, render_message
+from app.mail.messages import Attachment, OutgoingMail, render_message
 from app.services.context import Judge
+from app.services.maps_cache import content_id, map_filename
 
 __all__ = ["MAX_ATTEMPTS", "drain_once", "run_drain"]
 
@@ -58,18 +60,38 @@ def _claim(judge: Judge, limit: int) -> list[OutboundMessage]:
         return claimed
 
 
+def _pictures(row: OutboundMessage, judge: Judge) -> tuple[Attachment, ...]:
+    """The map a queued mail carries: inline in its HTML (the zine), else attached."""
+    if row.map_id is None:
+        return ()
+    with judge.sessions.begin() as session:
+        image = session.get(MapImage, row.map_id)
+        if image is None:
+            return ()
+        game = session.get(Game, image.game_id) if image.game_id is not None else None
+        return (Attachment(map_filename(game.name if game else "map", image.phase), "image/png", image.png,
+                           content_id=content_id(image, judge.settings.judge_domain) if row.body_html else None),)
+
+
 def _render(row: OutboundMessage, judge: Judge) -> bytes:
     mail = OutgoingMail(
         to=row.recipients[0],
         subject=row.subject,
         text=row.body_text,
         html=row.body_html,
+        attachments=_pictures(row, judge),
         message_id=row.message_id,
         in_reply_to=row.in_reply_to,
         reply_to=row.reply_to,
         sender=judge.settings.judge_address,
     )
-    return render_message(mail, judge.settings.judge_address)
+    if not mail.attachments:
+        return render_message(mail, judge.settings.judge_address)
+    try:
+        return render_message(mail, judge.settings.judge_address)
+    except ValueError:  # the mail itself matters more than its picture
+        log.exception("outbound %s: sent without its map", row.id)
+        return render_message(replace(mail, attachments=()), judge.settings.judge_address)
 
 
 def _finish(judge: Judge, row_id: int, values: dict[str, Any]) -> None:

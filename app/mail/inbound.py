@@ -22,7 +22,7 @@ from app.mail.replies import reply_context, reply_template
 from app.mail.session import MailSession
 from app.services.context import Judge
 from app.services.deadlines import check_early
-from app.services.outbox import enqueue
+from app.services.outbox import enqueue, hold, queue_held, take_held
 
 __all__ = ["InboundOutcome", "handle_raw", "process_stored", "store_raw"]
 
@@ -98,6 +98,7 @@ def _run(judge: Judge, inbound_id: int) -> str:
             row.processed_at = judge.now()
             return "ignored"
         ctx = MailSession(judge, db, sender=mail.sender, subject=mail.subject, message_id=row.message_id)
+        hold(db)  # what the commands cause (results, notices) is queued after the answer to the mail
         for token in _reply_tokens(judge, mail):
             if ctx.sign_on_token(token):
                 break
@@ -113,7 +114,9 @@ def _run(judge: Judge, inbound_id: int) -> str:
             game = db.get(Game, game_id)
             if game is not None and ctx.changed:
                 check_early(db, judge, game)
+        caused = take_held(db)
         _send_reply(judge, db, ctx, mail)
+        queue_held(db, caused)
         crash("inbound:reply_queued")
         row.status = "done"
         row.game_id = ctx.game.id if ctx.game else None
@@ -132,7 +135,7 @@ def _send_reply(judge: Judge, db: Any, ctx: MailSession, mail: IncomingMail) -> 
     else:
         to = ctx.sender
     enqueue(db, judge, to=to, subject=ctx.reply_subject(), text=text, kind="reply", game_id=game_id,
-            in_reply_to=mail.message_id or None, reply_to=reply_to)
+            in_reply_to=mail.message_id or None, reply_to=reply_to, map_id=ctx.map_id)
     for address in sorted(ctx.copies - {to}):
         note = (f"This is a copy of the judge's answer to a mail sent by {ctx.sender}, which named you\n"
                 f"as the player (or master) of record.  If it was not you, tell the game master.")

@@ -64,9 +64,13 @@ class IncomingMail:
 
 @dataclass(frozen=True)
 class Attachment:
+    """A file the mail carries; with ``content_id`` (no angle brackets) and an HTML part, it is shown
+    inline in the HTML (``<img src="cid:...">``, a multipart/related part) instead."""
+
     filename: str
     content_type: str
     data: bytes
+    content_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -311,7 +315,10 @@ def render_message(mail: OutgoingMail, default_sender: str, *, date: datetime | 
     if mail.html is not None:
         msg.add_alternative(_lines(mail.html), subtype="html", charset="utf-8", cte="quoted-printable")
     for attachment in mail.attachments:
-        _attach(msg, attachment)
+        if attachment.content_id is not None and mail.html is not None:
+            _attach_inline(msg, attachment)
+        else:
+            _attach(msg, attachment)
     try:
         return msg.as_bytes()
     except (UnicodeError, ValueError, TypeError) as exc:
@@ -334,6 +341,22 @@ def _check_address(field: str, value: str) -> str:
     if len(parsed) != 1 or not bare_address(parsed[0][1]) or not parsed[0][1].isascii():
         raise ValueError(f"{field} must be exactly one ASCII e-mail address: {value!r}")
     return parsed[0][1]
+
+
+def _attach_inline(msg: EmailMessage, attachment: Attachment) -> None:
+    """Into the HTML part, which becomes multipart/related (RFC 2387)."""
+    _check_header("attachment filename", attachment.filename)
+    cid = attachment.content_id or ""
+    if not _MSG_ID.fullmatch(f"<{cid}>") or not cid.isascii() or "@" not in cid:
+        raise ValueError(f"bad Content-ID: {cid!r}")
+    maintype, sep, subtype = attachment.content_type.partition("/")
+    if not sep or not all(_MIME_TOKEN.fullmatch(token) for token in (maintype, subtype)):
+        raise ValueError(f"bad attachment content type: {attachment.content_type!r}")
+    html = msg.get_body(preferencelist=("html",))
+    if not isinstance(html, EmailMessage):
+        raise ValueError("an inline picture needs an HTML part")
+    html.add_related(attachment.data, maintype=maintype, subtype=subtype, cid=f"<{cid}>",
+                     filename=attachment.filename, disposition="inline")
 
 
 def _attach(msg: EmailMessage, attachment: Attachment) -> None:

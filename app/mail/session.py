@@ -14,15 +14,18 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import AuditEntry, Game, Phase, Player
 from app.mail.errors import CommandError
+from app.mail.render_acks import advance_view, retreat_line
 from app.mail.render_orders import too_many_warning
 from app.services import identity
 from app.services import orders as order_service
+from app.services.acknowledge import advance_orders, retreat_choices
 from app.services.actor import Actor, Role
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.phases import PhaseName, parse_phase_words
 from app.services.powers import PowerBook
 from app.services.render import format_deadline
+from app.services.rulesets import ruleset_for
 from app.services.timing import game_setting
 
 __all__ = ["Collector", "EchoItem", "MailSession", "parse_sign_on_target"]
@@ -90,6 +93,7 @@ class MailSession:
         self.changed = False
         self._phase_key: tuple[int, int, str | None] | None = None
         self._phase: Phase | None = None
+        self.map_id: int | None = None  # a stored map the reply carries (MAP)
 
     # -- reply building -------------------------------------------------------------------
     def echo(self, line: str, notes: list[str]) -> EchoItem:
@@ -104,6 +108,10 @@ class MailSession:
 
     def add_section(self, text: str) -> None:
         self.sections.append(text.rstrip("\n"))
+
+    def attach_map(self, map_id: int) -> None:
+        """The reply carries this stored map as a picture (one per reply: the last asked for)."""
+        self.map_id = map_id
 
     def note_unprocessed(self, lines: list[str]) -> None:
         self.unprocessed.extend(line[:300] for line in lines if line.strip())
@@ -343,6 +351,8 @@ class MailSession:
             if status is None:
                 continue
             seat = queries.seat_for_power(self.db, game.id, power)
+            retreats = [retreat_line(c) for c in retreat_choices(phase.state_before, power)] if phase.code.endswith(
+                "R") else []
             views.append(
                 {
                     "power_name": self.book(game).name(power),
@@ -353,6 +363,9 @@ class MailSession:
                     "needs_orders": status.needs_orders,
                     "too_many": too_many_warning(status),
                     "wait": bool(seat and seat.wait),
+                    "adjustment": phase.code.endswith("A"),
+                    "retreats": retreats,
+                    "advance": [advance_view(a) for a in advance_orders(self.db, game, power, phase.code)],
                     "deadline_text": format_deadline(game.deadline, game_setting(game.settings, "timezone")),
                 }
             )
@@ -375,6 +388,6 @@ class MailSession:
 
     def reply_subject(self) -> str:
         if self.game is not None and self.game.phase:
-            return f"Diplomacy orders {self.game.name} {self.game.phase}"
+            return ruleset_for(self.game.variant).reply_subject(self.game.name, self.game.phase)
         original = self.subject.strip()
         return f"Re: {original}" if original and not original.lower().startswith("re:") else (original or "Judge reply")

@@ -29,7 +29,9 @@ def format_deadline(when: datetime | None, zone: str = "UTC") -> str:
 
 
 def _wrap(text: str, width: int = 72, indent: str = "") -> str:
-    return textwrap.fill(text, width=width, subsequent_indent=indent, break_on_hyphens=False)
+    """Each line of ``text`` filled to ``width`` (the lines of a listing stay lines)."""
+    return f"\n{indent}".join(textwrap.fill(line, width=width, subsequent_indent=indent, break_on_hyphens=False)
+                               for line in text.split("\n"))
 
 
 class Templates:

@@ -20,6 +20,7 @@ from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.game_audit import record_audit, require_master
+from app.services.maps_cache import phase_map
 from app.services.notify import mail_game
 from app.services.orders import phase_variant_state, store_orders
 from app.services.render import format_deadline
@@ -39,6 +40,7 @@ class TurnPreview:
     game: str
     phase: str
     view: ResultsView
+    map_id: int | None = None  # the would-be results map (kept in the map cache only)
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,9 @@ def preview_turn(judge: Judge, db: Session, actor: Actor, game: Game) -> TurnPre
     view = results_view(judge, game, phase, outcome.results, outcome.state_after, adjudication.nmr,
                         phase.deadline or game.deadline, None, previous_centres(db, game))
     view.preview = True
-    return TurnPreview(game=game.name, phase=phase.code, view=view)
+    picture = phase_map(db, game, phase.code, phase.state_before, outcome.results, kind="preview")
+    db.flush()
+    return TurnPreview(game=game.name, phase=phase.code, view=view, map_id=picture.id if picture else None)
 
 
 def _restore_orders(db: Session, game: Game, target: Phase) -> None:

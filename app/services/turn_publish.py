@@ -12,6 +12,7 @@ from app.db import queries
 from app.db.models import Game, Phase
 from app.services import game_engine
 from app.services.context import Judge
+from app.services.maps_cache import content_id, inline_map_html, phase_map
 from app.services.notify import mail_game
 from app.services.powers import PowerBook
 from app.services.render import format_deadline
@@ -83,8 +84,14 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
     text, html = render_results(judge, view, str(game_setting(game.settings, "layout")))
     phase.results_text = text
     crash("turn:rendered")
+    picture = phase_map(db, game, phase.code, phase.state_before, phase.results, kind="results")
+    if picture is not None:
+        db.flush()
+        if html is not None:
+            html = inline_map_html(html, content_id(picture, judge.settings.judge_domain),
+                                   f"The map of {game.name} {phase.code}")
     mails = mail_game(db, judge, game, f"Diplomacy results {game.name} {phase.code}", text, html=html,
-                      kind="results")
+                      kind="results", map_id=picture.id if picture else None)
     crash("turn:results_queued")
     if stored.winner:
         mail_game(db, judge, game, f"Diplomacy game {game.name} is over",

@@ -51,6 +51,19 @@ class Harness:
     def __init__(self, judge: Judge, clock: Clock) -> None:
         self.judge = judge
         self.clock = clock
+        self.expect_maps = True  # every results mail of a map game carries its map (checked at teardown)
+
+    def check_results_maps(self) -> None:
+        """Issue 12: every results mail queued for a game with a map drawing carries its map."""
+        from app.db.models import Game
+        from app.maps import has_drawing
+
+        with self.judge.sessions.begin() as db:
+            rows = db.scalars(select(OutboundMessage).where(OutboundMessage.kind == "results")).all()
+            missing = [row.subject for row in rows
+                       if row.map_id is None and row.game_id is not None
+                       and has_drawing(db.get_one(Game, row.game_id).variant)]
+        assert not missing, f"results mails without their map: {missing}"
 
     def send(self, sender: str, body: str, **kwargs: object) -> InboundOutcome:
         return handle_raw(self.judge, make_mail(sender, body, **kwargs))  # type: ignore[arg-type]
@@ -62,7 +75,9 @@ class Harness:
         return [r for r in rows if (to is None or r.recipients[0] == to) and (kind is None or r.kind == kind)]
 
     def last_reply(self, to: str) -> str:
-        rows = self.outbox(to=to)
+        """The judge's last answer to a mail from ``to`` (the results or notices its commands caused
+        are queued after it)."""
+        rows = [row for row in self.outbox(to=to) if row.kind in ("reply", "copy")] or self.outbox(to=to)
         assert rows, f"no mail to {to}"
         return rows[-1].body_text
 
@@ -80,7 +95,10 @@ def harness(database_url: str) -> Iterator[Harness]:
     engine = make_engine(database_url)
     settings = Settings(database_url=database_url, judge_address="judge@judge.test", outage_minutes=10**7)
     judge = Judge(settings=settings, sessions=make_sessionmaker(engine), api=jsonapi, clock=clock)
-    yield Harness(judge, clock)
+    harness = Harness(judge, clock)
+    yield harness
+    if harness.expect_maps:
+        harness.check_results_maps()
     engine.dispose()
 
 

@@ -127,7 +127,7 @@ def test_help_list_history_summary(started: Harness) -> None:
     started.send("x@example.com", "HELP\nLIST\nLIST alpha\nSUMMARY alpha\nHISTORY alpha\nMAP alpha")
     reply = started.last_reply("x@example.com")
     for text in ("SIGNON Fgame password", "Games on this judge", "Game 'alpha'", "Summary of game 'alpha'",
-                 "has no results yet", "Map pictures are not available"):
+                 "has no results yet", "The map of game 'alpha' in S1901M is attached"):
         assert text in reply
 
 

@@ -1,0 +1,44 @@
+"""What an acknowledgement tells a power beside its orders: where its dislodged units may
+retreat, and the orders it has stored in advance for later phases (``PHASE``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, OrderRow
+
+__all__ = ["AdvanceOrders", "RetreatChoice", "advance_orders", "retreat_choices"]
+
+
+@dataclass(frozen=True)
+class RetreatChoice:
+    unit: str  # "F ANK"
+    options: tuple[str, ...]  # where it may retreat ("ARM", "SMY"); it may always disband
+
+
+@dataclass(frozen=True)
+class AdvanceOrders:
+    phase: str
+    orders: tuple[str, ...]  # as written: checked when that phase opens
+
+
+def retreat_choices(state: dict[str, Any], power: str) -> tuple[RetreatChoice, ...]:
+    """The dislodged units of ``power`` in a retreat phase's position, with their retreats."""
+    dislodged = (state.get("dislodged") or {}).get(power.upper()) or {}
+    return tuple(RetreatChoice(str(unit), tuple(str(o) for o in (info or {}).get("retreats") or ()))
+                 for unit, info in sorted(dislodged.items()))
+
+
+def advance_orders(db: Session, game: Game, power: str, open_phase: str) -> tuple[AdvanceOrders, ...]:
+    """Orders ``power`` gave for phases after ``open_phase`` (stored unread, by phase)."""
+    rows = db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.power == power.upper(),
+                                             OrderRow.phase != open_phase, OrderRow.checked.is_(False))
+                      .order_by(OrderRow.id)).all()
+    by_phase: dict[str, list[str]] = {}
+    for row in rows:
+        by_phase.setdefault(row.phase, []).append(row.line)
+    return tuple(AdvanceOrders(phase, tuple(lines)) for phase, lines in by_phase.items())
