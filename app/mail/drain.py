@@ -18,7 +18,7 @@ from app.db.models import Game, MapImage, OutboundMessage
 from app.mail.mailer import Mailer, MailerRejected, MailerUnavailable
 from app.mail.messages import Attachment, OutgoingMail, render_message
 from app.services.context import Judge
-from app.services.maps_cache import content_id, map_filename
+from app.services.maps_cache import content_id, map_filename, map_png, without_inline_map
 
 __all__ = ["MAX_ATTEMPTS", "drain_once", "run_drain"]
 
@@ -68,18 +68,25 @@ def _pictures(row: OutboundMessage, judge: Judge) -> tuple[Attachment, ...]:
         image = session.get(MapImage, row.map_id)
         if image is None:
             return ()
+        png = map_png(session, image)  # drawn by the first mail that carries it, then kept
+        if png is None:
+            return ()
         game = session.get(Game, image.game_id) if image.game_id is not None else None
-        return (Attachment(map_filename(game.name if game else "map", image.phase), "image/png", image.png,
+        return (Attachment(map_filename(game.name if game else "map", image.phase), "image/png", png,
                            content_id=content_id(image, judge.settings.judge_domain) if row.body_html else None),)
 
 
 def _render(row: OutboundMessage, judge: Judge) -> bytes:
+    pictures = _pictures(row, judge)
+    html = row.body_html
+    if html is not None and row.map_id is not None and not pictures:
+        html = without_inline_map(html)  # no picture after all: no broken image in the zine
     mail = OutgoingMail(
         to=row.recipients[0],
         subject=row.subject,
         text=row.body_text,
-        html=row.body_html,
-        attachments=_pictures(row, judge),
+        html=html,
+        attachments=pictures,
         message_id=row.message_id,
         in_reply_to=row.in_reply_to,
         reply_to=row.reply_to,

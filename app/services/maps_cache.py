@@ -2,7 +2,10 @@
 
 A map is keyed by a digest of what it is drawn from (variant, position, results, title and
 the renderer's version), so every mail of a phase shares one picture and a new renderer
-draws afresh.  A map that fails to draw is logged and left out: the mail goes without it.
+draws afresh.  A turn only records what its map is drawn from (``phase_map``); the picture
+is drawn when the first mail carrying it is sent (``map_png``), so drawing never lengthens a
+turn or a deadline storm.  A map that fails to draw is logged and left out: the mail goes
+without it (``without_inline_map``).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
 
-__all__ = ["CurrentMap", "content_id", "current_map", "inline_map_html", "map_filename", "phase_map"]
+__all__ = ["CurrentMap", "content_id", "current_map", "inline_map_html", "map_filename", "map_png", "phase_map",
+           "without_inline_map"]
 
 log = logging.getLogger(__name__)
 
@@ -38,26 +42,35 @@ def _digest(variant: str, state: dict[str, Any], result: dict[str, Any] | None, 
 def phase_map(db: Session, game: Game, phase: str, state: dict[str, Any], result: dict[str, Any] | None,
               *, kind: str) -> MapImage | None:
     """The map of ``state`` (with ``result``: the orders and outcomes of the phase it started),
-    from the cache or drawn now; ``None`` when the variant has no map or drawing failed."""
+    from the cache or recorded now, to be drawn when first sent; ``None`` when the variant has no map."""
     if not has_drawing(game.variant):
         return None
     digest = _digest(game.variant, state, result, game.name)
     found = db.scalar(select(MapImage).where(MapImage.digest == digest))
     if found is not None:
         return found
-    try:
-        png = phase_map_png(game.variant, state, result, title=game.name)
-    except Exception:  # a picture must never stop the results: they go without it
-        log.exception("the map of %s %s (%s) could not be drawn", game.name, phase, kind)
-        return None
     row = MapImage(digest=digest, game_id=game.id, phase=phase[:12], kind=kind, renderer_version=RENDERER_VERSION,
-                   png=png)
+                   variant=game.variant, title=game.name[:80], state=state, result=result, png=None)
     try:
         with db.begin_nested():
             db.add(row)
     except IntegrityError:  # drawn meanwhile by another transaction
         return db.scalar(select(MapImage).where(MapImage.digest == digest))
     return row
+
+
+def map_png(db: Session, image: MapImage) -> bytes | None:
+    """The picture of ``image``, drawn now if it has not been yet (and kept); ``None`` when it
+    cannot be drawn: the mail then goes without it."""
+    if image.png is not None:
+        return image.png
+    try:
+        png = phase_map_png(image.variant, image.state, image.result, title=image.title)
+    except Exception:  # a picture must never stop a mail: it goes without it
+        log.exception("the map of %s %s (%s) could not be drawn", image.title, image.phase, image.kind)
+        return None
+    image.png = png
+    return png
 
 
 def content_id(image: MapImage, domain: str) -> str:
@@ -81,6 +94,15 @@ def inline_map_html(html: str, cid: str, alt: str) -> str:
             return f"{html[:cut]}\n{tag}{html[cut:]}"
     end = html.rfind("</body>")
     return f"{html[:end]}{tag}\n{html[end:]}" if end >= 0 else f"{tag}\n{html}"
+
+
+def without_inline_map(html: str) -> str:
+    """``html`` without the map ``inline_map_html`` put in (its picture could not be drawn)."""
+    start = html.find('<p class="map"><img src="cid:')
+    if start < 0:
+        return html
+    end = html.find("</p>", start)
+    return html[:start] + html[end + len("</p>"):].lstrip("\n") if end >= 0 else html
 
 
 def _escape(text: str) -> str:

@@ -151,7 +151,7 @@ def test_a_map_that_fails_to_draw_does_not_stop_the_results(harness: Harness,
     _start(harness, "zine")
     _process(harness)
     rows = harness.outbox(to=player("FRANCE"), kind="results")
-    assert len(rows) == 1 and rows[0].map_id is None
+    assert len(rows) == 1  # the turn only records what its map is drawn from: drawing happens at sending
     message = [m for m in _sent(harness)[player("FRANCE")] if m["Subject"].startswith("Diplomacy results")][0]
     assert _pictures(message) == []
     html = message.get_body(preferencelist=("html",))
@@ -160,6 +160,31 @@ def test_a_map_that_fails_to_draw_does_not_stop_the_results(harness: Harness,
 
 class _Died(BaseException):
     """The process dies at a crash point (not an error the drain may catch)."""
+
+
+def test_a_turn_records_its_map_and_the_first_mail_sent_draws_it_once(harness: Harness,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawing never lengthens a turn (a deadline storm of a thousand games): the turn records
+    what the map is drawn from, the drain draws it for the first mail and keeps it for the rest."""
+    from app.db.models import MapImage
+    from app.services import maps_cache
+
+    drawn: list[str] = []
+    real = maps_cache.phase_map_png
+
+    def counting(*args: object, **kwargs: object) -> bytes:
+        drawn.append(str(args[0]))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("app.services.maps_cache.phase_map_png", counting)
+    _start(harness, "judge")
+    _process(harness)
+    assert drawn == []  # nothing drawn inside the turn
+    with harness.judge.sessions.begin() as db:
+        assert [image.png for image in db.query(MapImage)] == [None]
+    sent = _sent(harness)
+    assert drawn == ["standard"]  # one picture for every results mail of the phase
+    assert all(len(_pictures(m)) == 1 for m in sent[player("FRANCE")] if m["Subject"].startswith("Diplomacy results"))
 
 
 def test_a_results_mail_keeps_its_map_through_a_crash_of_the_sender(harness: Harness) -> None:
