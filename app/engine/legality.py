@@ -57,13 +57,16 @@ def _remembered_movement(order: Order, power: str, state: GameState, variant: Va
     unit it names and the unit it supports: holds, moves over land or sea (not by
     convoy), and supports of units that could move without a convoy. Refusals are not
     remembered."""
-    if not isinstance(order, (Hold, Move, SupportHold, SupportMove)):
+    kind = type(order)
+    if kind not in _REMEMBERED_KINDS:
         return _movement(order, power, state, variant)
     units = state.units
-    here = units.get(province_of(order.unit.location))
+    location = order.unit.location  # type: ignore[union-attr]  # one of the kinds above
+    slash = location.find("/")
+    here = units.get(location if slash < 0 else location[:slash])
     if here is None or here[1].type == ARMY_FLEET:
         return _movement(order, power, state, variant)
-    supported = units.get(order.supported) if isinstance(order, (SupportHold, SupportMove)) else None
+    supported = units.get(order.supported) if kind is SupportHold or kind is SupportMove else None  # type: ignore[union-attr]
     # Keyed by identity (cheap to hash); the entry holds the objects, so no other object
     # can take their ids while it lives, and a hit is checked against them.
     supported_unit = supported[1] if supported is not None else None
@@ -77,6 +80,9 @@ def _remembered_movement(order: Order, power: str, state: GameState, variant: Va
     if _depends_on_board_only_through_units(order, legal, supported, variant.map):
         variant.map.remember(key, _Remembered(order, here[1], supported_unit, legal))
     return legal
+
+
+_REMEMBERED_KINDS = frozenset({Hold, Move, SupportHold, SupportMove})
 
 
 class _Remembered:
