@@ -78,9 +78,23 @@ def convoy_fleets(state: GameState, game_map: GameMap, excluded: str | None = No
     ]
 
 
-def fleet_routes(source: str, target: str, fleets: list[str], game_map: GameMap) -> list[list[str]]:
+FleetRoutes = tuple[tuple[str, ...], ...]
+
+
+def fleet_routes(source: str, target: str, fleets: list[str], game_map: GameMap) -> FleetRoutes:
     """Every minimal chain of fleets that could carry an army from `source` to `target`:
-    no fleet of it could be left out (DATC 4.E.1, 6.G.19)."""
+    no fleet of it could be left out (DATC 4.E.1, 6.G.19). Remembered per map: the
+    answer depends on the map, the two provinces and the fleets (in their order) alone."""
+    key = ("fleet routes", source, target, tuple(fleets))
+    known = game_map.memo.get(key)
+    if type(known) is tuple:
+        return known
+    routes = tuple(tuple(route) for route in _find_fleet_routes(source, target, fleets, game_map))
+    game_map.remember(key, routes)
+    return routes
+
+
+def _find_fleet_routes(source: str, target: str, fleets: list[str], game_map: GameMap) -> list[list[str]]:
     reach = game_map.fleet_province_reach
     near = {fleet: reach(fleet) for fleet in fleets}  # fleet -> provinces it reaches
     routes: list[list[str]] = []

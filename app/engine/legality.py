@@ -186,9 +186,7 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
         if unit.type == ARMY_FLEET:
             raise IllegalOrder("an A/F cannot convoy")
         routes = fleet_routes(order.army, order.target, convoy_fleets(state, game_map), game_map)
-        if max_fleets:
-            routes = [r for r in routes if len(r) <= max_fleets]
-        if not any(here in route for route in routes):
+        if not any(here in route for route in routes if not max_fleets or len(route) <= max_fleets):
             raise IllegalOrder(
                 f"{unit} is on no convoy route from {game_map.name(order.army)} to {game_map.name(order.target)}"
             )
