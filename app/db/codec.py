@@ -208,10 +208,19 @@ def initial_state_to_json(variant: Variant) -> Json:
 _STATE_KEYS = ("territories", "retreated", "af_moves")
 
 
+def _retreats_carried(result: Mapping[str, Any]) -> bool:
+    """A Fall movement followed by the Winter phase that carries its retreats (Small World
+    11.2): some dislodged unit still has a retreat (units with none were destroyed)."""
+    if not (str(result.get("phase", "")).upper().endswith("M") and str(result["next_phase"]).upper().endswith("A")):
+        return False
+    waiting = (result.get("dislodged") or {}).values()
+    return any(isinstance(e, Mapping) and e.get("retreats") for units in waiting for e in units.values())
+
+
 def next_state_json(result: Mapping[str, Any], variant: str | None = None) -> Json:
     """The stored state of the next phase, from a stored phase result (dislodged units
     only when a retreat phase follows: others were destroyed)."""
-    retreat_next = str(result["next_phase"]).upper().endswith("R")
+    retreat_next = str(result["next_phase"]).upper().endswith("R") or _retreats_carried(result)
     state: Json = {
         "variant": variant or result.get("variant") or "standard",
         "phase": result["next_phase"],
@@ -407,7 +416,7 @@ def result_from_json(data: Mapping[str, Any], variant: Variant) -> PhaseResult:
         raise CodecError(f"not a phase result: {error}") from None
     state = state_from_json(next_state_json(data, variant.name), variant)
     destroyed: tuple[Dislodged, ...] = ()
-    if state.phase.kind != "R" and str(data["phase"]).upper().endswith("M"):
+    if state.phase.kind != "R" and not state.dislodged and str(data["phase"]).upper().endswith("M"):
         units = _units_from_json(data.get("units") or {}, variant)
         destroyed = tuple(_dislodged_from_json(data.get("dislodged") or {}, variant, units).values())
     hidden = tuple(

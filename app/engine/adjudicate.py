@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .adjustments import adjustments_needed, resolve_adjustments
+from .combined import carries_retreats, combined_phase
 from .entries import OrderEntry, OrderInput, read_orders
 from .hidden import hidden_builds, reveal_hidden_choices, revealed_starts
 from .movement import movement_phase
@@ -31,14 +32,18 @@ def adjudicate(variant: Variant, state: GameState, orders: Mapping[str, Sequence
     state = reveal_hidden_choices(variant, state, orders)
     entries = read_orders(variant, state, orders)
     kind = state.phase.kind
+    winner = None
     if kind == "M":
         results, after, removed = movement_phase(variant, state, entries)
     elif kind == "R":
         results, after, removed = resolve_retreats(variant, state, entries)
+    elif carries_retreats(state):  # Small World 11.2: the Fall retreats, then the adjustments
+        results, after, removed, winner = combined_phase(variant, state, entries)
     else:
         results, units, removed = resolve_adjustments(variant, state, entries)
         after = state.evolve(units=units, dislodged={}, retreated=frozenset())
     result = finish_phase(variant, state.phase, results, after, removed)
+    result.winner = result.winner or winner
     if kind == "A":
         result.hidden_builds = hidden_builds(variant, state.phase, entries)
     result.revealed = revealed_starts(variant, state)
@@ -58,7 +63,12 @@ def finish_phase(
         destroyed = tuple(state.dislodged.values())
         removed = [*removed, *((d.power, d.unit) for d in destroyed)]
         state.dislodged = {}
-    if phase.kind == "M" and state.dislodged:
+    if phase.kind == "M" and state.dislodged and phase.season == "F" and variant.rules.retreats_with_adjustments:
+        # Small World 11.2: the retreats come with the adjustments. Centres change hands
+        # now as the board stands and again after the retreats; the winner is known then.
+        update_centres(variant, state)
+        state.phase = phase.with_("W", "A")
+    elif phase.kind == "M" and state.dislodged:
         state.phase = phase.with_(phase.season, "R")
     elif phase.kind == "A":
         state.phase = phase.with_("S", "M", phase.year + 1)

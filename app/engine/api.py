@@ -17,11 +17,14 @@ from dataclasses import dataclass
 
 from .adjudicate import adjudicate
 from .adjustments import adjustment_counts
-from .entries import OrderInput, read_orders
+from .armyfleet_checks import recheck_after_boarding
+from .combined import carries_retreats, provisional_counts, provisional_sites
+from .entries import OrderEntry, OrderInput, read_orders
 from .geo import province_of
 from .hidden import reveal_hidden_choices
+from .hidden_checks import hidden_placements
 from .legality import build_sites
-from .orders import Order, Unit
+from .orders import ARMY_FLEET, Order, Unit
 from .phase_result import HiddenBuild, PhaseResult, RevealedStart
 from .rules import RuleOptionError
 from .setup import initial_state
@@ -67,38 +70,50 @@ class Orderable:
     """What a power has to order in a phase."""
 
     kind: str  # "movement", "retreat" or "adjustment"
-    units: tuple[Unit, ...] = ()  # movement: its units; retreat: its dislodged units
+    units: tuple[Unit, ...] = ()  # movement: its units; retreat (and Winter with retreats): dislodged units
     builds: int = 0  # adjustment: builds it may make (no more than it has sites)
     sites: tuple[str, ...] = ()  # adjustment: where it may build
     removals: int = 0  # adjustment: units it must remove
 
 
 def check_orders(variant: Variant, state: GameState, power: str, lines: Sequence[OrderInput]) -> list[OrderCheck]:
-    """Check one power's orders as they arrive: each line, understood or not, and why."""
+    """Check one power's orders as they arrive: each line, understood or not, and why.
+
+    A/F orders are read as the movement phase will read them (after the power's
+    boardings); an order naming a secret build (Zeus 5 rule 4) gets the same answer
+    wherever the unit really stands (hidden_checks.py)."""
     power = power.upper()
     state = reveal_hidden_choices(variant, state, {power: lines})
-    checks = []
-    for entry in read_orders(variant, state, {power: lines}):
-        order = entry.order
-        unit: Unit | None = None
-        if order is not None and hasattr(order, "unit"):
-            unit = order.unit
-        elif entry.parsed is not None and hasattr(entry.parsed, "unit"):
-            # A refused order still names its unit, so a correction replaces it.
-            here = state.units.get(province_of(entry.parsed.unit.location))
-            if here is not None and here[0] == power:
-                unit = here[1]
-        refusal = entry.result
-        checks.append(
-            OrderCheck(
-                line=entry.text,
-                order=order,
-                unit=unit,
-                error=refusal.explanation if refusal is not None else None,
-                reason=refusal.reason if refusal is not None else None,
-            )
-        )
-    return checks
+    readings = []
+    for position in hidden_placements(variant, state, power):
+        entries = read_orders(variant, position, {power: lines})
+        recheck_after_boarding(variant, position, entries)
+        readings.append(entries)
+    chosen = [next((e for e in line if e.result is None), line[0]) for line in zip(*readings)]
+    return [_check(state, power, entry) for entry in chosen]
+
+
+def _check(state: GameState, power: str, entry: OrderEntry) -> OrderCheck:
+    order = entry.order
+    unit: Unit | None = None
+    if order is not None and hasattr(order, "unit"):
+        unit = order.unit
+        here = state.units.get(province_of(unit.location))
+        if here is not None and here[0] == power and unit.type == ARMY_FLEET and here[1].type != ARMY_FLEET:
+            unit = here[1]  # an A/F order for a fleet boarded this phase: the fleet's row
+    elif entry.parsed is not None and hasattr(entry.parsed, "unit"):
+        # A refused order still names its unit, so a correction replaces it.
+        here = state.units.get(province_of(entry.parsed.unit.location))
+        if here is not None and here[0] == power:
+            unit = here[1]
+    refusal = entry.result
+    return OrderCheck(
+        line=entry.text,
+        order=order,
+        unit=unit,
+        error=refusal.explanation if refusal is not None else None,
+        reason=refusal.reason if refusal is not None else None,
+    )
 
 
 def orderable(variant: Variant, state: GameState, power: str) -> Orderable:
@@ -110,6 +125,13 @@ def orderable(variant: Variant, state: GameState, power: str) -> Orderable:
     if kind == "R":
         mine = [d.unit for d in state.dislodged.values() if d.power == power]
         return Orderable("retreat", units=tuple(sorted(mine, key=str)))
+    if carries_retreats(state):  # Small World 11.2: retreats first, then provisional counts
+        waiting = tuple(sorted((d.unit for d in state.dislodged.values() if d.power == power and d.retreats), key=str))
+        owed = provisional_counts(variant, state).get(power, 0)
+        if owed > 0:
+            sites = provisional_sites(variant, state, power)
+            return Orderable("adjustment", waiting, builds=min(owed, len(sites)), sites=tuple(sorted(sites)))
+        return Orderable("adjustment", waiting, removals=max(0, -owed))
     owed = adjustment_counts(variant, state).get(power, 0)
     if owed > 0:
         sites = build_sites(power, state, variant)

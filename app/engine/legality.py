@@ -44,9 +44,22 @@ def legal_order(order: Order, power: str, state: GameState, variant: Variant) ->
     kind = state.phase.kind
     if kind == "M":
         return _remembered_movement(order, power, state, variant)
-    if kind == "R":
+    if kind == "R" or (state.dislodged and is_retreat_order(order, power, state)):
         return _retreat(order, power, state, variant.map, Hook.NO_DISBAND_RETREAT in variant.hooks)
     return _adjustment(order, power, state, variant)
+
+
+def is_retreat_order(order: Order, power: str, state: GameState) -> bool:
+    """In a Winter phase that carries the Fall retreats (Small World 11.2): a retreat,
+    or a disband of one of the power's units still waiting to retreat."""
+    if isinstance(order, (Retreat, Move)):
+        return True
+    if not isinstance(order, (Disband, Remove)):
+        return False
+    province = province_of(order.unit.location)
+    waiting = state.dislodged.get(province)
+    standing = state.units.get(province)
+    return waiting is not None and waiting.power == power and (standing is None or standing[0] != power)
 
 
 # -- movement ------------------------------------------------------------------
@@ -187,8 +200,14 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
             raise IllegalOrder("an A/F cannot convoy")
         routes = fleet_routes(order.army, order.target, convoy_fleets(state, game_map), game_map)
         if not any(here in route for route in routes if not max_fleets or len(route) <= max_fleets):
+            hint = ""
+            if armyfleet.enabled(variant) and armyfleet.af_water(game_map, here) and game_map.fleet_reaches_province(
+                here, order.army
+            ):  # the Army/Fleet module carries an army further than a convoy (issue 9.9)
+                hint = (f"; to carry the army further, it boards the fleet: A {order.army} boards F {here} "
+                        f"with A/F {here} - <sea> - {order.target}")
             raise IllegalOrder(
-                f"{unit} is on no convoy route from {game_map.name(order.army)} to {game_map.name(order.target)}"
+                f"{unit} is on no convoy route from {game_map.name(order.army)} to {game_map.name(order.target)}{hint}"
             )
         return Convoy(unit, order.army, order.target)
     raise IllegalOrder(f"{order} is not a movement order")

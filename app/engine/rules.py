@@ -77,6 +77,9 @@ class RuleOptions:
     retreat_default: RetreatDefault = RetreatDefault.DISBAND
     removal_default: RemovalDefault = RemovalDefault.CIVIL_DISORDER
     nmr_builds: NmrBuilds = NmrBuilds.WAIVE
+    # Small World 11.2: Fall retreats are ordered with the Winter adjustments, one deadline
+    # (the phase after F..M is W..A carrying the dislodged units; combined.py).
+    retreats_with_adjustments: bool = False
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> RuleOptions:
         """These options with some replaced; unknown names or values raise RuleOptionError."""
@@ -95,6 +98,7 @@ _TYPES: dict[str, type] = {
     "retreat_default": RetreatDefault,
     "removal_default": RemovalDefault,
     "nmr_builds": NmrBuilds,
+    "retreats_with_adjustments": bool,
 }
 OPTION_NAMES: tuple[str, ...] = tuple(_TYPES)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.mail.commands import REGISTRY, Command, register
+from app.mail.commands_player import variant_help
 from app.mail.errors import CommandError
 from app.mail.render_lobby import render_game_info, render_games, render_history, render_joined, render_summary
 from app.mail.session import MailSession
@@ -47,6 +48,9 @@ class Help(Command):
             "Commands of this judge (see docs/commands.md for examples):\n\n"
             + "\n".join(f"  {line}" for line in seen)
         )
+        extra = variant_help(ctx)  # Small World: the A/F orders (issue 9.9)
+        if extra:
+            ctx.add_section(extra)
 
 
 def _list_text(ctx: MailSession, name: str) -> str:

@@ -213,13 +213,18 @@ def status_for(need: Orderable, power: str, phase_code: str, rows: Sequence[Orde
         status.needs_orders = bool(units)
         ordered = {r.unit for r in rows}
         status.missing = [u for u in units if u not in ordered]
-    else:
+    else:  # Small World 11.2: a Winter phase may also carry units waiting to retreat
+        waiting = [str(u).upper() for u in need.units]
+        ordered = {r.unit for r in rows}
+        status.missing = [u for u in waiting if u not in ordered]
         wanted = need.builds + need.removals
-        status.needs_orders = wanted > 0
-        status.builds_missing = max(0, wanted - len(rows))
+        adjustment_rows = [r for r in rows if r.unit not in waiting]
+        status.needs_orders = wanted > 0 or bool(waiting)
+        status.builds_missing = max(0, wanted - len(adjustment_rows))
         status.allowed = wanted
-        status.extra = max(0, len(rows) - wanted)
-        status.removing = need.removals > 0 or any((r.order or r.line).upper().startswith("REMOVE") for r in rows)
+        status.extra = max(0, len(adjustment_rows) - wanted)
+        status.removing = need.removals > 0 or any((r.order or r.line).upper().startswith("REMOVE")
+                                                   for r in adjustment_rows)
     return status
 
 

@@ -82,6 +82,20 @@ def publishable(result: dict[str, Any], state_after: dict[str, Any]) -> tuple[di
     return {**result, "orders": orders, "units": units}, {**state_after, "units": units}
 
 
+def with_waiting_units(result: dict[str, Any], units: dict[str, list[str]],
+                       next_phase: PhaseName | None) -> dict[str, list[str]]:
+    """Small World 11.2: after a Fall move, the units still to retreat (with the Winter orders)
+    count in the Winter adjustment table, as the engine counts them before the retreats."""
+    if next_phase is None or next_phase.kind != "adjustment" or PhaseName(str(result.get("phase") or "")).kind != "movement":
+        return units
+    counted = {power: list(items) for power, items in units.items()}
+    for power, waiting in (result.get("dislodged") or {}).items():
+        if isinstance(waiting, dict):
+            counted.setdefault(str(power).upper(), []).extend(
+                str(unit) for unit, item in waiting.items() if isinstance(item, dict) and item.get("retreats"))
+    return counted
+
+
 @dataclass
 class PowerBlock:
     power: str
@@ -212,11 +226,12 @@ def build_results_view(
     units_after = {p.upper(): list(u) for p, u in (result.get("units") or state_after.get("units") or {}).items()}
     winner = result.get("winner")
     show_centres = (next_phase is not None and next_phase.kind == "adjustment") or bool(winner)
-    report = centre_report(book, names, centres, units_after, names.centres, show=show_centres,
+    counted = with_waiting_units(result, units_after, next_phase)
+    report = centre_report(book, names, centres, counted, names.centres, show=show_centres,
                            winner=str(winner) if winner else None, before=previous_centres)
     if phase.kind == "movement" and phase.season == "Fall":  # the chart shows who owns what after the moves
         report.chart = centre_report(book, names, projected_centres(centres, units_after, names.centres),
-                                     units_after, names.centres, show=False, winner=None,
+                                     counted, names.centres, show=False, winner=None,
                                      before=previous_centres).chart
     return ResultsView(
         game=game_name,

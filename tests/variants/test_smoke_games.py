@@ -162,10 +162,12 @@ def parse_phase(phase: str) -> tuple[str, int, int, str]:
     return phase[0], int(phase[1:-1]), len(phase) - 2, phase[-1]
 
 
-def legal_next(phase: str, dislodged: bool) -> set[str]:
+def legal_next(phase: str, dislodged: bool, retreats_with_adjustments: bool = False) -> set[str]:
     season, year, width, kind = parse_phase(phase)
     next_spring = f"S{str(year + 1).zfill(width)}M"
     this = str(year).zfill(width)
+    if kind == "M" and dislodged and season == "F" and retreats_with_adjustments:
+        return {f"W{this}A"}  # Small World 11.2: the Fall retreats come with the adjustments
     if kind == "M" and dislodged:
         return {f"{season}{this}R"}
     if season == "S":
@@ -180,7 +182,8 @@ def check_invariants(board: Board, variant: str, before: dict, result: dict, wha
     assert "error" not in result, f"{where}: {result.get('error')}"
     assert result["phase"] == before["phase"], where
     can_retreat = any(info.get("retreats") for units in result["dislodged"].values() for info in units.values())
-    assert result["next_phase"] in legal_next(before["phase"], can_retreat), (
+    combined = variant.startswith("smallworld")
+    assert result["next_phase"] in legal_next(before["phase"], can_retreat, combined), (
         f"{where}: next phase {result['next_phase']}"
     )
     if result["next_phase"].endswith("R"):
@@ -219,7 +222,10 @@ def check_invariants(board: Board, variant: str, before: dict, result: dict, wha
     assert all(n == 1 for n in owners.values()), f"{where}: a centre with two owners"
     assert set(owners) <= board.centres, f"{where}: not a centre: {set(owners) - board.centres}"
     season, _, _, kind = parse_phase(before["phase"])
-    fall_ends = season == "F" and not result["next_phase"].endswith("R")
+    # Small World 11.2: centres change after the Fall moves and again after the retreats
+    # the Winter phase carries
+    carried = kind == "A" and any(before.get("dislodged", {}).values())
+    fall_ends = (season == "F" and not result["next_phase"].endswith("R")) or carried
     def norm(cs):
         return {p: sorted(v) for p, v in cs.items() if v}
     if not fall_ends:
@@ -251,9 +257,12 @@ def check_invariants(board: Board, variant: str, before: dict, result: dict, wha
             if gained > 0:
                 assert gained <= owed.get("builds", 0), f"{where}: {power} built {gained}, allowed {owed}"
                 new = set(result["units"][power]) - set(before["units"].get(power, []))
+                retreated = {o["outcome"].get("to", "").split("/")[0] for o in result["orders"]
+                             if o.get("outcome", {}).get("kind") == "retreated"}
+                new = {u for u in new if split(u)[2] not in retreated}
                 sites = set(owed.get("sites", []))
                 assert {split(u)[2] for u in new} <= sites, f"{where}: {power} built outside {sites}: {new}"
-        for power, owed in what.items():
+        for power, owed in what.items() if not carried else ():  # carried: counts are provisional
             have = units_before.get(power, 0)
             owned = len(before["centers"].get(power, []))
             if "builds" in owed:
