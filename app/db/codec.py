@@ -297,7 +297,6 @@ def orders_from_json(data: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[st
 _OUTCOME_FIELDS: dict[type, tuple[str, ...]] = {
     cls: tuple(item.name for item in fields(cls)) for cls in OUTCOME_TYPES.values()
 }
-_PLAIN = (str, int, bool)
 
 
 def outcome_to_json(outcome: Outcome) -> Json:
@@ -306,11 +305,13 @@ def outcome_to_json(outcome: Outcome) -> Json:
     data: Json = {"kind": outcome.kind}
     for name in _OUTCOME_FIELDS[type(outcome)]:
         value = getattr(outcome, name)
-        if type(value) is tuple:
-            value = list(value)
-        elif value is not None and type(value) not in _PLAIN:
-            value = outcome_to_json(value)
-        data[name] = value
+        kind = type(value)
+        if kind is str or value is None or kind is int or kind is bool:
+            data[name] = value
+        elif kind is tuple:
+            data[name] = list(value)
+        else:
+            data[name] = outcome_to_json(value)
     return data
 
 

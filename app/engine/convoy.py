@@ -78,30 +78,45 @@ def convoy_fleets(state: GameState, game_map: GameMap, excluded: str | None = No
     ]
 
 
-def fleet_routes(source: str, target: str, fleets: list[str], game_map: GameMap) -> list[list[str]]:
+FleetRoutes = tuple[tuple[str, ...], ...]
+
+
+def fleet_routes(source: str, target: str, fleets: list[str], game_map: GameMap) -> FleetRoutes:
     """Every minimal chain of fleets that could carry an army from `source` to `target`:
-    no fleet of it could be left out (DATC 4.E.1, 6.G.19)."""
-    reaches = game_map.fleet_reaches_province
+    no fleet of it could be left out (DATC 4.E.1, 6.G.19). Remembered per map: the
+    answer depends on the map, the two provinces and the fleets (in their order) alone."""
+    key = ("fleet routes", source, target, tuple(fleets))
+    known = game_map.memo.get(key)
+    if type(known) is tuple:
+        return known
+    routes = tuple(tuple(route) for route in _find_fleet_routes(source, target, fleets, game_map))
+    game_map.remember(key, routes)
+    return routes
+
+
+def _find_fleet_routes(source: str, target: str, fleets: list[str], game_map: GameMap) -> list[list[str]]:
+    reach = game_map.fleet_province_reach
+    near = {fleet: reach(fleet) for fleet in fleets}  # fleet -> provinces it reaches
     routes: list[list[str]] = []
 
     def extend(route: list[str]) -> None:
-        last = route[-1]
-        if reaches(last, target):
+        last = near[route[-1]]
+        if target in last:
             routes.append(list(route))
             return
         for fleet in fleets:
-            if fleet in route or not reaches(last, fleet) or reaches(fleet, source):
+            if fleet in route or fleet not in last or source in near[fleet]:
                 continue
-            if any(reaches(earlier, fleet) for earlier in route[:-1]):
+            if any(fleet in near[earlier] for earlier in route[:-1]):
                 continue  # a shortcut exists: not minimal
-            if any(reaches(earlier, target) for earlier in route):
+            if any(target in near[earlier] for earlier in route):
                 continue
             route.append(fleet)
             extend(route)
             route.pop()
 
     for first in fleets:
-        if reaches(first, source):
+        if source in near[first]:
             extend([first])
     return routes
 

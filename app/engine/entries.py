@@ -23,7 +23,7 @@ from .variant import Variant
 OrderInput = Union[str, Order]  # an order as written, or already typed
 
 
-@dataclass
+@dataclass(slots=True)
 class OrderEntry:
     power: str
     text: str
@@ -75,7 +75,9 @@ def one_order_per_unit(entries: list[OrderEntry]) -> dict[str, OrderEntry]:
         order = entry.order
         if order is None or isinstance(order, Waive):
             continue
-        province = province_of(order.unit.location)
+        location = order.unit.location
+        slash = location.find("/")
+        province = location if slash < 0 else location[:slash]
         placed.append((province, entry))
         first = chosen.get(province)
         if first is None:

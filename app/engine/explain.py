@@ -173,8 +173,14 @@ def order_result(
 ) -> oc.OrderResult:
     """An order's result, its verdict and sentence made from its outcome."""
     result, reason = oc.verdict(outcome)
-    if not default and not dislodged_by and outcome.kind in _SIMPLE:
-        explanation = _SIMPLE[outcome.kind]
-    else:
+    if default or dislodged_by:
         explanation = explain(outcome, name, default=default, dislodged_by=dislodged_by)
+    else:  # the common case, without going through `explain`'s cases
+        kind = outcome.kind
+        simple = _SIMPLE.get(kind)
+        if simple is not None:
+            explanation = simple
+        else:
+            sentence = _SENTENCES.get(kind)
+            explanation = sentence(outcome, name) if sentence is not None else explain(outcome, name)
     return oc.OrderResult(power, text, order, result, reason, explanation, default, dislodged_by, outcome)

@@ -42,6 +42,7 @@ class Province:
 
 
 _MEMO_LIMIT = 50_000
+_NOWHERE: frozenset[str] = frozenset()
 
 
 class MapError(ValueError):
@@ -158,6 +159,10 @@ class GameMap:
     def fleet_reaches_province(self, source: str, province: str) -> bool:
         """A fleet at `source` can move to some coast of `province` (enough to support there)."""
         return province in self._fleet_province_borders.get(source, ())
+
+    def fleet_province_reach(self, source: str) -> frozenset[str]:
+        """The provinces a fleet at `source` can move to some coast of."""
+        return self._fleet_province_borders.get(source, _NOWHERE)
 
     def fleet_targets_in(self, source: str, province: str) -> list[str]:
         """The locations of `province` a fleet at `source` can move to."""

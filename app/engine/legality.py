@@ -70,13 +70,16 @@ def _remembered_movement(order: Order, power: str, state: GameState, variant: Va
     unit it names and the unit it supports: holds, moves over land or sea (not by
     convoy), and supports of units that could move without a convoy. Refusals are not
     remembered."""
-    if not isinstance(order, (Hold, Move, SupportHold, SupportMove)):
+    kind = type(order)
+    if kind not in _REMEMBERED_KINDS:
         return _movement(order, power, state, variant)
     units = state.units
-    here = units.get(province_of(order.unit.location))
+    location = order.unit.location  # type: ignore[union-attr]  # one of the kinds above
+    slash = location.find("/")
+    here = units.get(location if slash < 0 else location[:slash])
     if here is None or here[1].type == ARMY_FLEET:
         return _movement(order, power, state, variant)
-    supported = units.get(order.supported) if isinstance(order, (SupportHold, SupportMove)) else None
+    supported = units.get(order.supported) if kind is SupportHold or kind is SupportMove else None  # type: ignore[union-attr]
     # Keyed by identity (cheap to hash); the entry holds the objects, so no other object
     # can take their ids while it lives, and a hit is checked against them.
     supported_unit = supported[1] if supported is not None else None
@@ -90,6 +93,9 @@ def _remembered_movement(order: Order, power: str, state: GameState, variant: Va
     if _depends_on_board_only_through_units(order, legal, supported, variant.map):
         variant.map.remember(key, _Remembered(order, here[1], supported_unit, legal))
     return legal
+
+
+_REMEMBERED_KINDS = frozenset({Hold, Move, SupportHold, SupportMove})
 
 
 class _Remembered:
@@ -193,9 +199,7 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
         if unit.type == ARMY_FLEET:
             raise IllegalOrder("an A/F cannot convoy")
         routes = fleet_routes(order.army, order.target, convoy_fleets(state, game_map), game_map)
-        if max_fleets:
-            routes = [r for r in routes if len(r) <= max_fleets]
-        if not any(here in route for route in routes):
+        if not any(here in route for route in routes if not max_fleets or len(route) <= max_fleets):
             hint = ""
             if armyfleet.enabled(variant) and armyfleet.af_water(game_map, here) and game_map.fleet_reaches_province(
                 here, order.army
