@@ -71,6 +71,8 @@ class Eject(MasterCommand):
 class Replace(MasterCommand):
     names = ("REPLACE",)
     help = "REPLACE <power> <address> [password] -- (GM) give a power to a new player."
+    secret_args = True
+    secret_from = 2
 
     def process(self, ctx: MailSession, args: str) -> None:
         words = args.split()

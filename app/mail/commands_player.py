@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.mail.commands import Command, register
 from app.mail.errors import CommandError
-from app.mail.press import start_press
+from app.mail.press import refuse_press, start_press
 from app.mail.session import MailSession
 from app.services import player
 from app.services.render import format_deadline
@@ -53,6 +53,9 @@ class PressCommand(Command):
     def process(self, ctx: MailSession, args: str) -> None:
         start_press(ctx, args, broadcast=False)
 
+    def refused(self, ctx: MailSession, error: Exception) -> None:
+        refuse_press(ctx, error)
+
 
 @register
 class BroadcastCommand(Command):
@@ -62,6 +65,9 @@ class BroadcastCommand(Command):
 
     def process(self, ctx: MailSession, args: str) -> None:
         start_press(ctx, args, broadcast=True)
+
+    def refused(self, ctx: MailSession, error: Exception) -> None:
+        refuse_press(ctx, error)
 
 
 @register
@@ -168,9 +174,10 @@ class SetAbsence(Command):
 @register
 class SetPassword(Command):
     names = ("SET PASSWORD",)
-    help = "SET PASSWORD <new password>"
+    help = "SET PASSWORD <new password> -- at least 8 characters; your personal reply address changes too."
     role = "player"
     secret_args = True
+    secret_from = 0
 
     def process(self, ctx: MailSession, args: str) -> None:
         player.set_password(ctx.judge, ctx.db, ctx.actor(), args.strip())

@@ -89,10 +89,11 @@ class MailSession:
         self.changed = False
         self._phase_key: tuple[int, int, str | None] | None = None
         self._phase: Phase | None = None
+        self.sender_trusted = True  # False: the sender failed SPF/DMARC (Authentication-Results): a stranger
 
     # -- reply building -------------------------------------------------------------------
     def echo(self, line: str, notes: list[str]) -> EchoItem:
-        item = EchoItem(line[:300], list(notes))
+        item = EchoItem(line if len(line) <= 300 else line[:300] + " [... line cut here in this echo]", list(notes))
         self.echoes.append(item)
         return item
 
@@ -159,12 +160,9 @@ class MailSession:
         self.flush_orders()
         self.stop_on_error = True
         target = parse_sign_on_target(game_word)
-        try:
-            signed = identity.sign_on(self.judge, self.db, self.actor(), target, password)
-        except DomainError as error:
-            if error.code == "wrong_password":
-                self._note_sender(identity.record_address(self.judge, self.db, target) or "")
-            raise
+        # A wrong password is not copied to the player of record one by one: a seat that is
+        # guessed at locks, and its player is told once (``app.services.lockout``).
+        signed = identity.sign_on(self.judge, self.db, self.actor(), target, password, trusted=self.sender_trusted)
         self.enter(signed)
         if signed.role == Role.GM:
             self.add_note(f"Signed on as the master of game '{signed.game_name}'.")
