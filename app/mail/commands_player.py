@@ -6,7 +6,7 @@ from app.mail.commands import Command, register
 from app.mail.errors import CommandError
 from app.mail.press import refuse_press, start_press
 from app.mail.session import MailSession
-from app.services import player
+from app.services import identity, player
 from app.services.render import format_deadline
 
 
@@ -160,7 +160,8 @@ class SetNoConcede(Command):
 @register
 class SetAbsence(Command):
     names = ("SET ABSENCE", "SET VACATION", "SET HOLIDAY")
-    help = "SET ABSENCE 2026-12-01 TO 2026-12-07 -- no deadline falls in your absence (14 days at most)."
+    help = ("SET ABSENCE 2026-12-01 TO 2026-12-07 -- no deadline falls in your absence (14 days at most, "
+            "14 days in any 60).")
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
@@ -180,8 +181,21 @@ class SetPassword(Command):
     secret_from = 0
 
     def process(self, ctx: MailSession, args: str) -> None:
-        player.set_password(ctx.judge, ctx.db, ctx.actor(), args.strip())
-        ctx.add_note("Password changed.")
+        new_address = player.set_password(ctx.judge, ctx.db, ctx.actor(), args.strip())
+        ctx.add_note("Password changed." + (" Your personal reply address changed too: the old one no longer "
+                                            "signs you on." if new_address else ""))
+
+
+@register
+class NewToken(Command):
+    names = ("NEW TOKEN", "NEWTOKEN", "RENEW TOKEN")
+    help = "NEW TOKEN -- a new personal reply address (judge+...@); the old one no longer signs you on."
+    role = "player"
+
+    def process(self, ctx: MailSession, args: str) -> None:
+        identity.renew_token(ctx.judge, ctx.db, ctx.actor())
+        ctx.add_note("Your personal reply address was changed: the old one no longer signs you on.  The new one "
+                     "is the Reply-To of the judge's mails to your registered address.")
 
 
 @register

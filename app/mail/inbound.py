@@ -27,7 +27,7 @@ from app.services.context import Judge
 from app.services.deadlines import check_early
 from app.services.outbox import enqueue
 
-__all__ = ["InboundOutcome", "handle_raw", "process_stored", "store_raw"]
+__all__ = ["InboundOutcome", "handle_raw", "process_stored", "report_unreadable", "store_raw"]
 
 log = logging.getLogger(__name__)
 
@@ -260,3 +260,13 @@ def pending_ids(judge: Judge) -> list[int]:
     with judge.sessions.begin() as db:
         return list(db.scalars(select(InboundMessage.id).where(
             InboundMessage.status.in_(("received", "failed"))).order_by(InboundMessage.id)))
+
+
+def report_unreadable(judge: Judge, uid: str, error: str) -> None:
+    """Tell the judgekeeper of a mail file the inbox could not read (it was moved to the quarantine)."""
+    with judge.sessions.begin() as db:
+        enqueue(db, judge, to=judge.settings.admin_address, subject="Judge: unreadable mail quarantined",
+                kind="quarantine",
+                text=f"The mail {uid!r} could not be read and was moved to the quarantine folder unread:\n\n"
+                     f"  {error}\n\nThe rest of the inbox keeps flowing.  Fix the file (permissions, disk) "
+                     f"and move it back to process it.\n")
