@@ -6,7 +6,6 @@ from sqlalchemy import select
 
 from app.db import queries
 from app.db.models import InboundMessage
-from app.services.absence import covered_days
 from tests.server.conftest import Harness, player, signon
 
 # ----------------------------------------------------------------------------- 9: answer budget
@@ -83,6 +82,8 @@ def test_absences_far_apart_are_allowed(started: Harness) -> None:
 
 def test_covered_days() -> None:
     from datetime import UTC, datetime, timedelta
+
+    from app.services.absence import covered_days
 
     def day(n: int) -> datetime:
         return datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=n)

@@ -10,7 +10,6 @@ import pytest
 from app.db import queries
 from app.mail.drain import drain_once
 from app.mail.mailer import MemoryMailer
-from app.services.addresses import deliverable
 from tests.server.conftest import Harness, player, signon
 
 
@@ -98,6 +97,8 @@ def test_long_line_echo_is_marked_as_cut(started: Harness) -> None:
     ('"quoted"@example.com', False),
 ])
 def test_deliverable(address: str, ok: bool) -> None:
+    from app.services.addresses import deliverable
+
     assert (deliverable(address) is None) is ok
 
 
