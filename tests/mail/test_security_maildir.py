@@ -116,3 +116,47 @@ def test_a_dead_workers_claims_come_back(tmp_path: Path) -> None:
     [mail] = alive.fetch_new()
     alive.mark_done(mail.uid)
     assert _files(box / ".Processing" / "cur") == [] and len(_files(box / "cur")) == 1
+
+
+class _FakeImap:
+    """Just enough of IMAPClient: message 2 cannot be fetched (the server answers NO)."""
+
+    def __init__(self) -> None:
+        self.messages = {1: MSG + b"1", 2: MSG + b"2", 3: MSG + b"3"}
+        self.moved: list[tuple[int, str]] = []
+
+    def login(self, user: str, password: str) -> None: ...
+    def folder_exists(self, name: str) -> bool: return True
+    def select_folder(self, name: str) -> dict[bytes, int]: return {b"UIDVALIDITY": 7}
+    def noop(self) -> None: ...
+    def shutdown(self) -> None: ...
+    def has_capability(self, name: str) -> bool: return name == "MOVE"
+    def add_flags(self, *args: object, **kwargs: object) -> None: ...
+
+    def search(self, criteria: list[str]) -> list[int]:
+        return sorted(self.messages)
+
+    def fetch(self, uids: list[int], what: list[str]) -> dict[int, dict[bytes, bytes]]:
+        from imapclient.exceptions import IMAPClientError
+
+        if 2 in uids:
+            raise IMAPClientError("fetch failed: NO [SERVERBUG] Internal error")
+        return {uid: {b"BODY[]": self.messages[uid]} for uid in uids}
+
+    def move(self, uids: list[int], folder: str) -> None:
+        for uid in uids:
+            self.messages.pop(uid)
+            self.moved.append((uid, folder))
+
+
+def test_imap_message_the_server_cannot_read_is_quarantined() -> None:
+    from app.mail.imap_inbox import ImapInbox
+
+    fake = _FakeImap()
+    inbox = ImapInbox("imap.invalid", client_factory=lambda: fake, sleep=lambda _: None)  # type: ignore[arg-type,return-value]
+    mails = inbox.fetch_new()
+    assert [m.uid for m in mails] == ["7:1", "7:3"]
+    assert fake.moved == [(2, "Quarantine")]
+    [(uid, error)] = inbox.take_unreadable()
+    assert uid == "7:2" and "SERVERBUG" in error
+    assert [m.uid for m in inbox.fetch_new()] == ["7:1", "7:3"]
