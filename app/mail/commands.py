@@ -117,8 +117,8 @@ def _skip_rest(ctx: MailSession, lines: list[str], first: int, why: str) -> None
 
 
 def run_commands(ctx: MailSession, lines: Iterable[str]) -> int:
-    """Run every command of a mail against the session ``ctx``; returns how many commands and
-    order lines it found (0: the mail had no command at all)."""
+    """Run every command of a mail against the session ``ctx``; returns how many commands it found
+    (order lines not counted: ``ctx.orders_accepted`` counts the valid ones)."""
     errors_before_signon = 0
     found_count = 0
     all_lines = list(lines)
@@ -145,7 +145,6 @@ def run_commands(ctx: MailSession, lines: Iterable[str]) -> int:
             break
         if found is None:
             if ctx.can_order():
-                found_count += 1
                 ctx.order_line(stripped)
                 continue
             errors_before_signon += 1

@@ -126,7 +126,7 @@ def _run(judge: Judge, inbound_id: int) -> str:
         lines = split_lines(mail.text)
         found = run_commands(ctx, lines)
         crash("inbound:commands_run")
-        if found == 0:
+        if found == 0 and ctx.orders_accepted == 0:  # no command, no valid order: an auto-responder?
             if not answer_budget.may_answer(judge, db, ctx.sender):
                 row.status, row.error, row.processed_at = "ignored", "no command: answer budget spent", judge.now()
                 return "ignored"

@@ -89,6 +89,7 @@ class MailSession:
         self.changed = False
         self._phase_key: tuple[int, int, str | None] | None = None
         self._phase: Phase | None = None
+        self.orders_accepted = 0  # order lines read without error (a mail with none and no command: the answer budget)
         self.sender_trusted = True  # False: the sender failed SPF/DMARC (Authentication-Results): a stranger
 
     # -- reply building -------------------------------------------------------------------
@@ -282,6 +283,7 @@ class MailSession:
         receipt = order_service.submit_orders(self.judge, self.db, self._order_actor(pending.power), game,
                                               [part for _, part in pending.items], pending.phase or None)
         if receipt.advance:
+            self.orders_accepted += len(pending.items)
             for item, _ in pending.items:
                 if not item.notes:
                     item.notes.append(f"Stored for {receipt.phase}; it will be checked when that phase begins.")
@@ -290,6 +292,8 @@ class MailSession:
         for (item, part), result in zip(pending.items, receipt.lines, strict=False):
             if not result.ok:
                 item.notes.append(f"Error in '{part}': {result.error or 'not a valid order'}")
+            else:
+                self.orders_accepted += 1
         if not receipt.stored:
             self.add_note("Erroneous orders: nothing from this message was saved (whole-set orders).")
             return

@@ -32,6 +32,17 @@ def test_replies_to_the_judges_answers_count(started: Harness) -> None:
     assert len(started.outbox(to=player("ITALY"), kind="reply")) == before + 3
 
 
+def test_out_of_office_text_to_a_personal_address_counts(started: Harness) -> None:
+    token = started.outbox(to=player("ITALY"), kind="start")[0].reply_to
+    assert token
+    before = len(started.outbox(to=player("ITALY"), kind="reply"))
+    for _ in range(6):  # signed on by the address, but its lines are no orders
+        started.send(player("ITALY"), "I am out of the office until Monday.\nRegards, Italy", to=token)
+    assert len(started.outbox(to=player("ITALY"), kind="reply")) == before + 3
+    started.send(player("ITALY"), "A Ven H", to=token)  # a valid order is always answered
+    assert "A VEN H" in started.last_reply(player("ITALY"))
+
+
 def test_mail_with_a_command_is_always_answered(harness: Harness) -> None:
     for _ in range(6):
         harness.send("bot@example.com", "blah")
