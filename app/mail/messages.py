@@ -211,7 +211,7 @@ def _body_text(msg: Message, problems: list[str]) -> str:
                 text = _part_text(part, problems)
                 if wanted == "text/html":
                     if len(text) > _HTML_LIMIT:
-                        problems.append(f"HTML body of {len(text)} characters: only its first {_HTML_LIMIT} "
+                        problems.append(f"HTML body of {len(text)} characters truncated: only its first {_HTML_LIMIT} "
                                         f"characters were read")
                         text = text[:_HTML_LIMIT]
                     text = html_to_text(text)
@@ -228,7 +228,7 @@ def _finish(text: str, problems: list[str]) -> str:
         kept = text[:TEXT_LIMIT]
         line = kept.count("\n") + 1
         last = kept.rstrip("\n").rpartition("\n")[2].strip()[:60]
-        problems.append(f"text of {len(text)} characters: only its first {TEXT_LIMIT} characters were read; "
+        problems.append(f"text of {len(text)} characters truncated: only its first {TEXT_LIMIT} characters were read; "
                         f"it was cut in line {line}" + (f", after '{last}'" if last else ""))
         text = kept
     return text
