@@ -1,12 +1,13 @@
 """The embedded mode's inbox: a local maildir folder.
 
 Waiting mail is every file in ``new/`` and every file in ``cur/`` without the ``S``
-(seen) flag.  ``fetch_new`` first *claims* each waiting file by renaming it into the
-Maildir++ subfolder ``.Processing/cur/``: a rename is atomic, so when two workers share
-the maildir exactly one of them gets each file (the other's rename fails, and it moves on).
-``mark_done`` renames a claimed file into ``cur/`` with the ``S`` flag; ``quarantine`` moves
-it into ``.Quarantine/cur/``.  A claim older than ``claim_timeout`` seconds (its worker
-died) is put back into ``new/``.  A file that cannot be read (permissions, an I/O error) is
+(seen) flag.  ``fetch_new`` first *claims* each waiting file by renaming it into this
+worker's own folder ``.Processing/<host>.<pid>.<nonce>/``: a rename is atomic, so when two
+workers share the maildir exactly one of them gets each file (the other's rename fails, and
+it moves on).  ``mark_done`` renames a claimed file into ``cur/`` with the ``S`` flag;
+``quarantine`` moves it into ``.Quarantine/cur/``.  The claims of a worker that died are put
+back into ``new/``: at once when it ran on this host (its process is gone), else once they are
+older than ``claim_timeout`` seconds.  A file that cannot be read (permissions, an I/O error) is
 moved to the quarantine at once and listed by ``take_unreadable``; the rest keeps flowing.
 The uid is the file's unique name (the part before ``:2,``).
 """
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
+import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -52,6 +55,9 @@ class MaildirInbox:
         self._claimed: dict[str, Path] = {}  # uid -> its path in .Processing/cur, claimed by this worker
         self._unreadable: list[tuple[str, str]] = []
         self._stuck: set[str] = set()  # unreadable files that could not even be moved aside
+        self._host = socket.gethostname().replace("/", "_").replace(".", "_") or "localhost"
+        self._owner = f"{self._host}.{os.getpid()}.{secrets.token_hex(4)}"
+        self._claim_dir = self.claim_path / self._owner
 
     def _waiting(self) -> dict[str, Path]:
         """uid -> current path of every waiting message, oldest first."""
@@ -72,24 +78,45 @@ class MaildirInbox:
         found.sort(key=lambda item: (item[0], item[1]))
         return {name.partition(":")[0]: path for _, name, path in found}
 
+    def _dead(self, owner: str) -> bool:
+        """Whether the worker ``owner`` (``host.pid.nonce``) is known to be gone: same host, no such process."""
+        host, _, rest = owner.partition(".")
+        pid = rest.partition(".")[0]
+        if host != self._host or not pid.isdigit() or int(pid) == os.getpid():
+            return False
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return True
+        except OSError:  # it exists (another user's process)
+            return False
+        return False
+
     def _release_stale_claims(self) -> None:
-        """Claims of a worker that died (older than ``claim_timeout``) go back to ``new/``."""
-        folder = self.claim_path / "cur"
-        if not folder.is_dir():
+        """Claims of a worker that died go back to ``new/`` (see the module's text)."""
+        if not self.claim_path.is_dir():
             return
-        owned = {path.name for path in self._claimed.values()}
         now = time.time()
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                try:
-                    if entry.name in owned or now - entry.stat().st_ctime < self.claim_timeout:
-                        continue
-                    os.rename(entry.path, self.path / "new" / entry.name.partition(":")[0])
-                except OSError:
-                    continue
+        with os.scandir(self.claim_path) as owners:
+            folders = [(entry.name, Path(entry.path)) for entry in owners
+                       if entry.name != self._owner and entry.name not in ("new", "cur", "tmp") and entry.is_dir()]
+        for owner, folder in folders:
+            dead = self._dead(owner)
+            try:
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        try:
+                            if dead or now - entry.stat().st_ctime >= self.claim_timeout:
+                                os.rename(entry.path, self.path / "new" / entry.name.partition(":")[0])
+                        except OSError:
+                            continue
+                if dead:
+                    folder.rmdir()
+            except OSError:
+                continue
 
     def _claim(self, uid: str, path: Path) -> Path | None:
-        target = self.claim_path / "cur" / path.name
+        target = self._claim_dir / path.name
         try:
             os.rename(path, target)
         except FileNotFoundError:
@@ -101,7 +128,7 @@ class MaildirInbox:
         return target
 
     def fetch_new(self) -> list[RawMail]:
-        ensure_maildir(self.claim_path)
+        self._claim_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         self._release_stale_claims()
         for uid, path in self._waiting().items():
             if uid not in self._claimed and uid not in self._stuck:

@@ -115,7 +115,21 @@ def test_a_dead_workers_claims_come_back(tmp_path: Path) -> None:
     alive = MaildirInbox(box, claim_timeout=0.0)
     [mail] = alive.fetch_new()
     alive.mark_done(mail.uid)
-    assert _files(box / ".Processing" / "cur") == [] and len(_files(box / "cur")) == 1
+    assert len(_files(box / "cur")) == 1
+
+
+def test_claims_of_a_process_that_died_come_back_at_once(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    box = tmp_path / "inbox"
+    deliver(box, MSG)
+    code = ("import sys; from pathlib import Path; from app.mail.maildir_inbox import MaildirInbox; "
+            "assert len(MaildirInbox(Path(sys.argv[1])).fetch_new()) == 1")
+    subprocess.run([sys.executable, "-c", code, str(box)], check=True, cwd=Path(__file__).resolve().parents[2])
+    assert _files(box / "new") == []  # claimed by the process, which is gone now
+    [mail] = MaildirInbox(box).fetch_new()  # the default claim timeout: no wait for a dead process
+    assert mail.raw == MSG
 
 
 class _FakeImap:
