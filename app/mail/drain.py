@@ -83,20 +83,22 @@ def _finish(judge: Judge, row_id: int, values: dict[str, Any]) -> None:
 
 
 def _report_failure(judge: Judge, row_id: int, error: str) -> None:
-    """A mail that failed for good: its game's master is told (the judgekeeper when the mail was to
-    the master, or about no game).  A report that fails is not reported again (no loop)."""
+    """A mail of a game that failed for good: the game's master is told (the judgekeeper when the
+    mail was to the master).  A report that fails is not reported again (no loop)."""
     with judge.sessions.begin() as session:
         row = session.get(OutboundMessage, row_id)
-        if row is None or row.kind == "undeliverable":
+        if row is None or row.kind == "undeliverable" or row.game_id is None:
             return
-        game = session.get(Game, row.game_id) if row.game_id is not None else None
+        game = session.get(Game, row.game_id)
+        if game is None:
+            return
         to = row.recipients[0] if row.recipients else "(none)"
-        tell = game.master_email if game is not None and game.master_email != to else judge.settings.admin_address
+        tell = game.master_email if game.master_email != to else judge.settings.admin_address
         if not tell or tell == to:
             return
-        where = f" of game '{game.name}'" if game is not None else ""
+        where = f" of game '{game.name}'"
         enqueue(session, judge, to=tell, subject=f"Judge: undeliverable mail{where}"[:400], kind="undeliverable",
-                game_id=game.id if game is not None else None,
+                game_id=game.id,
                 text=f"A mail{where} to {to} (subject: {row.subject!r}) could not be delivered and will not be\n"
                      f"retried:\n\n  {error}\n\nCheck that player's address (the player can change it with "
                      f"SET ADDRESS, the game master with REPLACE).\n")
