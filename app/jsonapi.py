@@ -63,10 +63,11 @@ def _check_shape(data: dict[str, Any]) -> None:
         value = data.get(key)
         if value is None:
             continue
-        if not isinstance(value, dict) or not all(
-            isinstance(items, list) and all(isinstance(i, str) for i in items) for items in value.values()
-        ):
+        if not isinstance(value, dict):
             raise RequestError(f'"{key}" must map each power to a list of strings')
+        for items in value.values():
+            if type(items) is not list or any(type(i) is not str for i in items):
+                raise RequestError(f'"{key}" must map each power to a list of strings')
     dislodged = data.get("dislodged")
     if dislodged is not None:
         if not isinstance(dislodged, dict) or not all(isinstance(v, dict) for v in dislodged.values()):

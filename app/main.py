@@ -9,12 +9,15 @@ import asyncio
 import logging
 import signal
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 from app.db.migrate import upgrade
 from app.db.session import make_engine, make_sessionmaker
 from app.mail.drain import run_drain
 from app.mail.inbox import ImapInbox, Inbox, MaildirInbox
+from app.mail.maildir import deliver
 from app.mail.mailer import MaildirMailer, Mailer, SmtpMailer
 from app.mail.poller import run_poller
 from app.scheduler import make_scheduler
@@ -23,7 +26,7 @@ from app.services.crashpoints import CrashPoints
 from app.settings import Settings
 from app.web.serve import serve_dashboard
 
-__all__ = ["build_judge", "make_inbox", "make_mailer", "serve"]
+__all__ = ["build_judge", "inbox_writer", "make_inbox", "make_mailer", "serve"]
 
 log = logging.getLogger(__name__)
 
@@ -74,12 +77,20 @@ async def _serve(judge: Judge, inbox: Inbox, mailer: Mailer, stop: asyncio.Event
         poller.join(timeout=30)
 
 
+def inbox_writer(settings: Settings) -> Callable[[bytes], object] | None:
+    """Embedded mode: how the dashboard's mailbox drops a player's mail into the judge's inbox."""
+    if settings.mail_mode != "embedded":
+        return None
+    return lambda raw: deliver(Path(settings.maildir_inbox), raw)
+
+
 async def _dashboard(judge: Judge, stop: asyncio.Event) -> None:
     """The GM dashboard beside the mail; if it cannot start (port taken), the mail goes on without it."""
     settings = judge.settings
     try:
         await serve_dashboard(judge, stop, host=settings.web_host, port=settings.web_port,
-                              keeper_address=settings.admin_address, secure_cookies=settings.web_secure_cookies)
+                              keeper_address=settings.admin_address, secure_cookies=settings.web_secure_cookies,
+                              inbox_writer=inbox_writer(settings))
     except (OSError, SystemExit) as error:  # uvicorn exits when it cannot bind
         log.error("the dashboard could not start on %s:%s (%s); mail goes on without it",
                   settings.web_host, settings.web_port, error)

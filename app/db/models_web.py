@@ -1,16 +1,17 @@
 """The tables of the web door: GM accounts, the games they are linked to, browser sessions and
-sign-in attempts.  Like every table, created only by the Alembic migrations (0002)."""
+sign-in attempts (0002), and the contests of adjudications that players mail in (0004).  Like every
+table, created only by the Alembic migrations."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, UtcDateTime, utcnow
 
-__all__ = ["GmAccount", "GmAccountGame", "SignInAttempt", "WebSession"]
+__all__ = ["Contest", "GmAccount", "GmAccountGame", "SignInAttempt", "WebSession"]
 
 
 class GmAccount(Base):
@@ -62,3 +63,22 @@ class SignInAttempt(Base):
     client: Mapped[str] = mapped_column(String(100))
     ok: Mapped[bool] = mapped_column(default=False)
     at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class Contest(Base):
+    """A player contests a processed phase's adjudication (mail ``CONTEST <phase> <text>``); the GM
+    answers it: ``open`` until then, ``upheld`` (the phase was corrected), ``rejected`` or ``answered``."""
+
+    __tablename__ = "contests"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    phase: Mapped[str] = mapped_column(String(12))
+    power: Mapped[str] = mapped_column(String(40))
+    address: Mapped[str] = mapped_column(String(320))
+    text: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    answer: Mapped[str | None] = mapped_column(Text)
+    answered_by: Mapped[str | None] = mapped_column(String(320))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    answered_at: Mapped[datetime | None] = mapped_column(UtcDateTime)

@@ -41,6 +41,7 @@ __all__ = [
     "check_orders",
     "initial_state",
     "orderable",
+    "orders_for",
     "state_after",
     "with_game_rules",
 ]

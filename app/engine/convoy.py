@@ -70,10 +70,11 @@ def convoyable(source: str, target: str, game_map: GameMap) -> bool:
 
 def convoy_fleets(state: GameState, game_map: GameMap, excluded: str | None = None) -> list[str]:
     """Provinces holding a fleet that could convoy (at sea, or on an island)."""
+    waters = game_map.convoy_waters
     return [
         province
         for province, (_owner, unit) in state.units.items()
-        if unit.type == "F" and province != excluded and game_map.provinces[province].convoy_water
+        if unit.type == "F" and province in waters and province != excluded
     ]
 
 

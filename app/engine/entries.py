@@ -40,12 +40,11 @@ def unit_province(order: Order) -> str | None:
 def parse_line(line: str, variant: Variant) -> Order:
     """`parse_order`, remembered per map: the same text always reads the same."""
     game_map = variant.map
-    key = ("order", line)
-    known = game_map.memo.get(key)
+    known = game_map.parsed.get(line)
     if known is not None:
         return cast(Order, known)
     order = parse_order(line, game_map)
-    game_map.remember(key, order)
+    game_map.remember_parsed(line, order)
     return order
 
 
@@ -71,20 +70,21 @@ def one_order_per_unit(entries: list[OrderEntry]) -> dict[str, OrderEntry]:
     """DATC 4.D.3 (choice c): a unit given different orders holds; repeats count once."""
     chosen: dict[str, OrderEntry] = {}
     conflicted: set[str] = set()
+    placed: list[tuple[str, OrderEntry]] = []
     for entry in entries:
-        if entry.order is None or isinstance(entry.order, Waive):
+        order = entry.order
+        if order is None or isinstance(order, Waive):
             continue
-        province = province_of(entry.order.unit.location)
+        province = province_of(order.unit.location)
+        placed.append((province, entry))
         first = chosen.get(province)
         if first is None:
             chosen[province] = entry
-        elif first.order != entry.order:
+        elif first.order != order:
             conflicted.add(province)
-    for entry in entries:
-        if entry.order is None or isinstance(entry.order, Waive):
-            continue
-        province = province_of(entry.order.unit.location)
-        if province in conflicted:
-            entry.result = order_result(entry.power, entry.text, str(entry.order), oc.Duplicate())
-            chosen.pop(province, None)
+    if conflicted:
+        for province, entry in placed:
+            if province in conflicted:
+                entry.result = order_result(entry.power, entry.text, str(entry.order), oc.Duplicate())
+                chosen.pop(province, None)
     return chosen

@@ -173,5 +173,8 @@ def order_result(
 ) -> oc.OrderResult:
     """An order's result, its verdict and sentence made from its outcome."""
     result, reason = oc.verdict(outcome)
-    explanation = explain(outcome, name, default=default, dislodged_by=dislodged_by)
+    if not default and not dislodged_by and outcome.kind in _SIMPLE:
+        explanation = _SIMPLE[outcome.kind]
+    else:
+        explanation = explain(outcome, name, default=default, dislodged_by=dislodged_by)
     return oc.OrderResult(power, text, order, result, reason, explanation, default, dislodged_by, outcome)

@@ -80,17 +80,30 @@ class GameMap:
     # text, legal orders by order and the units they name), keyed by a tuple whose first
     # item says what it is: immutable, so shared safely; bounded by `remember`.
     memo: dict[Hashable, object] = field(default_factory=dict, repr=False)
+    parsed: dict[str, object] = field(default_factory=dict, repr=False)  # order text -> parsed order
+    convoy_waters: frozenset[str] = field(default=frozenset(), repr=False)  # provinces a fleet may convoy in
 
     def remember(self, key: Hashable, value: object) -> None:
         if len(self.memo) >= _MEMO_LIMIT:
             self.memo.clear()
         self.memo[key] = value
 
+    def remember_parsed(self, text: str, order: object) -> None:
+        if len(self.parsed) >= _MEMO_LIMIT:
+            self.parsed.clear()
+        self.parsed[text] = order
+
+    def forget(self) -> None:
+        """Drop everything remembered (the benchmark starts cold with it)."""
+        self.memo.clear()
+        self.parsed.clear()
+
     def __post_init__(self) -> None:
         self._fleet_province_borders = {
             location: frozenset(province_of(other) for other in others)
             for location, others in self.fleet_borders.items()
         }
+        self.convoy_waters = frozenset(p.id for p in self.provinces.values() if p.convoy_water)
 
     # -- names -------------------------------------------------------------
     def lookup(self, text: str) -> str | None:
@@ -135,7 +148,9 @@ class GameMap:
         return bool(self.provinces[province].coasts)
 
     def army_can_move(self, source: str, target: str) -> bool:
-        return province_of(target) in self.army_borders.get(province_of(source), ())
+        if "/" in target:
+            target = province_of(target)
+        return target in self.army_borders.get(province_of(source) if "/" in source else source, ())
 
     def fleet_can_move(self, source: str, target: str) -> bool:
         return target in self.fleet_borders.get(source, ())

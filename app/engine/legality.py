@@ -67,12 +67,14 @@ def _remembered_movement(order: Order, power: str, state: GameState, variant: Va
     # Keyed by identity (cheap to hash); the entry holds the objects, so no other object
     # can take their ids while it lives, and a hit is checked against them.
     supported_unit = supported[1] if supported is not None else None
-    key = ("legal", id(order), power, id(here[1]), id(supported_unit))
+    # The owner of the ordered unit is part of the key: the same unit object may stand
+    # there for another power later (interned units), and nobody orders another's unit.
+    key = ("legal", id(order), power, here[0], id(here[1]), id(supported_unit))
     known = variant.map.memo.get(key)
     if type(known) is _Remembered and known.order is order and known.unit is here[1] and known.supported is supported_unit:
         return known.legal
     legal = _movement(order, power, state, variant)
-    if _depends_on_board_only_through_units(legal, supported, variant.map):
+    if _depends_on_board_only_through_units(order, legal, supported, variant.map):
         variant.map.remember(key, _Remembered(order, here[1], supported_unit, legal))
     return legal
 
@@ -84,7 +86,11 @@ class _Remembered:
         self.order, self.unit, self.supported, self.legal = order, unit, supported, legal
 
 
-def _depends_on_board_only_through_units(legal: Order, supported: tuple[str, Unit] | None, game_map: GameMap) -> bool:
+def _depends_on_board_only_through_units(
+    order: Order, legal: Order, supported: tuple[str, Unit] | None, game_map: GameMap
+) -> bool:
+    """The legal form of `order` follows from the map, the ordered unit (and its owner)
+    and the supported unit alone: nothing went by convoy, nothing depends on the phase."""
     if isinstance(legal, Hold):
         return True
     if isinstance(legal, SupportHold):
@@ -92,7 +98,7 @@ def _depends_on_board_only_through_units(legal: Order, supported: tuple[str, Uni
     if not isinstance(legal, (Move, SupportMove)) or game_map.provinces[province_of(legal.target)].no_attack_before:
         return False
     if isinstance(legal, Move):
-        return not legal.via_convoy
+        return not legal.via_convoy and not (isinstance(order, Move) and order.via_convoy)
     return supported is not None and (
         supported[1].type == "F" or game_map.army_can_move(supported[1].location, legal.target)
     )

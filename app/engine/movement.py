@@ -119,13 +119,12 @@ def after_movement(
     if armyfleet.enabled(variant):
         af_moves = armyfleet.after_movement(variant, state, res, units, removed, starved)
     standoffs = {
-        province_of(order.target)
-        for source, order in res.orders.items()
-        if isinstance(order, Move)
-        and not res.succeeded[source]
+        target
+        for source, target in res.resolver.target.items()  # every move, by its target province
+        if not res.succeeded[source]
+        and target not in units
+        and res.dislodged_by.get(source) != target  # lost a head-to-head (DATC 6.H.9)
         and not res.path_failed(source)
-        and res.dislodged_by.get(source) != province_of(order.target)  # lost a head-to-head (DATC 6.H.9)
-        and province_of(order.target) not in units
     }
     dislodged: dict[str, Dislodged] = {}
     for province, attacker in res.dislodged_by.items():

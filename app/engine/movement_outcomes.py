@@ -40,7 +40,10 @@ def dislodgement(province: str, res: MovementResolution, doing: str, failed: oc.
 
 def move_failure(source: str, res: MovementResolution) -> oc.Outcome:
     """Why the move from `source` failed, as the move decision said."""
-    verdict = res.resolver.move_verdict(source)
+    resolver = res.resolver
+    # The verdict that settled the move, when it read only settled decisions; else the
+    # same decision function asked again, now that every decision is settled.
+    verdict = resolver.verdicts[source] if source in resolver.final else resolver.move_verdict(source)
     if isinstance(verdict, NoPath):
         return path_failure(source, res)
     return verdict if verdict is not None else oc.FleetStayed()

@@ -17,7 +17,8 @@ class Unit:
     location: str
 
     def __str__(self) -> str:
-        return f"{'A/F' if self.type == ARMY_FLEET else self.type} {self.location}"
+        kind = self.type
+        return f"{kind} {self.location}" if kind != ARMY_FLEET else f"A/F {self.location}"
 
 
 ARMY_FLEET = "AF"  # an army aboard a fleet of its power (the Army/Fleet module)

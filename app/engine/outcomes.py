@@ -343,11 +343,14 @@ _VERDICTS: dict[str, tuple[str, str]] = {
 
 def verdict(outcome: Outcome) -> tuple[str, str]:
     """(result, reason code) of an outcome: `("fails", "bounce")`."""
+    known = _VERDICTS.get(outcome.kind)
+    if known is not None:
+        return known
     if isinstance(outcome, LandingFailed):
         return FAILS, Reason.BOUNCE if outcome.stage == "sea" else verdict(outcome.cause)[1]
     if isinstance(outcome, ArmyStarved):
         return verdict(outcome.then)
-    return _VERDICTS[outcome.kind]
+    raise KeyError(outcome.kind)
 
 
 class OrderResult(NamedTuple):

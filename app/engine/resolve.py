@@ -99,6 +99,8 @@ class Resolver:
         self.depth = 0
         self.lowest = _NO_GUESS
         self.paradox_fleets: set[str] = set()
+        self.verdicts: dict[str, Verdict] = {}  # each move's verdict at its latest evaluation
+        self.final: set[str] = set()  # decisions settled by an evaluation that read no guess
 
         self.target: dict[str, str] = {}  # move source -> target province
         self.attackers: dict[str, list[str]] = {}
@@ -131,7 +133,7 @@ class Resolver:
 
         self.convoy_moves: set[str] = set()
         for source, target in self.target.items():
-            if source not in carried and goes_by_convoy(
+            if orders[source].unit.type == "A" and source not in carried and goes_by_convoy(
                 game_map, orders[source], source, target, self.convoyers.get(source, ()),
                 self.owner, self.target, rules.adjacent_convoy,
             ):
@@ -175,6 +177,7 @@ class Resolver:
         lowest = self.lowest
         if lowest > depth:  # read no guess at all
             self._settle(province, value, old)
+            self.final.add(province)  # its last verdict read settled decisions only
         elif lowest < depth:  # rests on a guess further up: stay a guess
             for other in self.deps[old:]:
                 if self.guess_depth.get(other, lowest) > lowest:
@@ -337,7 +340,8 @@ class Resolver:
         return 1 + len(self._given(self.move_supports.get(source, [])))
 
     def _move_succeeds(self, source: str) -> bool:
-        return self.move_verdict(source) is None
+        verdict = self.verdicts[source] = self.move_verdict(source)
+        return verdict is None
 
     def move_verdict(self, source: str) -> Verdict:
         """The move decision (DATC 5.B.5), saying what stopped the move: None when it

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import AuditEntry, Game, Phase, Player
 from app.mail.errors import CommandError
+from app.mail.render_orders import too_many_warning
 from app.services import identity
 from app.services import orders as order_service
 from app.services.actor import Actor, Role
@@ -352,6 +353,7 @@ class MailSession:
                     "missing": status.missing,
                     "builds_missing": status.builds_missing,
                     "needs_orders": status.needs_orders,
+                    "too_many": too_many_warning(status),
                     "wait": bool(seat and seat.wait),
                     "deadline_text": format_deadline(game.deadline, game_setting(game.settings, "timezone")),
                 }

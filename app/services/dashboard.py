@@ -19,6 +19,7 @@ from app.db import queries
 from app.db.models import Game, InboundMessage, OutboundMessage, Phase, Player, Press
 from app.db.models_web import GmAccount, GmAccountGame
 from app.services.actor import Actor, Role
+from app.services.contests import open_contest_count
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.orders import seat_statuses
@@ -51,7 +52,7 @@ MAIL_LOG_LIMIT = 200
 
 @dataclass(frozen=True)
 class Attention:
-    code: str  # quarantined_mail | late | absent | civil_disorder | paused
+    code: str  # quarantined_mail | contested | late | absent | civil_disorder | paused
     text: str
 
 
@@ -230,6 +231,9 @@ def _attention(judge: Judge, db: Session, game: Game, not_ordered: list[str]) ->
         InboundMessage.game_id == game.id, InboundMessage.status == "quarantined")) or 0
     if quarantined:
         flags.append(Attention("quarantined_mail", f"{quarantined} quarantined mail"))
+    contested = open_contest_count(db, game)
+    if contested:
+        flags.append(Attention("contested", f"{contested} contested phase{'s' if contested > 1 else ''}"))
     if game.status == "paused":
         flags.append(Attention("paused", f"paused: {game.paused_reason or 'by the GM'}"))
     if game.status == "active" and game.deadline is not None and game.deadline <= judge.now() and not_ordered:

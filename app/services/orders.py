@@ -57,6 +57,9 @@ class OrderStatus:
     missing: list[str] = field(default_factory=list)
     builds_missing: int = 0
     needs_orders: bool = False
+    allowed: int = 0  # adjustment: the builds or removals the power may order
+    extra: int = 0  # adjustment: builds or removals ordered beyond ``allowed`` (they will fail)
+    removing: bool = False  # adjustment: the power removes (else it builds)
 
     @property
     def complete(self) -> bool:
@@ -214,6 +217,9 @@ def status_for(need: Orderable, power: str, phase_code: str, rows: Sequence[Orde
         wanted = need.builds + need.removals
         status.needs_orders = wanted > 0
         status.builds_missing = max(0, wanted - len(rows))
+        status.allowed = wanted
+        status.extra = max(0, len(rows) - wanted)
+        status.removing = need.removals > 0 or any((r.order or r.line).upper().startswith("REMOVE") for r in rows)
     return status
 
 

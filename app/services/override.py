@@ -158,7 +158,7 @@ def _rerender(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
         row = db.get_one(Phase, phase.stored.id)
         following = redone[index + 1].stored.deadline if index + 1 < len(redone) else game.deadline
         view = results_view(judge, game, row, phase.results, phase.state_after, _nmr(phase), row.deadline,
-                            following if phase.winner is None else None, previous_centres(db, game, row.seq + 1))
+                            following if phase.winner is None else None, previous_centres(db, game, row.seq))
         row.results_text = render_results(judge, view, layout)[0]
 
 

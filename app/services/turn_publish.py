@@ -23,12 +23,14 @@ __all__ = ["previous_centres", "publish_turn", "render_results", "results_view"]
 
 
 def previous_centres(db: Session, game: Game, before_seq: int | None = None) -> dict[str, int]:
-    """Centre counts at the end of the last adjustment phase (for the zine's change column)."""
-    for phase in reversed(queries.phases_of(db, game.id)):
-        if before_seq is not None and phase.seq >= before_seq:
-            continue
+    """Centre counts at the end of the last adjustment phase before ``before_seq`` (for the zine's
+    change column); before the first one, the counts the game started with."""
+    phases = [p for p in queries.phases_of(db, game.id) if before_seq is None or p.seq < before_seq]
+    for phase in reversed(phases):
         if phase.code.endswith("A") and phase.state_after:
             return {p.upper(): len(c) for p, c in (phase.state_after.get("centers") or {}).items()}
+    if phases and phases[0].state_before:
+        return {p.upper(): len(c) for p, c in (phases[0].state_before.get("centers") or {}).items()}
     return {}
 
 
@@ -72,7 +74,7 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
     for the history, and queue the results (and the end of the game) to everyone; the mail count."""
     book = PowerBook(judge.variant_data(game.variant))
     view = results_view(judge, game, phase, phase.results or {}, phase.state_after or {}, nmr, stored.deadline,
-                        stored.next_deadline, previous_centres(db, game))
+                        stored.next_deadline, previous_centres(db, game, phase.seq))
     view.notes = [*game.settings.get("notes", []), *notes]
     if game.settings.get("notes"):
         game.settings = {key: value for key, value in game.settings.items() if key != "notes"}
@@ -86,5 +88,5 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
     crash("turn:results_queued")
     if stored.winner:
         mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
-                  f"Game '{game.name}' has been won by {book.name(stored.winner)}.  Congratulations!\n", kind="end")
+                  f"Game '{game.name}' has been won by {book.name(stored.winner).rstrip('.')}.  Congratulations!\n", kind="end")
     return mails

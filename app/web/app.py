@@ -13,9 +13,20 @@ from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.services.context import Judge
-from app.web import routes_api, routes_auth, routes_pages, routes_public
+from app.web import (
+    routes_admin,
+    routes_api,
+    routes_auth,
+    routes_dod3,
+    routes_mailbox,
+    routes_maps,
+    routes_override,
+    routes_pages,
+    routes_public,
+)
 from app.web.config import ANON_CSRF_COOKIE, WebConfig
 from app.web.deps import SignInRequired, csrf_protect
+from app.web.routes_mailbox import InboxWriter
 from app.web.templating import Pages
 
 __all__ = ["WebConfig", "create_app"]
@@ -28,9 +39,11 @@ def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/") or request.url.path == "/api"
 
 
-def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookies: bool = False) -> FastAPI:
+def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookies: bool = False,
+               inbox_writer: InboxWriter | None = None) -> FastAPI:
     """The dashboard over ``judge``'s use cases.  The judgekeeper defaults to the settings'
-    ``admin_address``; ``secure_cookies`` must be on when it is served over https."""
+    ``admin_address``; ``secure_cookies`` must be on when it is served over https.  ``inbox_writer``
+    (embedded mail mode) drops a raw mail into the judge's inbox: the mailbox page writes with it."""
     app = FastAPI(title="Postal Judge dashboard", version="1",
                   description="The GM dashboard's JSON API: a GM signs in on /signin; every /api/ route "
                               "needs the session cookie of a GM of that game (401 signed out, 403 another GM).")
@@ -38,8 +51,10 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
     app.state.web = WebConfig(keeper_address=(keeper_address or judge.settings.admin_address).lower(),
                               secure_cookies=secure_cookies)
     app.state.pages = Pages()
+    app.state.inbox_writer = inbox_writer
     guarded = [Depends(csrf_protect)]
-    for router in (routes_auth.router, routes_pages.router, routes_public.router, routes_api.router):
+    for router in (routes_auth.router, routes_admin.router, routes_dod3.router, routes_pages.router, routes_override.router, routes_maps.router,
+                   routes_public.router, routes_api.router, routes_mailbox.router):
         app.include_router(router, dependencies=guarded)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
 

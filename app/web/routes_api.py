@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException
+from dataclasses import asdict
+from typing import Any
 
+from fastapi import APIRouter, HTTPException
+from fastapi.encoders import jsonable_encoder
+from pydantic import BaseModel, Field
+
+from app.db import queries
+from app.db.models import Game
 from app.services.actor import Actor, Role
 from app.services.dashboard import GameDetail, GameSummary, PhaseOutcomes, list_games, show_game, show_phase
 from app.services.errors import DomainError
+from app.services.override import commit_override, preview_override
+from app.services.override_changes import OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from app.web.deps import ApiGame, ApiGm, Db, JudgeDep
 
 __all__ = ["router"]
@@ -32,3 +41,51 @@ def api_phase(name: str, code: str, judge: JudgeDep, db: Db, actor: ApiGame) -> 
         return show_phase(judge, db, actor, name, code)
     except DomainError as error:
         raise HTTPException(status_code=404, detail=error.message) from error
+
+
+class OverrideRequest(BaseModel):
+    """An override of a processed phase: a power's whole new orders, rule options, rulings on units."""
+
+    orders: dict[str, list[str]] = Field(default_factory=dict, examples=[{"FRANCE": ["A PAR - BUR", "A MAR - SPA"]}])
+    rules: dict[str, str | bool | None] = Field(default_factory=dict)
+    rulings: list[dict[str, str]] = Field(default_factory=list, examples=[[{"location": "PAR", "ruling": "holds"}]])
+    reason: str = ""
+
+    def changes(self) -> OverrideChanges:
+        try:
+            rulings = tuple(UnitRuling(r["location"], Ruling(r["ruling"].lower())) for r in self.rulings)
+        except (KeyError, ValueError) as error:
+            raise HTTPException(status_code=422, detail="a ruling is {location, ruling: holds|fails}") from error
+        return OverrideChanges(
+            orders=tuple(OrderChange(p.upper(), tuple(lines)) for p, lines in self.orders.items()),
+            rules=tuple(RuleChange(option, value) for option, value in self.rules.items()), rulings=rulings)
+
+
+def _api_game_row(db: Db, name: str) -> Game:
+    game = queries.game_by_name(db, name)
+    if game is None:
+        raise HTTPException(status_code=404, detail=f"There is no game '{name}'.")
+    return game
+
+
+@router.post("/games/{name}/phases/{code}/override/preview",
+             summary="What an override would do: every order's old and new outcome, the positions, the replay")
+def api_override_preview(name: str, code: str, body: OverrideRequest, judge: JudgeDep, db: Db,
+                         actor: ApiGame) -> Any:
+    try:
+        preview = preview_override(judge, db, actor, _api_game_row(db, name), code, body.changes())
+    except DomainError as error:
+        raise HTTPException(status_code=400, detail=error.message) from error
+    return jsonable_encoder(asdict(preview))
+
+
+@router.post("/games/{name}/phases/{code}/override/commit",
+             summary="Override the phase: re-adjudicated, later phases replayed, every player mailed, audited")
+def api_override_commit(name: str, code: str, body: OverrideRequest, judge: JudgeDep, db: Db,
+                        actor: ApiGame) -> Any:
+    try:
+        done = commit_override(judge, db, actor, _api_game_row(db, name), code, body.changes(), body.reason)
+    except DomainError as error:
+        raise HTTPException(status_code=400, detail=error.message) from error
+    return jsonable_encoder({"audit_id": done.audit_id, "mails": done.mails, "reason": done.reason,
+                             "preview": asdict(done.preview)})

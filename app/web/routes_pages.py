@@ -2,18 +2,36 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import PlainTextResponse, Response
 
+from app.db import queries
+from app.services.access import book_of
 from app.services.actor import Actor, Role
+from app.services.contests import contests_of
 from app.services.dashboard import list_games, show_game, show_mail, show_phase
+from app.services.dod3.report import render_report, show_status
 from app.services.errors import DomainError
+from app.services.override_review import PhaseOrders, phase_orders
+from app.services.rulesets import ruleset_for
 from app.web.deps import Db, JudgeDep, PageGame, PageGm
+from app.web.maps import can_draw
+from app.web.reasons import review_orders
 from app.web.templating import pages
 
-__all__ = ["router"]
+__all__ = ["Dod3Status", "router"]
+
+
+@dataclass(frozen=True)
+class Dod3Status:
+    step: str | None
+    deadline: str
+    bids_in: tuple[str, ...]
+    bids_missing: tuple[str, ...]
+    report: str  # the GM's report text: the track, every number, bids once revealed, the record
 
 router = APIRouter(include_in_schema=False)
 
@@ -22,13 +40,30 @@ router = APIRouter(include_in_schema=False)
 def overview(request: Request, judge: JudgeDep, db: Db, principal: PageGm) -> Response:
     actor = Actor(principal.email, Role.KEEPER if principal.keeper else Role.GM)
     games = list_games(judge, db, actor)
-    return pages(request).render(request, "overview.html.j2", title="Your games", games=games)
+    mailbox = judge.settings.mail_mode == "embedded" and getattr(request.app.state, "inbox_writer", None) is not None
+    return pages(request).render(request, "overview.html.j2", title="Your games", games=games, mailbox=mailbox)
 
 
 @router.get("/games/{name}")
 def game_page(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
     detail = show_game(judge, db, actor, name)
-    return pages(request).render(request, "game.html.j2", title=f"Game {detail.summary.name}", g=detail)
+    game = queries.game_by_name(db, name)
+    contests = contests_of(judge, db, actor, game) if game is not None else ()
+    return pages(request).render(request, "game.html.j2", title=f"Game {detail.summary.name}", g=detail,
+                                 has_map=can_draw(detail.summary.variant), contests=contests,
+                                 dod3=_dod3_status(judge, db, actor, detail.summary.variant))
+
+
+def _dod3_status(judge: JudgeDep, db: Db, actor: Actor, variant: str) -> Dod3Status | None:
+    """A Days of Decision III game: the GM's status (track, every number, the record) as mailed."""
+    if ruleset_for(variant).name != "dod3":
+        return None
+    try:
+        status = show_status(judge, db, actor)
+    except DomainError:
+        return None
+    return Dod3Status(status.step, status.deadline, status.bids_in, status.bids_missing,
+                      render_report(judge, status.report)[0])
 
 
 @router.get("/games/{name}/phases/{code}")
@@ -37,7 +72,18 @@ def phase_page(request: Request, name: str, code: str, judge: JudgeDep, db: Db, 
         phase = show_phase(judge, db, actor, name, code)
     except DomainError as error:
         raise HTTPException(status_code=404, detail=error.message) from error
-    return pages(request).render(request, "phase.html.j2", title=f"{phase.game} {phase.code}", p=phase)
+    game = queries.game_by_name(db, name)
+    variant = game.variant if game is not None else ""
+    contests = contests_of(judge, db, actor, game, phase.code) if game is not None else ()
+    try:
+        original = phase_orders(judge, db, actor, game, phase.code) if game is not None else None
+    except DomainError:
+        original = None
+    return pages(request).render(request, "phase.html.j2", title=f"{phase.game} {phase.code}", p=phase,
+                                 reviews=review_orders(phase.orders, book_of(judge, game).name if game else str), contests=contests,
+                                 has_map=can_draw(variant) and phase.status == "processed",
+                                 original=original or PhaseOrders(phase.code, ()),
+                                 corrected=request.query_params.get("corrected"))
 
 
 @router.get("/games/{name}/mail/{direction}/{mail_id}")

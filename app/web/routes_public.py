@@ -11,6 +11,7 @@ from app.services.actor import Actor
 from app.services.dashboard import show_public_game
 from app.services.errors import DomainError
 from app.web.deps import Db, JudgeDep
+from app.web.maps import can_draw
 from app.web.templating import pages
 
 __all__ = ["router"]
@@ -30,4 +31,5 @@ def public_game(request: Request, name: str, judge: JudgeDep, db: Db) -> Respons
         game = show_public_game(judge, db, Actor("public"), name)
     except DomainError as error:
         raise HTTPException(status_code=404, detail=error.message) from error
-    return pages(request).render(request, "public_game.html.j2", title=f"Game {game.name}", g=game)
+    return pages(request).render(request, "public_game.html.j2", title=f"Game {game.name}", g=game,
+                                 has_map=can_draw(game.variant))

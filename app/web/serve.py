@@ -11,6 +11,7 @@ from fastapi import FastAPI
 
 from app.services.context import Judge
 from app.web.app import create_app
+from app.web.routes_mailbox import InboxWriter
 
 __all__ = ["DEFAULT_PORT", "make_server", "serve_dashboard"]
 
@@ -33,9 +34,11 @@ def make_server(app: FastAPI, *, host: str = "127.0.0.1", port: int = DEFAULT_PO
 
 
 async def serve_dashboard(judge: Judge, stop: asyncio.Event, *, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
-                          keeper_address: str | None = None, secure_cookies: bool = False) -> None:
+                          keeper_address: str | None = None, secure_cookies: bool = False,
+                          inbox_writer: InboxWriter | None = None) -> None:
     """Serve the dashboard until ``stop`` is set (run it beside the outbox drain in `judge serve`)."""
-    server = make_server(create_app(judge, keeper_address=keeper_address, secure_cookies=secure_cookies),
+    server = make_server(create_app(judge, keeper_address=keeper_address, secure_cookies=secure_cookies,
+                                    inbox_writer=inbox_writer),
                          host=host, port=port)
 
     async def _watch() -> None:

@@ -168,3 +168,19 @@ def test_zeus5_specials(row: Row) -> None:
 @pytest.mark.parametrize("row", params(SMALL_WORLD))
 def test_small_world_specials(row: Row) -> None:
     check(row)
+
+
+def test_a_remembered_legal_order_is_not_legal_once_the_unit_belongs_to_another_power() -> None:
+    """The legality memo once ignored who owns the unit: France's `A BUR - PIC`, legal while
+    the army in Burgundy was French, stayed legal after a German army took Burgundy."""
+    from app import jsonapi
+
+    state = jsonapi.initial_state("standard")
+    state["phase"] = "F1901M"
+    state["units"] = {**state["units"], "FRANCE": ["A BUR", "A MAR", "F BRE"]}
+    assert jsonapi.check_orders(state, "FRANCE", ["A BUR - PIC"])[0]["ok"]
+    state["units"] = {**state["units"], "FRANCE": ["A MAR", "F BRE"], "GERMANY": ["A BUR", "A RUH", "F KIE"]}
+    (check,) = jsonapi.check_orders(state, "FRANCE", ["A BUR - PIC"])
+    assert not check["ok"] and "not yours" in check["error"]
+    result = jsonapi.adjudicate_request({**state, "orders": {"FRANCE": ["A BUR - PIC"], "GERMANY": ["A BUR H"]}})
+    assert [(o["result"], o["reason"]) for o in result["orders"] if o["order"] == "A BUR - PIC"] == [("invalid", "illegal")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -82,6 +82,7 @@ def play_games(h: Harness) -> None:
 class World:
     harness: Harness
     app: FastAPI
+    inbox: list[bytes] = field(default_factory=list)  # what the embedded mailbox wrote to the judge
 
     @property
     def judge(self) -> Judge:
@@ -95,7 +96,8 @@ class World:
 def world(database: str) -> Iterator[World]:
     harness = make_harness(database)
     play_games(harness)
-    yield World(harness, create_app(harness.judge, keeper_address=KEEPER))
+    inbox: list[bytes] = []
+    yield World(harness, create_app(harness.judge, keeper_address=KEEPER, inbox_writer=inbox.append), inbox)
     harness.judge.sessions.kw["bind"].dispose()
 
 

@@ -35,6 +35,7 @@ from tests.web.conftest import (
 PUBLIC = {
     ("GET", "/healthz"), ("GET", "/signin"), ("POST", "/signin"), ("POST", "/signout"),
     ("GET", "/public"), ("GET", "/public/games/{name}"),
+    ("GET", "/public/games/{name}/map.svg"), ("GET", "/public/games/{name}/phases/{code}/map.svg"),
     ("GET", "/openapi.json"), ("GET", "/docs"), ("GET", "/docs/oauth2-redirect"), ("GET", "/redoc"),
 }
 
@@ -64,7 +65,7 @@ def concrete(world: World, path: str) -> str:
         game = db.scalar(select(Game).where(Game.name == "alpha"))
         assert game is not None
         mail_id = db.scalar(select(InboundMessage.id).where(InboundMessage.game_id == game.id))
-    values = {"name": "alpha", "code": "S1901M", "direction": "in", "mail_id": str(mail_id)}
+    values = {"name": "alpha", "code": "S1901M", "direction": "in", "mail_id": str(mail_id), "contest_id": "999"}
     for key, value in values.items():
         path = path.replace("{" + key + "}", value)
     assert "{" not in path, f"the walk does not know a value for {path}"
@@ -74,7 +75,8 @@ def concrete(world: World, path: str) -> str:
 def request(client: TestClient, method: str, url: str) -> object:
     headers = {}
     if method not in ("GET", "HEAD", "OPTIONS"):
-        token = client.cookies.get("pj_csrf") or ""
+        # the right token: the session's own once signed in (from a page's form), else the anonymous cookie's
+        token = csrf_of(client, "/") if client.cookies.get("pj_session") else client.cookies.get("pj_csrf") or ""
         headers["X-CSRF-Token"] = token
     return client.request(method, url, headers=headers)
 
@@ -85,7 +87,27 @@ def guarded(world: World) -> list[tuple[str, str]]:
     # the walk is not vacuous: the GM's pages and the API are among the guarded routes
     assert {"/", "/games/{name}", "/games/{name}/phases/{code}", "/games/{name}/mail/{direction}/{mail_id}",
             "/api/games", "/api/games/{name}", "/api/games/{name}/phases/{code}"} <= paths
+    # and so are the dashboard's maps, the override and contests, administration and the mailbox
+    assert {"/games/{name}/map.svg", "/games/{name}/phases/{code}/map.svg", "/games/{name}/phases/{code}/override",
+            "/games/{name}/contests/{contest_id}/answer", "/games/new", "/games/{name}/pause", "/games/{name}/resume",
+            "/games/{name}/process", "/games/{name}/deadline", "/games/{name}/replace",
+            "/games/{name}/mail/out/{mail_id}/resend", "/games/{name}/mail/in/{mail_id}/resolve", "/mailbox",
+            "/mailbox/send", "/api/games/{name}/phases/{code}/override/preview",
+            "/api/games/{name}/phases/{code}/override/commit"} <= paths
     return routes
+
+
+# Routes of no one game: the overview and the list of games show another GM their own games only.
+OWN_LISTS = {("GET", "/"), ("GET", "/api/games")}
+
+
+def assert_admitted(response: object, path: str) -> None:
+    """Not refused: no redirect to the sign-in page, no 401/403.  A GET answers 200; a form posted
+    empty is refused for what it lacks (400) or done (303 back to the game), never for who sent it."""
+    status = response.status_code  # type: ignore[attr-defined]
+    assert status not in (401, 403), (path, status)
+    if status in (302, 303):
+        assert not response.headers["location"].startswith("/signin"), path  # type: ignore[attr-defined]
 
 
 def assert_refused(response: object, path: str, *, signed_in_elsewhere: bool) -> None:
@@ -119,9 +141,12 @@ def test_every_guarded_route_refuses_the_gm_of_another_game(world: World) -> Non
         response = request(client, method, concrete(world, path))
         if "{name}" in path:
             assert_refused(response, path, signed_in_elsewhere=True)
-        else:  # a route of no one game (the overview, the list of games): theirs only, not alpha
+        elif (method, path) in OWN_LISTS:  # the overview, the list of games: theirs only, not alpha
             assert response.status_code == 200, path  # type: ignore[attr-defined]
             assert "beta" in response.text and "alpha" not in response.text, path  # type: ignore[attr-defined]
+        else:  # creating a game, the mailbox: any GM, nothing of alpha's
+            assert_admitted(response, path)
+            assert "alpha" not in response.text, path  # type: ignore[attr-defined]
     page = client.get("/games/alpha", follow_redirects=True)
     assert "not the GM of that game" in page.text
 
@@ -135,7 +160,10 @@ def test_every_route_admits_the_gm_of_the_game_and_the_judgekeeper(world: World,
         client = signed_in(world, GM, GM_PASSWORD)
     for method, path in guarded(world):
         response = request(client, method, concrete(world, path))
-        assert response.status_code == 200, (path, response.status_code)  # type: ignore[attr-defined]
+        if method == "GET":
+            assert response.status_code == 200, (path, response.status_code)  # type: ignore[attr-defined]
+        else:
+            assert_admitted(response, path)
 
 
 def test_public_routes_answer_anyone(world: World) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -27,6 +28,24 @@ def test_a_days_of_decision_game_has_its_pages(tmp_path: Path) -> None:
     assert world.client().get("/public/games/mailgame").status_code == 200
     summary = gm.get("/api/games").json()[0]
     assert summary["variant"] == "dod3" and summary["status"] == "active"
+    page = gm.get("/games/mailgame").text
+    assert 'id="dod3"' in page and "Days of Decision III" in page  # the GM's status report: track and numbers
+    assert "map.svg" not in page  # no map for a game without one
+    assert gm.get("/games/mailgame/map.svg").status_code == 404
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert token
+    done = gm.post("/games/mailgame/dod3/record", data={"csrf_token": token.group(1), "text": "Poland <falls>"})
+    assert done.status_code == 303
+    changed = gm.post("/games/mailgame/dod3/number",
+                      data={"csrf_token": token.group(1), "power": "GE", "field": "money", "value": "+3"})
+    assert changed.status_code == 303
+    page = gm.get("/games/mailgame").text
+    assert "Poland &lt;falls&gt;" in page and "Poland <falls>" not in page  # in the record, escaped
+    germany = next(line for line in page.splitlines() if line.strip().startswith("Germany "))
+    assert germany.split()[3] == "3", germany  # Money
+    bad = gm.post("/games/mailgame/dod3/number",
+                  data={"csrf_token": token.group(1), "power": "GE", "field": "money", "value": "lots"})
+    assert bad.status_code == 400 and "a number is like 4, +2 or -1/2" in bad.text
 
 
 def test_forming_and_finished_games(tmp_path: Path) -> None:

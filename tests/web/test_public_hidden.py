@@ -20,9 +20,14 @@ def test_public_page_hides_the_usa_build_site_until_spring_1940(tmp_path: Path) 
     world = World(h, create_app(h.judge, keeper_address=KEEPER))
     public = world.client().get("/public/games/zeta").text
     assert "F NYK/CAL" in public and "F CAL" not in public
+    for path in ("/public/games/zeta/map.svg", "/public/games/zeta/phases/W1939A/map.svg"):  # the maps too
+        svg = world.client().get(path).text
+        assert "(F NYK/CAL)" in svg and "(F CAL)" not in svg, path
     gm = signed_in(world, "gm@example.com", "masterpw")
     usa = next(p for p in gm.get("/api/games/zeta").json()["powers"] if p["power"] == "USA")
     assert "F CAL" in usa["units"]  # the GM sees where it really is
     h.send("gm@example.com", "SIGNON master@zeta masterpw\nPROCESS")  # S1940M: the site is revealed
     public = world.client().get("/public/games/zeta").text
     assert "F CAL" in public and "F NYK/CAL" not in public
+    svg = world.client().get("/public/games/zeta/map.svg").text
+    assert "(F CAL)" in svg and "(F NYK/CAL)" not in svg

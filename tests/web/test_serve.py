@@ -43,3 +43,16 @@ def test_serve_dashboard_until_stopped(tmp_path: Path) -> None:
     assert status == 200 and "Sign in" in page and done
     with socket.socket() as sock:  # the port is free again
         sock.bind(("127.0.0.1", port))
+
+
+def test_the_composition_root_gives_the_mailbox_an_inbox_writer_in_embedded_mode_only(tmp_path: Path) -> None:
+    from app.main import inbox_writer
+    from app.settings import Settings
+
+    inbox = tmp_path / "inbox"
+    writer = inbox_writer(Settings(mail_mode="embedded", maildir_inbox=inbox))
+    assert writer is not None
+    writer(b"From: france@example.com\r\nTo: judge@judge.test\r\nSubject: x\r\n\r\nA Par - Bur\r\n")
+    delivered = list((inbox / "new").iterdir())
+    assert len(delivered) == 1 and b"A Par - Bur" in delivered[0].read_bytes()
+    assert inbox_writer(Settings(mail_mode="imap")) is None

@@ -11,11 +11,12 @@ from sqlalchemy import select
 
 from app.db.models import Game
 from app.services.actor import Actor, Role
-from app.services.dashboard import CentreHistory, list_games, show_game
+from app.services.dashboard import CentreHistory, OrderOutcome, list_games, show_game
 from app.services.errors import DomainError
 from app.services.gm_accounts import gm_actor, principal_for_session, set_gm_password, sign_in
 from app.web.charts import centre_chart
 from app.web.deps import safe_next
+from app.web.reasons import review_orders
 from tests.web.conftest import GM, GM_PASSWORD, KEEPER, OTHER_GM, make_harness, play_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,3 +159,49 @@ def test_the_web_door_never_imports_the_mail_door(path: Path) -> None:
     if "services" in path.parts or "db" in path.parts:
         assert not {m for m in imported if m.startswith(("app.web", "app.scheduler"))}, path
 
+
+
+# -- the adjudication review in English ---------------------------------------------------------
+
+
+
+def _o(power: str, order: str, result: str, outcome: dict[str, object] | None, reason: str = "ok") -> OrderOutcome:
+    return OrderOutcome(power, order, result, reason, None, False, outcome)
+
+
+REVIEW_CASES = [
+    ({"kind": "bounced", "by": "mun", "attack": 2, "opposing": 2, "against": "head_to_head"},
+     ["Bounced: attack strength 2 against 2 of the unit moving the other way (head to head) (MUN). "
+      "Equal strength: neither gets in."]),
+    ({"kind": "moved", "to": "bel", "by_convoy": True, "dislodged": "bel"},
+     ["Moved to BEL by convoy, dislodging the unit in BEL."]),
+    ({"kind": "dislodged", "by": "bur", "attack": 3, "hold": 1, "order": "hold"},
+     ["Dislodged by the unit from BUR: attack strength 3 against hold strength 1."]),
+    ({"kind": "support_cut", "by": ["gas", "mar"]}, ["Support cut by an attack from GAS, MAR."]),
+    ({"kind": "support_void", "supported": "par", "target": "bur"},
+     ["Support void: the unit in PAR was not ordered to BUR."]),
+    ({"kind": "convoy_disrupted", "fleets": ["nth"], "by": ["hol"]},
+     ["Failed: the convoy was disrupted; fleet(s) NTH dislodged by HOL."]),
+    ({"kind": "built", "unit": "a par"}, ["Built A PAR."]),
+    ({"kind": "too_many", "owed": 2, "builds": True}, ["Failed: more orders than the 2 owed."]),
+    (None, []),
+]
+
+
+@pytest.mark.parametrize("outcome, facts", REVIEW_CASES)
+def test_each_outcome_reads_in_english(outcome: dict[str, object] | None, facts: list[str]) -> None:
+    (review,) = review_orders([_o("FRANCE", "A PAR - BUR", "fails", outcome)])
+    assert list(review.facts) == facts
+
+
+def test_a_move_lists_the_supports_and_convoys_given_to_it() -> None:
+    orders = [
+        _o("FRANCE", "A PAR - BUR", "succeeds", {"kind": "moved", "to": "bur"}),
+        _o("FRANCE", "A MAR S A PAR - BUR", "succeeds", {"kind": "support_given"}),
+        _o("GERMANY", "A MUN S A PAR - BUR", "fails", {"kind": "support_cut", "by": ["sil"]}, "cut"),
+        _o("FRANCE", "A GAS S A PAR", "fails", {"kind": "support_void", "supported": "par"}, "void"),
+    ]
+    move, *_rest, hold_support = review_orders(orders, str.title)
+    assert move.power == "France"
+    assert move.helpers == ("Support from A MAR (France): succeeds", "Support from A MUN (Germany): fails, cut")
+    assert hold_support.helpers == ()

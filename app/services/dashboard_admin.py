@@ -1,0 +1,119 @@
+"""Administration from the dashboard where no use case existed: a game created by a signed-in GM
+(and linked to their account), a results mail sent again, quarantined mail set aside, and the
+embedded mailbox (what the judge sent to an address)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, InboundMessage, OutboundMessage
+from app.db.models_web import GmAccountGame
+from app.services.actor import Actor, Role
+from app.services.context import Judge
+from app.services.errors import DomainError
+from app.services.game_audit import record_audit, require_master
+from app.services.lobby import GameCreated, create_game
+from app.services.outbox import enqueue
+
+__all__ = ["SentMail", "create_linked_game", "invite_player", "mail_sent_to", "resend_mail", "set_aside_quarantined"]
+
+MAILBOX_LIMIT = 50
+
+
+@dataclass(frozen=True)
+class SentMail:
+    id: int
+    at: datetime
+    to: str
+    subject: str
+    kind: str
+    status: str
+    text: str
+
+
+def create_linked_game(judge: Judge, db: Session, actor: Actor, account_id: int, name: str, password: str,
+                       variant: str, press: str, settings: dict[str, Any]) -> GameCreated:
+    """``lobby.create_game`` for the signed-in GM, whose account is linked to the new game."""
+    if actor.role not in (Role.GM, Role.KEEPER):
+        raise DomainError("not_gm", "sign in as a GM first")
+    if not password.strip():
+        raise DomainError("no_password", "give the game a master password")
+    if press not in ("none", "white", "grey", "white/grey"):
+        raise DomainError("bad_press", "press is none, white, grey or white/grey")
+    created = create_game(judge, db, Actor(actor.address), name, password.strip(), variant, settings, press)
+    db.add(GmAccountGame(account_id=account_id, game_id=created.game_id, linked_at=judge.now()))
+    db.flush()
+    return created
+
+
+def resend_mail(judge: Judge, db: Session, actor: Actor, game: Game, mail_id: int) -> int:
+    """Queue a mail of the game again (a results mail a player lost); returns the new outbox id."""
+    require_master(actor, game)
+    old = db.get(OutboundMessage, mail_id)
+    if old is None or old.game_id != game.id:
+        raise DomainError("no_mail", f"game '{game.name}' has no such mail")
+    new = None
+    for recipient in old.recipients:
+        new = enqueue(db, judge, to=recipient, subject=old.subject, text=old.body_text, html=old.body_html,
+                      kind=old.kind, game_id=game.id)
+    if new is None:
+        raise DomainError("no_recipient", "that mail had no recipient")
+    db.flush()
+    record_audit(db, actor, game, "resend_mail", mail=old.id, again=new.id)
+    return new.id
+
+
+def set_aside_quarantined(judge: Judge, db: Session, actor: Actor, game: Game, mail_id: int) -> None:
+    """The GM has dealt with a quarantined mail (answered it by hand): it no longer needs attention."""
+    require_master(actor, game)
+    row = db.get(InboundMessage, mail_id)
+    if row is None or row.game_id != game.id or row.status != "quarantined":
+        raise DomainError("no_mail", f"game '{game.name}' has no such quarantined mail")
+    row.status = "ignored"
+    record_audit(db, actor, game, "quarantine_resolved", mail=row.id)
+
+
+def mail_sent_to(judge: Judge, db: Session, actor: Actor, address: str, game_ids: set[int] | None) -> tuple[SentMail, ...]:
+    """What the judge sent to ``address``, newest first: all of it for the judgekeeper, for a GM the
+    mail of their games (``game_ids``)."""
+    if actor.role not in (Role.GM, Role.KEEPER):
+        raise DomainError("not_gm", "sign in as a GM first")
+    wanted = address.strip().lower()
+    rows = db.scalars(select(OutboundMessage).order_by(OutboundMessage.id.desc()).limit(2000))
+    found = []
+    for row in rows:
+        if wanted not in [r.lower() for r in row.recipients]:
+            continue
+        if actor.role is not Role.KEEPER and (game_ids is None or row.game_id not in game_ids):
+            continue
+        found.append(SentMail(row.id, row.created_at, ", ".join(row.recipients), row.subject, row.kind, row.status,
+                              row.body_text))
+        if len(found) >= MAILBOX_LIMIT:
+            break
+    return tuple(found)
+
+
+def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: str, note: str = "") -> None:
+    """Mail ``address`` an invitation to join ``game`` (while it forms, or to take over a vacant power)."""
+    require_master(actor, game)
+    to = address.strip().lower()
+    if "@" not in to or any(c.isspace() or c in "<>,;" for c in to) or len(to) > 320:
+        raise DomainError("bad_address", "give one mail address, like player@example.com")
+    if game.status == "forming":
+        how = f"JOIN {game.name} <a password of your choice> [the power you prefer]"
+    elif game.status in ("active", "paused"):
+        how = f"TAKEOVER {game.name} <power> <a password of your choice>  (for a vacant power)"
+    else:
+        raise DomainError("not_open", f"game '{game.name}' is {game.status}: nobody can join it")
+    text = (f"The game master of the Diplomacy game '{game.name}' ({game.variant}) invites you to play.\n\n"
+            f"To join, send a mail to {judge.settings.judge_address} with the line:\n\n    {how}\n")
+    if note.strip():
+        text += f"\nThe game master adds:\n{note.strip()}\n"
+    enqueue(db, judge, to=to, subject=f"Diplomacy invitation to {game.name}", text=text, kind="invite",
+            game_id=game.id)
+    record_audit(db, actor, game, "invite", address=to)

@@ -1,0 +1,160 @@
+"""Administration forms: create a game, deadlines, pause and resume, process now, replace a player,
+resend a mail, set a quarantined mail aside.  Each form calls one use case and redirects back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.datastructures import FormData
+
+from app.db import queries
+from app.db.models import Game
+from app.services import gm
+from app.services.actor import Actor, Role
+from app.services.dashboard_admin import create_linked_game, invite_player, resend_mail, set_aside_quarantined
+from app.services.errors import DomainError
+from app.services.turn_control import process_now
+from app.web.deps import Db, JudgeDep, PageGame, PageGm
+from app.web.templating import pages
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+VARIANTS = ("standard", "smallworld", "zeus5", "dod3")
+NMR_POLICIES = ("cd", "hold", "wait", "dismiss")
+
+
+def _text(form: FormData, key: str) -> str:
+    value = form.get(key, "")
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _game(db: Db, name: str) -> Game:
+    game = queries.game_by_name(db, name)
+    if game is None:
+        raise HTTPException(status_code=404, detail=f"There is no game '{name}'.")
+    return game
+
+
+def _back(name: str, note: str = "") -> RedirectResponse:
+    return RedirectResponse(f"/games/{name}?done={note}#admin" if note else f"/games/{name}#admin", status_code=303)
+
+
+def _new_game_page(request: Request, status: int = 200, error: str | None = None,
+                   form: dict[str, str] | None = None) -> Response:
+    return pages(request).render(request, "new_game.html.j2", status_code=status, title="New game", error=error,
+                                 form=form or {}, variants=VARIANTS, nmr_policies=NMR_POLICIES)
+
+
+@router.get("/games/new")
+def new_game(request: Request, principal: PageGm) -> Response:
+    return _new_game_page(request)
+
+
+def _settings(form: FormData) -> dict[str, Any]:
+    settings: dict[str, Any] = {"timezone": _text(form, "timezone") or "UTC"}
+    if _text(form, "nmr") in NMR_POLICIES:
+        settings["nmr"] = _text(form, "nmr")
+    hours = _text(form, "deadline_hours")
+    if hours:
+        try:
+            value = float(hours)
+        except ValueError as error:
+            raise DomainError("bad_hours", "hours between deadlines is a number, like 48") from error
+        if not 1 <= value <= 24 * 30:
+            raise DomainError("bad_hours", "hours between deadlines are 1 to 720")
+        settings["timing"] = {"movement": {"next_hours": value}}
+    return settings
+
+
+@router.post("/games/new")
+async def create(request: Request, judge: JudgeDep, db: Db, principal: PageGm) -> Response:
+    form = await request.form()
+    values = {k: _text(form, k) for k in form if k not in ("password", "csrf_token")}
+    actor = Actor(principal.email, Role.KEEPER if principal.keeper else Role.GM)
+    try:
+        ZoneInfo(_text(form, "timezone") or "UTC")
+    except Exception:
+        return _new_game_page(request, 400, "Unknown time zone: use a name like Europe/Paris or UTC.", values)
+    created_id: int | None = None
+    try:
+        created = create_linked_game(judge, db, actor, principal.account_id, _text(form, "name"),
+                                     _text(form, "password"), _text(form, "variant") or "standard",
+                                     _text(form, "press") or "white", _settings(form))
+        created_id = created.game_id
+        option = _text(form, "rule_option")
+        if option:
+            value: str | bool = _text(form, "rule_value") or True
+            if isinstance(value, str) and value.lower() in ("on", "yes", "true"):
+                value = True
+            gm.set_rule(judge, db, Actor(principal.email, actor.role if actor.role is Role.KEEPER else Role.GM,
+                                         created.game_id), option, value)
+    except DomainError as error:
+        if created_id is None:  # nothing written yet: the form again, filled in
+            return _new_game_page(request, 400, error.message, values)
+        raise HTTPException(status_code=400, detail=error.message) from error  # the request's writes roll back
+    return RedirectResponse(f"/games/{created.name}?done=created", status_code=303)
+
+
+def _run(action: Callable[[], object], name: str, note: str) -> Response:
+    try:
+        action()
+    except DomainError as error:
+        raise HTTPException(status_code=400, detail=error.message) from error
+    return _back(name, note)
+
+
+@router.post("/games/{name}/pause")
+def pause(name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    return _run(lambda: gm.pause(judge, db, actor), name, "paused")
+
+
+@router.post("/games/{name}/resume")
+def resume(name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    return _run(lambda: gm.resume(judge, db, actor), name, "resumed")
+
+
+@router.post("/games/{name}/process")
+async def process(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    form = await request.form()
+    game = _game(db, name)
+    expected = _text(form, "phase") or None
+    return _run(lambda: process_now(judge, db, actor, game, expected), name, "processed")
+
+
+@router.post("/games/{name}/deadline")
+async def deadline(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    form = await request.form()
+    return _run(lambda: gm.set_deadline(judge, db, actor, _text(form, "when")), name, "deadline")
+
+
+@router.post("/games/{name}/replace")
+async def replace(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    form = await request.form()
+    return _run(lambda: gm.replace(judge, db, actor, _text(form, "power"), _text(form, "address"),
+                                   _text(form, "password") or None), name, "replaced")
+
+
+@router.post("/games/{name}/invite")
+async def invite(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    form = await request.form()
+    game = _game(db, name)
+    return _run(lambda: invite_player(judge, db, actor, game, _text(form, "address"), _text(form, "note")), name,
+                "invited")
+
+
+@router.post("/games/{name}/mail/out/{mail_id}/resend")
+def resend(name: str, mail_id: int, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    game = _game(db, name)
+    return _run(lambda: resend_mail(judge, db, actor, game, mail_id), name, "resent")
+
+
+@router.post("/games/{name}/mail/in/{mail_id}/resolve")
+def resolve(name: str, mail_id: int, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    game = _game(db, name)
+    return _run(lambda: set_aside_quarantined(judge, db, actor, game, mail_id), name, "resolved")

@@ -1,0 +1,69 @@
+"""The GM's Days of Decision III entries as forms: the record, a power's number, the weather."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.datastructures import FormData
+
+from app.services.dod3.gm_entries import NumberEntry, PowerField, change_number, record_text, record_weather_result
+from app.services.errors import DomainError
+from app.web.deps import Db, JudgeDep, PageGame
+
+__all__ = ["number_entry", "router"]
+
+router = APIRouter(include_in_schema=False)
+
+
+def _text(form: FormData, key: str) -> str:
+    value = form.get(key, "")
+    return value.strip() if isinstance(value, str) else ""
+
+
+def number_entry(text: str) -> NumberEntry:
+    """``+2`` / ``-1/2`` add to the current value; ``4`` sets it (as ``DOD3 MONEY GE +2`` by mail)."""
+    try:
+        value = Fraction(text.strip())
+    except (ValueError, ZeroDivisionError) as error:
+        raise DomainError("bad_number", "a number is like 4, +2 or -1/2") from error
+    return NumberEntry(value, relative=text.strip()[:1] in "+-")
+
+
+def _done(name: str, what: str) -> Response:
+    return RedirectResponse(f"/games/{name}?done={what}#dod3", status_code=303)
+
+
+@router.post("/games/{name}/dod3/record")
+async def record(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    form = await request.form()
+    try:
+        record_text(judge, db, actor, _text(form, "text"))
+    except DomainError as error:
+        raise HTTPException(status_code=400, detail=error.message) from error
+    return _done(name, "recorded")
+
+
+@router.post("/games/{name}/dod3/weather")
+async def weather(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    form = await request.form()
+    try:
+        record_weather_result(judge, db, actor, _text(form, "text"))
+    except DomainError as error:
+        raise HTTPException(status_code=400, detail=error.message) from error
+    return _done(name, "weather")
+
+
+@router.post("/games/{name}/dod3/number")
+async def number(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    form = await request.form()
+    try:
+        field = PowerField(_text(form, "field"))
+    except ValueError as error:
+        raise HTTPException(status_code=400, detail="Choose which number to change.") from error
+    try:
+        change_number(judge, db, actor, _text(form, "power"), field, number_entry(_text(form, "value")))
+    except DomainError as error:
+        raise HTTPException(status_code=400, detail=error.message) from error
+    return _done(name, "number")

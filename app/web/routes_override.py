@@ -1,0 +1,132 @@
+"""Contested adjudications on the web: the GM previews an override of a processed phase (old and new
+side by side, both maps), commits it with a reason, and answers the player's contest."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.datastructures import FormData
+
+from app.db import queries
+from app.db.models import Game
+from app.services.contests import Verdict, answer_contest, check_open
+from app.services.dashboard_maps import MapData
+from app.services.errors import DomainError
+from app.services.override import commit_override
+from app.services.override_changes import OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
+from app.services.override_review import PhaseOrders, phase_orders, review_override
+from app.web.deps import Db, JudgeDep, PageGame
+from app.web.maps import data_uri, map_svg
+from app.web.templating import pages
+
+__all__ = ["changes_from_form", "router"]
+
+router = APIRouter(include_in_schema=False)
+
+
+def _game(db: Db, name: str) -> Game:
+    game = queries.game_by_name(db, name)
+    if game is None:
+        raise HTTPException(status_code=404, detail=f"There is no game '{name}'.")
+    return game
+
+
+def _text(form: FormData, key: str) -> str:
+    value = form.get(key, "")
+    return value if isinstance(value, str) else ""
+
+
+def _lines(text: str) -> tuple[str, ...]:
+    return tuple(line.strip() for line in text.replace("\r\n", "\n").split("\n") if line.strip())
+
+
+def _rule_value(text: str) -> str | bool | None:
+    value = text.strip()
+    if not value or value.lower() == "default":
+        return None
+    if value.lower() in ("on", "yes", "true"):
+        return True
+    if value.lower() in ("off", "no", "false"):
+        return False
+    return value
+
+
+def changes_from_form(form: FormData, original: PhaseOrders) -> OverrideChanges:
+    """The GM's edits: a power's orders when its text differs from what it sent, a rule option,
+    a ruling on a unit."""
+    orders = []
+    for power, lines in original.orders:
+        key = f"orders_{power}"
+        if key in form:
+            edited = _lines(_text(form, key))
+            if edited != tuple(line.strip() for line in lines):
+                orders.append(OrderChange(power, edited))
+    rules = []
+    option = _text(form, "rule_option").strip()
+    if option:
+        rules.append(RuleChange(option, _rule_value(_text(form, "rule_value"))))
+    rulings = []
+    location = _text(form, "ruling_location").strip()
+    verdict = _text(form, "ruling").strip().lower()
+    if location:
+        if verdict not in (Ruling.HOLDS.value, Ruling.FAILS.value):
+            raise DomainError("bad_ruling", "choose whether the unit holds or its order fails")
+        rulings.append(UnitRuling(location, Ruling(verdict)))
+    return OverrideChanges(tuple(orders), tuple(rules), tuple(rulings))
+
+
+def _contest_id(form: FormData) -> int | None:
+    raw = _text(form, "contest").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+@router.post("/games/{name}/phases/{code}/override")
+async def override(request: Request, name: str, code: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    """``action=preview``: old and new side by side; ``action=commit``: re-adjudicate, replay, mail."""
+    form = await request.form()
+    game = _game(db, name)
+    try:
+        original = phase_orders(judge, db, actor, game, code)
+    except DomainError as error:
+        raise HTTPException(status_code=404, detail=error.message) from error
+    form_values = {k: _text(form, k) for k in form}
+    contest = _contest_id(form)
+    try:
+        changes = changes_from_form(form, original)
+        if _text(form, "action") == "commit":
+            if contest is not None:
+                check_open(judge, db, actor, game, contest)
+            committed = commit_override(judge, db, actor, game, original.phase, changes, _text(form, "reason"))
+            if contest is not None:
+                answer_contest(judge, db, actor, game, contest, Verdict.UPHELD, committed.reason)
+            return RedirectResponse(f"/games/{game.name}/phases/{original.phase}?corrected={committed.mails}",
+                                    status_code=303)
+        review = review_override(judge, db, actor, game, original.phase, changes)
+    except DomainError as error:
+        return pages(request).render(request, "override.html.j2", status_code=400, title=f"Override {original.phase}",
+                                     game=game.name, phase=original.phase, error=error.message, review=None,
+                                     form=form_values, original=original, contest=contest, new_map=None)
+    try:
+        new_map: str | None = data_uri(map_svg(MapData(review.variant, f"Game {game.name} (corrected)", review.state_before_new,
+                                           review.results_new)))
+    except HTTPException:
+        new_map = None
+    return pages(request).render(request, "override.html.j2", title=f"Override {original.phase}", game=game.name,
+                                 phase=original.phase, error=None, review=review, form=form_values,
+                                 original=original, contest=contest, new_map=new_map)
+
+
+@router.post("/games/{name}/contests/{contest_id}/answer")
+async def answer(request: Request, name: str, contest_id: int, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+    form = await request.form()
+    game = _game(db, name)
+    try:
+        verdict = Verdict(_text(form, "verdict"))
+    except ValueError as error:
+        raise HTTPException(status_code=400, detail="Choose rejected or answered.") from error
+    try:
+        view = answer_contest(judge, db, actor, game, contest_id, verdict,
+                              _text(form, "answer"))
+    except DomainError as error:
+        raise HTTPException(status_code=400, detail=error.message) from error
+    return RedirectResponse(f"/games/{game.name}/phases/{view.phase}#contests", status_code=303)

@@ -1,0 +1,170 @@
+"""Administration from the dashboard: create a game (linked to the GM's account), pause and resume,
+set the deadline, replace a player, resend a mail, set a quarantined mail aside; the embedded
+mailbox writes a player's mail to the judge and reads what the judge sent."""
+
+from __future__ import annotations
+
+from email import message_from_bytes
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from app.db.models import AuditEntry, Game, InboundMessage, Player
+from app.web import create_app
+from tests.server.conftest import player
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, make_harness, play_games, signed_in
+
+
+@pytest.fixture
+def fresh(tmp_path) -> World:  # type: ignore[no-untyped-def]
+    harness = make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
+    play_games(harness)
+    inbox: list[bytes] = []
+    return World(harness, create_app(harness.judge, keeper_address=KEEPER, inbox_writer=inbox.append), inbox)
+
+
+def _post(client: TestClient, path: str, data: dict[str, str], page: str = "/games/alpha") -> object:
+    return client.post(path, data={**data, "csrf_token": csrf_of(client, page)})
+
+
+def test_create_a_game_with_options_and_a_rule(fresh: World) -> None:
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    assert "Create a game" in client.get("/").text
+    form = client.get("/games/new").text
+    assert 'name="variant"' in form and "smallworld" in form and 'name="nmr"' in form
+    response = _post(client, "/games/new", {"name": "gamma", "password": "gammapw", "variant": "smallworld",
+                                            "press": "grey", "deadline_hours": "72", "timezone": "Europe/Paris",
+                                            "nmr": "hold", "rule_option": "victory_groups", "rule_value": "on"},
+                     page="/games/new")
+    assert response.status_code == 303, response.text  # type: ignore[attr-defined]
+    assert response.headers["location"] == "/games/gamma?done=created"  # type: ignore[attr-defined]
+    with fresh.judge.sessions.begin() as db:
+        game = db.scalar(select(Game).where(Game.name == "gamma"))
+        assert game is not None and game.variant == "smallworld" and game.press == "grey"
+        assert game.master_email == GM and game.status == "forming"
+        assert game.settings["timezone"] == "Europe/Paris" and game.settings["nmr"] == "hold"
+        assert game.settings["timing"]["movement"]["next_hours"] == 72.0
+        assert game.settings["rules"] == {"victory_groups": True}
+    assert client.get("/games/gamma").status_code == 200  # linked to the account at once
+    # the master password works by mail as well
+    assert fresh.harness.send(GM, "SIGNON master@gamma gammapw\nSIGNOFF").status == "done"
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"name": "alpha", "password": "x"}, "already exists"),
+    ({"name": "9bad", "password": "x"}, "a game name is"),
+    ({"name": "delta", "password": ""}, "master password"),
+    ({"name": "delta", "password": "x", "variant": "nosuch"}, "unknown variant"),
+    ({"name": "delta", "password": "x", "timezone": "Mars/Olympus"}, "Unknown time zone"),
+    ({"name": "delta", "password": "x", "deadline_hours": "soon"}, "hours between deadlines"),
+])
+def test_create_a_game_refuses_bad_input_clearly(fresh: World, data: dict[str, str], message: str) -> None:
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    response = _post(client, "/games/new", data, page="/games/new")
+    assert response.status_code == 400 and message in response.text  # type: ignore[attr-defined]
+    with fresh.judge.sessions.begin() as db:
+        assert db.scalar(select(Game).where(Game.name == "delta")) is None
+
+
+def test_a_bad_rule_option_creates_nothing(fresh: World) -> None:
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    response = _post(client, "/games/new", {"name": "delta", "password": "x", "rule_option": "no_such_rule"},
+                     page="/games/new")
+    assert response.status_code == 400 and "rule not changed" in response.text  # type: ignore[attr-defined]
+    with fresh.judge.sessions.begin() as db:
+        assert db.scalar(select(Game).where(Game.name == "delta")) is None  # rolled back with the request
+
+
+def test_pause_resume_deadline_and_replace(fresh: World) -> None:
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    assert _post(client, "/games/alpha/pause", {}).status_code == 303  # type: ignore[attr-defined]
+    page = client.get("/games/alpha").text
+    assert "status-paused" in page and "Resume the game" in page
+    assert _post(client, "/games/alpha/resume", {}).status_code == 303  # type: ignore[attr-defined]
+    assert _post(client, "/games/alpha/deadline", {"when": "+72h"}).status_code == 303  # type: ignore[attr-defined]
+    bad = _post(client, "/games/alpha/deadline", {"when": "whenever"})
+    assert bad.status_code == 400 and "2026-12-01 20:00" in bad.text  # type: ignore[attr-defined]
+    assert _post(client, "/games/alpha/replace", {"power": "ITALY", "address": "new-italy@example.com",
+                                                  "password": "newpw"}).status_code == 303  # type: ignore[attr-defined]
+    with fresh.judge.sessions.begin() as db:
+        actions = [a.action for a in db.scalars(select(AuditEntry).order_by(AuditEntry.id))]
+        seat = db.scalar(select(Player).where(Player.power == "ITALY"))
+        assert seat is not None and seat.email == "new-italy@example.com"
+    assert {"pause", "resume", "set_deadline"} <= set(actions)
+
+
+def test_resend_a_mail_and_set_a_quarantined_mail_aside(fresh: World) -> None:
+    h = fresh.harness
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    results = [m for m in h.outbox(to=player("FRANCE")) if "S1901M" in m.subject and m.kind != "reply"]
+    assert results, [m.subject for m in h.outbox(to=player("FRANCE"))]
+    before = len(h.outbox(to=player("FRANCE")))
+    assert _post(client, f"/games/alpha/mail/out/{results[0].id}/resend", {}).status_code == 303  # type: ignore[attr-defined]
+    again = h.outbox(to=player("FRANCE"))
+    assert len(again) == before + 1 and again[-1].subject == results[0].subject
+    with fresh.judge.sessions.begin() as db:
+        mail = db.scalar(select(InboundMessage).where(InboundMessage.game_id.is_not(None)))
+        assert mail is not None
+        mail.status, mail_id = "quarantined", mail.id
+    assert "dealt with" in client.get("/games/alpha").text
+    assert _post(client, f"/games/alpha/mail/in/{mail_id}/resolve", {}).status_code == 303  # type: ignore[attr-defined]
+    with fresh.judge.sessions.begin() as db:
+        assert db.get(InboundMessage, mail_id).status == "ignored"  # type: ignore[union-attr]
+    assert _post(client, f"/games/alpha/mail/in/{mail_id}/resolve", {}).status_code == 400  # type: ignore[attr-defined]
+
+
+def test_the_embedded_mailbox_writes_to_the_judge_and_reads_its_answers(fresh: World) -> None:
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    response = _post(client, "/mailbox/send", {"from": player("FRANCE"), "subject": "orders",
+                                               "body": "SIGNON Falpha pwfrance\nA Par - Pic"}, page="/mailbox")
+    assert response.status_code == 303  # type: ignore[attr-defined]
+    assert len(fresh.inbox) == 1
+    sent = message_from_bytes(fresh.inbox[0])
+    assert sent["From"] == player("FRANCE") and sent["To"] == "judge@judge.test"
+    assert "A Par - Pic" in sent.get_payload()
+    fresh.harness.send(player("FRANCE"), "SIGNON Falpha pwfrance\nA Par - Pic")  # as the poller would
+    page = client.get("/mailbox", params={"address": player("FRANCE")}).text
+    assert "A Par - Pic" in page or "A PAR - PIC" in page
+    bad = _post(client, "/mailbox/send", {"from": "x\r\nBcc: a@b", "body": "hi"}, page="/mailbox")
+    assert bad.status_code == 400  # type: ignore[attr-defined]
+
+
+def test_the_mailbox_exists_only_in_embedded_mode(fresh: World) -> None:
+    app = create_app(fresh.judge, keeper_address=KEEPER)  # no inbox writer: not embedded
+    client = TestClient(app, follow_redirects=False)
+    client.cookies.update(signed_in(fresh, GM, GM_PASSWORD).cookies)
+    assert client.get("/mailbox").status_code == 404
+    assert "Mailbox" not in client.get("/").text
+
+
+def test_invite_a_player_by_mail(fresh: World) -> None:
+    h = fresh.harness
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    assert "Invite a player" in client.get("/games/alpha").text
+    response = _post(client, "/games/alpha/invite", {"address": "newcomer@example.com", "note": "Italy is vacant <b>"})
+    assert response.status_code == 303  # type: ignore[attr-defined]
+    mail = h.outbox(to="newcomer@example.com", kind="invite")[-1]
+    assert mail.subject == "Diplomacy invitation to alpha"
+    assert "TAKEOVER alpha <power>" in mail.body_text and "Italy is vacant <b>" in mail.body_text
+    bad = _post(client, "/games/alpha/invite", {"address": "a@b.c, d@e.f"})
+    assert bad.status_code == 400 and "one mail address" in bad.text  # type: ignore[attr-defined]
+
+
+def test_the_override_over_the_json_api(fresh: World) -> None:
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    headers = {"X-CSRF-Token": csrf_of(client, "/")}
+    url = "/api/games/alpha/phases/S1901M/override"
+    body = {"orders": {"GERMANY": ["A MUN - RUH"]}}
+    assert client.post(f"{url}/preview", json=body).status_code == 403  # no CSRF token
+    assert client.post(f"{url}/preview", json={"rulings": [{"location": "PAR", "ruling": "sideways"}]},
+                       headers=headers).status_code == 422
+    preview = client.post(f"{url}/preview", json=body, headers=headers)
+    assert preview.status_code == 200, preview.text
+    changed = {(d["unit"], d["new"]["result"]) for d in preview.json()["orders"] if d["old"] != d["new"]}
+    assert ("A PAR", "succeeds") in changed and ("A MUN", "succeeds") in changed
+    assert client.post(f"{url}/commit", json=body, headers=headers).status_code == 400  # no reason
+    done = client.post(f"{url}/commit", json={**body, "reason": "misread"}, headers=headers)
+    assert done.status_code == 200 and done.json()["mails"] >= 8
+    results = {o["order"]: o["result"] for o in client.get("/api/games/alpha/phases/S1901M").json()["orders"]}
+    assert results["A PAR - BUR"] == "succeeds" and results["A MUN - RUH"] == "succeeds"
