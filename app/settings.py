@@ -41,6 +41,13 @@ JUDGE_OUTAGE_MINUTES           60                                     down longe
 JUDGE_MAX_EXTENSION_DAYS       14                                     cap of SET DEADLINE
 JUDGE_OUTBOX_LEASE_SECONDS     300                                    a mail claimed by a sender that died is
                                                                       sent again after this (same Message-ID)
+JUDGE_AUTHSERV_ID              "" (none)                              the authserv-id of the judge's own mail
+                                                                      server's Authentication-Results header
+                                                                      (RFC 8601); SPF/DMARC fail: a stranger
+JUDGE_ANSWER_BUDGET            3                                      answers an hour to a sender whose mails
+                                                                      have no command (loop guard)
+JUDGE_ABSENCE_CAP_DAYS         14                                     days of absence a player may take in any
+JUDGE_ABSENCE_WINDOW_DAYS      60                                     window of this many days (GRANT ABSENCE)
 JUDGE_CRASH_AT                 (unset)                                tests only: die at a named crash point
 =============================  =====================================  =========================================
 """
@@ -100,6 +107,11 @@ class Settings(BaseSettings):
     max_extension_days: int = 14
     # A mail claimed by a sender that died mid-send is sent again (same Message-ID) after this.
     outbox_lease_seconds: float = 300.0
+    # Security (docs/commands.md, "Limits"): see the table above.
+    authserv_id: str = ""
+    answer_budget: int = 3
+    absence_cap_days: int = 14
+    absence_window_days: int = 60
     templates_dir: Path = Path(__file__).resolve().parent.parent / "templates"
 
     @model_validator(mode="after")

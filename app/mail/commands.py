@@ -18,7 +18,7 @@ from app.mail.errors import CommandError
 from app.mail.session import MailSession
 from app.services.errors import DomainError
 
-__all__ = ["REGISTRY", "Command", "CommandError", "register", "run_commands", "split_lines"]
+__all__ = ["REGISTRY", "Command", "CommandError", "masked_line", "register", "run_commands", "split_lines"]
 
 MAX_LINES = 2000
 MAX_ERRORS_BEFORE_SIGNON = 10
@@ -32,9 +32,13 @@ class Command:
     help: ClassVar[str] = ""
     role: ClassVar[str] = "anyone"  # anyone | player | master
     secret_args: ClassVar[bool] = False  # mask the password when echoing
+    secret_from: ClassVar[int] = 1  # with ``secret_args``: the argument words from this one on are masked
 
     def process(self, ctx: MailSession, args: str) -> None:
         raise NotImplementedError
+
+    def refused(self, ctx: MailSession, error: Exception) -> None:
+        """Called when the command was refused (a PRESS swallows its text up to ENDPRESS)."""
 
 
 REGISTRY: dict[str, Command] = {}
@@ -86,24 +90,41 @@ def split_lines(text: str) -> list[str]:
 
 
 def _masked(found: Found, line: str) -> str:
+    """The line as echoed: every argument word from the command's first secret one on is ``****``,
+    however the arguments parse (a password is never echoed)."""
     if not found.command.secret_args:
         return line.strip()
     words = line.split()
-    if len(words) >= 3 and found.name.count(" ") == 0:
-        words = words[:2] + ["****"] + words[3:4]
-    elif len(words) >= 2:
-        words = words[: found.name.count(" ") + 1] + ["****"]
-    return " ".join(words)
+    keep = found.name.count(" ") + 1 + found.command.secret_from
+    return " ".join(words[:keep] + ["****"]) if len(words) > keep else " ".join(words)
 
 
-def run_commands(ctx: MailSession, lines: Iterable[str]) -> None:
-    """Run every command of a mail against the session ``ctx``."""
+def masked_line(line: str) -> str:
+    """``line`` with its passwords masked when it is a command that carries one."""
+    found = find(line.strip())
+    return _masked(found, line) if found is not None else line.strip()
+
+
+def _skip_rest(ctx: MailSession, lines: list[str], first: int, why: str) -> None:
+    """Stop reading at line ``first`` (0-based) and say so: the reply lists the first lines not read."""
+    rest = [masked_line(line) for line in lines[first:] if line.strip()]
+    if not rest:
+        return
+    ctx.note_unprocessed(rest[:20])
+    more = f" (the first {min(20, len(rest))} are listed below)" if rest else ""
+    ctx.echo(f"({why}: the {len(rest)} non-blank line{'s' if len(rest) != 1 else ''} from line {first + 1} on "
+             f"were not read{more})", [])
+
+
+def run_commands(ctx: MailSession, lines: Iterable[str]) -> int:
+    """Run every command of a mail against the session ``ctx``; returns how many commands it found
+    (order lines not counted: ``ctx.orders_accepted`` counts the valid ones)."""
     errors_before_signon = 0
+    found_count = 0
     all_lines = list(lines)
     for number, line in enumerate(all_lines):
         if number >= MAX_LINES:
-            ctx.note_unprocessed(all_lines[number : number + 20])
-            ctx.echo("(message too long: the rest was ignored)", [])
+            _skip_rest(ctx, all_lines, number, f"message too long: only its first {MAX_LINES} lines are read")
             break
         if ctx.collector is not None:
             if line.strip().upper() in END_PRESS or line.rstrip() == "--":
@@ -129,9 +150,10 @@ def run_commands(ctx: MailSession, lines: Iterable[str]) -> None:
             errors_before_signon += 1
             ctx.echo(stripped, [ctx.not_a_command_reason()])
             if errors_before_signon >= MAX_ERRORS_BEFORE_SIGNON:
-                ctx.note_unprocessed(all_lines[number + 1 : number + 21])
+                _skip_rest(ctx, all_lines, number + 1, f"{MAX_ERRORS_BEFORE_SIGNON} lines were not commands")
                 break
             continue
+        found_count += 1
         ctx.echo(_masked(found, stripped), [])
         ctx.flush_orders()
         try:
@@ -139,9 +161,11 @@ def run_commands(ctx: MailSession, lines: Iterable[str]) -> None:
             found.command.process(ctx, found.args)
         except (CommandError, DomainError) as error:
             ctx.add_note(f"Error: {error}")
+            found.command.refused(ctx, error)
             if ctx.stop_on_error:
-                ctx.note_unprocessed(all_lines[number + 1 : number + 21])
+                _skip_rest(ctx, all_lines, number + 1, "the sign-on failed")
                 break
     if ctx.collector is not None:
         ctx.finish_collector()
     ctx.flush_orders()
+    return found_count

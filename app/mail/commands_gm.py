@@ -8,7 +8,7 @@ from app.mail.commands import Command, register
 from app.mail.errors import CommandError
 from app.mail.render_lobby import render_started
 from app.mail.session import MailSession
-from app.services import gm, lobby
+from app.services import absence, gm, lobby
 from app.services.gm import TimingKey
 from app.services.render import format_deadline
 from app.services.timing import parse_days
@@ -71,6 +71,8 @@ class Eject(MasterCommand):
 class Replace(MasterCommand):
     names = ("REPLACE",)
     help = "REPLACE <power> <address> [password] -- (GM) give a power to a new player."
+    secret_args = True
+    secret_from = 2
 
     def process(self, ctx: MailSession, args: str) -> None:
         words = args.split()
@@ -78,6 +80,20 @@ class Replace(MasterCommand):
             raise CommandError("say REPLACE <power> <address> [password]")
         replaced = gm.replace(ctx.judge, ctx.db, ctx.actor(), words[0], words[1], words[2] if len(words) > 2 else None)
         ctx.add_note(f"{replaced.power_name} is now played by {replaced.address}.")
+
+
+@register
+class GrantAbsence(MasterCommand):
+    names = ("GRANT ABSENCE",)
+    help = "GRANT ABSENCE <power> <days> -- (GM) let a power's player take that many days of absence over the cap."
+
+    def process(self, ctx: MailSession, args: str) -> None:
+        words = args.split()
+        if len(words) != 2 or not words[1].isdigit():
+            raise CommandError("say GRANT ABSENCE <power> <days>, e.g. GRANT ABSENCE France 7")
+        grant = absence.grant_absence(ctx.judge, ctx.db, ctx.actor(), words[0], int(words[1]))
+        ctx.add_note(f"{grant.power_name} may now be absent {grant.cap_days} days in any {grant.window_days} "
+                     f"({grant.extra_days} granted over the cap).")
 
 
 @register

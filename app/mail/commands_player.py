@@ -5,10 +5,10 @@ from __future__ import annotations
 from app.mail.commands import Command, register
 from app.mail.commands_dod3 import status_text
 from app.mail.errors import CommandError
-from app.mail.press import start_press
+from app.mail.press import refuse_press, start_press
 from app.mail.render_status import render_overview
 from app.mail.session import MailSession
-from app.services import player
+from app.services import identity, player
 from app.services.game_status import game_overview
 from app.services.render import format_deadline
 from app.services.rulesets import ruleset_for
@@ -63,6 +63,9 @@ class PressCommand(Command):
     def process(self, ctx: MailSession, args: str) -> None:
         start_press(ctx, args, broadcast=False)
 
+    def refused(self, ctx: MailSession, error: Exception) -> None:
+        refuse_press(ctx, error)
+
 
 @register
 class BroadcastCommand(Command):
@@ -72,6 +75,9 @@ class BroadcastCommand(Command):
 
     def process(self, ctx: MailSession, args: str) -> None:
         start_press(ctx, args, broadcast=True)
+
+    def refused(self, ctx: MailSession, error: Exception) -> None:
+        refuse_press(ctx, error)
 
 
 @register
@@ -164,7 +170,8 @@ class SetNoConcede(Command):
 @register
 class SetAbsence(Command):
     names = ("SET ABSENCE", "SET VACATION", "SET HOLIDAY")
-    help = "SET ABSENCE 2026-12-01 TO 2026-12-07 -- no deadline falls in your absence (14 days at most)."
+    help = ("SET ABSENCE 2026-12-01 TO 2026-12-07 -- no deadline falls in your absence (14 days at most, "
+            "14 days in any 60).")
     role = "player"
 
     def process(self, ctx: MailSession, args: str) -> None:
@@ -178,13 +185,27 @@ class SetAbsence(Command):
 @register
 class SetPassword(Command):
     names = ("SET PASSWORD",)
-    help = "SET PASSWORD <new password>"
+    help = "SET PASSWORD <new password> -- at least 8 characters; your personal reply address changes too."
     role = "player"
     secret_args = True
+    secret_from = 0
 
     def process(self, ctx: MailSession, args: str) -> None:
-        player.set_password(ctx.judge, ctx.db, ctx.actor(), args.strip())
-        ctx.add_note("Password changed.")
+        new_address = player.set_password(ctx.judge, ctx.db, ctx.actor(), args.strip())
+        ctx.add_note("Password changed." + (" Your personal reply address changed too: the old one no longer "
+                                            "signs you on." if new_address else ""))
+
+
+@register
+class NewToken(Command):
+    names = ("NEW TOKEN", "NEWTOKEN", "RENEW TOKEN")
+    help = "NEW TOKEN -- a new personal reply address (judge+...@); the old one no longer signs you on."
+    role = "player"
+
+    def process(self, ctx: MailSession, args: str) -> None:
+        identity.renew_token(ctx.judge, ctx.db, ctx.actor())
+        ctx.add_note("Your personal reply address was changed: the old one no longer signs you on.  The new one "
+                     "is the Reply-To of the judge's mails to your registered address.")
 
 
 @register

@@ -19,6 +19,7 @@ from app.mail.mailer import Mailer, MailerRejected, MailerUnavailable
 from app.mail.messages import Attachment, OutgoingMail, render_message
 from app.services.context import Judge
 from app.services.maps_cache import content_id, map_filename, map_png, without_inline_map
+from app.services.outbox import enqueue
 
 __all__ = ["MAX_ATTEMPTS", "drain_once", "run_drain"]
 
@@ -110,6 +111,28 @@ def _finish(judge: Judge, row_id: int, values: dict[str, Any]) -> None:
         )
 
 
+def _report_failure(judge: Judge, row_id: int, error: str) -> None:
+    """A mail of a game that failed for good: the game's master is told (the judgekeeper when the
+    mail was to the master).  A report that fails is not reported again (no loop)."""
+    with judge.sessions.begin() as session:
+        row = session.get(OutboundMessage, row_id)
+        if row is None or row.kind == "undeliverable" or row.game_id is None:
+            return
+        game = session.get(Game, row.game_id)
+        if game is None:
+            return
+        to = row.recipients[0] if row.recipients else "(none)"
+        tell = game.master_email if game.master_email != to else judge.settings.admin_address
+        if not tell or tell == to:
+            return
+        where = f" of game '{game.name}'"
+        enqueue(session, judge, to=tell, subject=f"Judge: undeliverable mail{where}"[:400], kind="undeliverable",
+                game_id=game.id,
+                text=f"A mail{where} to {to} (subject: {row.subject!r}) could not be delivered and will not be\n"
+                     f"retried:\n\n  {error}\n\nCheck that player's address (the player can change it with "
+                     f"SET ADDRESS, the game master with REPLACE).\n")
+
+
 def _backoff(attempts: int, now: datetime) -> datetime:
     return now + timedelta(seconds=min(600, 2 ** min(attempts, 10)))
 
@@ -140,6 +163,7 @@ async def drain_once(judge: Judge, mailer: Mailer, limit: int = 200) -> int:
             await asyncio.to_thread(
                 _finish, judge, row.id, {"status": "failed", "lease_until": None, "last_error": str(error)[:2000]}
             )
+            await asyncio.to_thread(_report_failure, judge, row.id, str(error)[:500])
             continue
         except Exception as error:  # a bad message must not block the queue
             status = "failed" if row.attempts >= MAX_ATTEMPTS else "pending"
@@ -151,6 +175,8 @@ async def drain_once(judge: Judge, mailer: Mailer, limit: int = 200) -> int:
                 {"status": status, "lease_until": None, "last_error": repr(error)[:2000],
                  "next_try": _backoff(row.attempts, judge.now())},
             )
+            if status == "failed":
+                await asyncio.to_thread(_report_failure, judge, row.id, repr(error)[:500])
             continue
         judge.crash("drain:after_send")
         await asyncio.to_thread(

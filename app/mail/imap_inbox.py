@@ -11,6 +11,9 @@
 - uids are ``"<UIDVALIDITY>:<UID>"``: if the server renumbers the folder, marks aimed at
   the old numbering are ignored rather than applied to the wrong message.
 - ``wait_for_mail`` uses IDLE when the server offers it, else polls with NOOP.
+- A message the server refuses to hand over (a ``NO`` or ``BAD`` to its FETCH, not a dropped
+  connection) never stops the inbox: the batch is fetched again one by one, the unreadable
+  message is moved to the quarantine folder and listed by ``take_unreadable``.
 """
 
 from __future__ import annotations
@@ -77,6 +80,7 @@ class ImapInbox:
         self._uidvalidity: int | None = None
         self._fetched_upto = 0
         self.reconnects = 0
+        self._unreadable: list[tuple[str, str]] = []
 
     # ------------------------------------------------------------------ connection
 
@@ -153,13 +157,37 @@ class ImapInbox:
         uids = sorted(client.search(["NOT", "DELETED"]))[: self.batch_size]
         mails = []
         if uids:
-            data = client.fetch(uids, ["BODY.PEEK[]"])
+            try:
+                data = client.fetch(uids, ["BODY.PEEK[]"])
+            except imaplib.IMAP4.abort:
+                raise  # the connection dropped: reconnect and retry (``_run``)
+            except imaplib.IMAP4.error:  # the server refused: find the unreadable message(s)
+                data = self._fetch_one_by_one(client, uids)
             for uid in uids:
                 raw = data.get(uid, {}).get(b"BODY[]")
                 if isinstance(raw, bytes):  # else expunged meanwhile
                     mails.append(RawMail(f"{self._uidvalidity}:{uid}", raw))
             self._fetched_upto = max(self._fetched_upto, uids[-1])
         return mails
+
+    def _fetch_one_by_one(self, client: IMAPClient, uids: list[int]) -> dict[int, dict[bytes, object]]:
+        data: dict[int, dict[bytes, object]] = {}
+        for uid in uids:
+            try:
+                data.update(client.fetch([uid], ["BODY.PEEK[]"]))
+            except imaplib.IMAP4.abort:
+                raise
+            except imaplib.IMAP4.error as error:
+                name = f"{self._uidvalidity}:{uid}"
+                log.error("unreadable message %s: %s", name, error)
+                self._unreadable.append((name, f"{type(error).__name__}: {error}"))
+                self._move(client, name, self.quarantine_folder, seen=False)
+        return data
+
+    def take_unreadable(self) -> list[tuple[str, str]]:
+        """The (uid, error) of the messages moved to the quarantine unread since the last call."""
+        taken, self._unreadable = self._unreadable, []
+        return taken
 
     def mark_done(self, uid: str) -> None:
         self._run("mark_done", lambda client: self._move(client, uid, self.processed_folder, seen=True))

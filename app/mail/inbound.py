@@ -15,16 +15,19 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from app.db import queries
 from app.db.models import Game, InboundMessage
+from app.mail import answer_budget
+from app.mail.auth_results import sender_failed_authentication
 from app.mail.commands_all import run_commands, split_lines
 from app.mail.messages import IncomingMail, derived_message_id, parse_message
 from app.mail.replies import reply_context, reply_template
-from app.mail.session import MailSession
+from app.mail.session import MailSession, parse_sign_on_target
 from app.services.context import Judge
 from app.services.deadlines import check_early
 from app.services.outbox import enqueue, hold, queue_held, take_held
 
-__all__ = ["InboundOutcome", "handle_raw", "process_stored", "store_raw"]
+__all__ = ["InboundOutcome", "handle_raw", "process_stored", "report_unreadable", "store_raw"]
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +62,27 @@ def store_raw(judge: Judge, raw: bytes, uid: str | None = None) -> tuple[int, bo
             return existing, False
 
 
-def _start_attempt(judge: Judge, inbound_id: int) -> InboundMessage | None:
+def _start_attempt(judge: Judge, inbound_id: int) -> InboundMessage | str:
+    """Count one more attempt; or the status of a message that is finished already."""
     with judge.sessions.begin() as db:
         row = db.get(InboundMessage, inbound_id, with_for_update=True)
-        if row is None or row.status not in ("received", "failed"):
-            return None
+        if row is None:
+            return "duplicate"
+        if row.status not in ("received", "failed"):
+            # A message quarantined earlier (say, by a retry after a crash) stays quarantined: its file
+            # goes to the quarantine folder, it is not marked done.
+            return "quarantined" if row.status == "quarantined" else "duplicate"
         row.attempts += 1
         return row
+
+
+_STALE_TOKEN = ("Error: this personal reply address no longer signs anyone on (the seat was resigned, "
+                "ejected, taken over, or given a new address).  Sign on with SIGNON <power letter><game> "
+                "<password>.")
+_NO_COMMAND = ("Error: no commands found in your mail (it was empty, or had only a signature or quoted "
+               "text).\nTo give orders, start with SIGNON <power letter><game> <password> and write one order "
+               "per line, e.g. A Par-Bur;\nor reply to a mail of your game.  Send HELP for the list of "
+               "commands, LIST for the games on this judge.")
 
 
 def _reply_tokens(judge: Judge, mail: IncomingMail) -> list[str]:
@@ -99,15 +116,25 @@ def _run(judge: Judge, inbound_id: int) -> str:
             return "ignored"
         ctx = MailSession(judge, db, sender=mail.sender, subject=mail.subject, message_id=row.message_id)
         hold(db)  # what the commands cause (results, notices) is queued after the answer to the mail
-        for token in _reply_tokens(judge, mail):
-            if ctx.sign_on_token(token):
-                break
+        ctx.sender_trusted = not sender_failed_authentication(mail.auth_results, judge.settings.authserv_id,
+                                                              mail.sender)
+        tokens = _reply_tokens(judge, mail)
+        if tokens and not any(ctx.sign_on_token(token) for token in tokens):
+            ctx.echo("(personal reply address)", [_STALE_TOKEN])
+        for cut in mail.cuts:
+            ctx.echo("(this mail was cut)", [f"Warning: {cut}.  The rest of the mail was not read: "
+                                             f"send it again in a shorter mail."])
         lines = split_lines(mail.text)
-        if not any(line.strip() for line in lines):
-            ctx.echo("(empty message)", ["Error: no commands found. Send HELP for the list of commands."
-                                         + (f" ({'; '.join(mail.problems)})" if mail.problems else "")])
-        run_commands(ctx, lines)
+        found = run_commands(ctx, lines)
         crash("inbound:commands_run")
+        if found == 0 and ctx.orders_accepted == 0:  # no command, no valid order: an auto-responder?
+            if not answer_budget.may_answer(judge, db, ctx.sender):
+                row.status, row.error, row.processed_at = "ignored", "no command: answer budget spent", judge.now()
+                return "ignored"
+            answer_budget.record_answer(judge, db, ctx.sender)
+            if not ctx.echoes and not ctx.sections:
+                ctx.echo("(no commands found)", [_NO_COMMAND + (f" ({'; '.join(mail.problems)})" if mail.problems
+                                                                else "")])
         db.flush()
         crash("inbound:flushed")
         for game_id in ctx.games_touched:
@@ -125,23 +152,29 @@ def _run(judge: Judge, inbound_id: int) -> str:
         return "done"
 
 
+def _token_reply_to(judge: Judge, ctx: MailSession, address: str, *, verified: bool) -> str | None:
+    """The personal reply address goes only to the seat's registered address (a sender that
+    failed SPF/DMARC is a stranger even there); a stranger who knew the password never gets it."""
+    seat = ctx.seat
+    if seat is None or not verified or address != seat.email.lower():
+        return None
+    return judge.settings.token_address(seat.reply_token)
+
+
 def _send_reply(judge: Judge, db: Any, ctx: MailSession, mail: IncomingMail) -> None:
     template = reply_template(ctx.layout())
     text = judge.templates.render(template, r=reply_context(ctx))
-    reply_to = judge.settings.token_address(ctx.seat.reply_token) if ctx.seat is not None else None
     game_id = ctx.game.id if ctx.game else None
-    if ctx.seat is not None and ctx.seat.email == ctx.sender:
-        to = ctx.seat.email
-    else:
-        to = ctx.sender
+    to = ctx.sender
     enqueue(db, judge, to=to, subject=ctx.reply_subject(), text=text, kind="reply", game_id=game_id,
-            in_reply_to=mail.message_id or None, reply_to=reply_to, map_id=ctx.map_id)
+            in_reply_to=mail.message_id or None,
+            reply_to=_token_reply_to(judge, ctx, to, verified=ctx.sender_trusted), map_id=ctx.map_id)
     for address in sorted(ctx.copies - {to}):
         note = (f"This is a copy of the judge's answer to a mail sent by {ctx.sender}, which named you\n"
                 f"as the player (or master) of record.  If it was not you, tell the game master.")
         copy = judge.templates.render(template, r=reply_context(ctx, copy_note=note))
         enqueue(db, judge, to=address, subject=f"Copy: {ctx.reply_subject()}", text=copy, kind="copy",
-                game_id=game_id)
+                game_id=game_id, reply_to=_token_reply_to(judge, ctx, address, verified=True))
 
 
 def _fail(judge: Judge, inbound_id: int, error: BaseException) -> InboundOutcome:
@@ -157,15 +190,57 @@ def _fail(judge: Judge, inbound_id: int, error: BaseException) -> InboundOutcome
                     text=f"The message {row.message_id} from {row.sender or '(unknown)'}\n"
                          f"(subject: {row.subject!r}) failed {row.attempts} times and was quarantined.\n\n"
                          f"Last error: {row.error}\n", kind="quarantine")
+            _tell_quarantined(judge, db, row)
             return InboundOutcome("quarantined", inbound_id, row.error)
         row.status = "failed"
         return InboundOutcome("failed", inbound_id, row.error)
 
 
+def _game_of(judge: Judge, db: Any, mail: IncomingMail) -> Game | None:
+    """The game a mail was about, as far as can be told without running it: its personal reply
+    address, or the game named on its first SIGNON line."""
+    for token in _reply_tokens(judge, mail):
+        seat = queries.player_by_token(db, token)
+        if seat is not None:
+            return db.get(Game, seat.game_id)  # type: ignore[no-any-return]
+    for line in split_lines(mail.text)[:200]:
+        words = line.split()
+        if len(words) >= 2 and words[0].upper() in ("SIGNON", "SIGN"):
+            word = words[2] if words[0].upper() == "SIGN" and len(words) > 2 else words[1]
+            try:
+                name = parse_sign_on_target(word).game
+            except Exception:
+                return None
+            return queries.game_by_name(db, name)
+    return None
+
+
+def _tell_quarantined(judge: Judge, db: Any, row: InboundMessage) -> None:
+    """One answer to the sender of a mail that could not be processed, and a word to its game's GM."""
+    mail = parse_message(row.raw)
+    game = _game_of(judge, db, mail)
+    subject = f"Re: {mail.subject}" if mail.subject and not mail.subject.lower().startswith("re:") else (
+        mail.subject or "Judge reply")
+    if mail.sender and not mail.automatic and not _is_own_address(judge, mail.sender):
+        enqueue(db, judge, to=mail.sender, subject=subject[:400], kind="reply", in_reply_to=mail.message_id or None,
+                game_id=game.id if game else None,
+                text=f"Your mail{f' about game {game.name!r}' if game else ''} (subject: {mail.subject!r}) could "
+                     f"not be processed:\nthe judge failed on it {row.attempts} times.  None of its commands "
+                     f"were carried out.\nThe judgekeeper{' and the game master have' if game else ' has'} "
+                     f"been told.  Please check it and send it again,\nor send HELP for the list of "
+                     f"commands.\n")
+    if game is not None and game.master_email:
+        enqueue(db, judge, to=game.master_email, subject=f"Diplomacy mail quarantined {game.name}"[:400],
+                kind="gm", game_id=game.id,
+                text=f"A mail from {mail.sender or '(unknown)'} about game '{game.name}' (subject: "
+                     f"{mail.subject!r})\ncould not be processed and was quarantined; its sender has been "
+                     f"told.\nThe judgekeeper has the details.\n")
+
+
 def process_stored(judge: Judge, inbound_id: int) -> InboundOutcome:
     row = _start_attempt(judge, inbound_id)
-    if row is None:
-        return InboundOutcome("duplicate", inbound_id)
+    if isinstance(row, str):
+        return InboundOutcome(row, inbound_id)
     if row.attempts > judge.settings.max_attempts:
         return _fail(judge, inbound_id, RuntimeError("too many attempts (the process died while handling it)"))
     try:
@@ -188,3 +263,13 @@ def pending_ids(judge: Judge) -> list[int]:
     with judge.sessions.begin() as db:
         return list(db.scalars(select(InboundMessage.id).where(
             InboundMessage.status.in_(("received", "failed"))).order_by(InboundMessage.id)))
+
+
+def report_unreadable(judge: Judge, uid: str, error: str) -> None:
+    """Tell the judgekeeper of a mail file the inbox could not read (it was moved to the quarantine)."""
+    with judge.sessions.begin() as db:
+        enqueue(db, judge, to=judge.settings.admin_address, subject="Judge: unreadable mail quarantined",
+                kind="quarantine",
+                text=f"The mail {uid!r} could not be read and was moved to the quarantine folder unread:\n\n"
+                     f"  {error}\n\nThe rest of the inbox keeps flowing.  Fix the file (permissions, disk) "
+                     f"and move it back to process it.\n")

@@ -45,6 +45,7 @@ _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
 _REFUSED_CODECS = frozenset({"idna", "punycode", "unicode_escape", "raw_unicode_escape", "undefined"})
 _MSG_ID = re.compile(r"<[^<>\s]+>")
 _MIME_TOKEN = re.compile(r"[A-Za-z0-9!#$&^_.+-]+")
+_CUT_MARK = "were read"
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,8 @@ class IncomingMail:
     in_reply_to: str | None
     automatic: bool
     problems: tuple[str, ...]
+    auth_results: tuple[str, ...] = ()  # the Authentication-Results headers, top first
+    cuts: tuple[str, ...] = ()  # where the text was cut (also in ``problems``): the reply says so
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,7 @@ def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "") -> Inco
     if not raw.strip():
         problems.append("empty message")
     if len(raw) > MAX_PARSED_BYTES:
-        problems.append(f"message of {len(raw)} bytes: only the first {MAX_PARSED_BYTES} were read")
+        problems.append(f"message of {len(raw)} bytes: only its first {MAX_PARSED_BYTES} bytes were read")
     if headers_only:
         msg = BytesHeaderParser(policy=compat32).parsebytes(raw[:MAX_PARSED_BYTES])
         text = ""
@@ -156,6 +159,7 @@ def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "") -> Inco
     match = _MSG_ID.search(reply)
     in_reply_to = match.group(0) if match else (reply[:500] or None)
     reasons = automatic_reasons(msg, sender)
+    auth_results = tuple(clean(str(value), 2000) for value in (msg.get_all("Authentication-Results") or ())[:20])
 
     return IncomingMail(
         message_id=message_id,
@@ -167,6 +171,8 @@ def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "") -> Inco
         in_reply_to=in_reply_to,
         automatic=bool(reasons),
         problems=tuple(dict.fromkeys(problems)),
+        auth_results=auth_results,
+        cuts=tuple(p for p in dict.fromkeys(problems) if _CUT_MARK in p),
     )
 
 
@@ -209,7 +215,8 @@ def _body_text(msg: Message, problems: list[str]) -> str:
                 text = _part_text(part, problems)
                 if wanted == "text/html":
                     if len(text) > _HTML_LIMIT:
-                        problems.append(f"HTML body truncated to its first {_HTML_LIMIT} characters")
+                        problems.append(f"HTML body of {len(text)} characters truncated: only its first {_HTML_LIMIT} "
+                                        f"characters were read")
                         text = text[:_HTML_LIMIT]
                     text = html_to_text(text)
                 return _finish(text, problems)
@@ -220,9 +227,20 @@ def _body_text(msg: Message, problems: list[str]) -> str:
 def _finish(text: str, problems: list[str]) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     if len(text) > TEXT_LIMIT:
-        problems.append(f"body truncated to its first {TEXT_LIMIT} characters")
-        text = text[:TEXT_LIMIT]
+        text = _without_quotes(text)  # quoted reply text is never read: it must not push orders out
+    if len(text) > TEXT_LIMIT:
+        kept = text[:TEXT_LIMIT]
+        line = kept.count("\n") + 1
+        last = kept.rstrip("\n").rpartition("\n")[2].strip()[:60]
+        problems.append(f"text of {len(text)} characters truncated: only its first {TEXT_LIMIT} characters were read; "
+                        f"it was cut in line {line}" + (f", after '{last}'" if last else ""))
+        text = kept
     return text
+
+
+def _without_quotes(text: str) -> str:
+    """The text without quoted lines (``>``), which the command reader skips anyway."""
+    return "\n".join(line for line in text.split("\n") if not line.lstrip().startswith(">"))
 
 
 def _part_text(part: Message, problems: list[str]) -> str:

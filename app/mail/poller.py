@@ -7,7 +7,7 @@ import threading
 import time
 from typing import Any
 
-from app.mail.inbound import handle_raw, pending_ids, process_stored
+from app.mail.inbound import handle_raw, pending_ids, process_stored, report_unreadable
 from app.services.context import Judge
 
 __all__ = ["poll_once", "run_poller"]
@@ -18,7 +18,13 @@ log = logging.getLogger(__name__)
 def poll_once(judge: Judge, inbox: Any) -> int:
     """Handle every waiting message once; returns how many were handled."""
     handled = 0
-    for raw_mail in inbox.fetch_new():
+    fetched = inbox.fetch_new()
+    for uid, error in getattr(inbox, "take_unreadable", list)():
+        try:
+            report_unreadable(judge, uid, error)
+        except Exception:
+            log.exception("could not report the unreadable message %s", uid)
+    for raw_mail in fetched:
         try:
             outcome = handle_raw(judge, raw_mail.raw, raw_mail.uid)
         except Exception:  # the database is down, say: leave the message for the next round

@@ -9,7 +9,7 @@ from app.mail.errors import CommandError
 from app.mail.session import MailSession
 from app.services.press import PressPlan, PressRequest, plan_press, send_press
 
-__all__ = ["PressCollector", "parse_press", "start_press"]
+__all__ = ["PressCollector", "RefusedPress", "parse_press", "refuse_press", "start_press"]
 
 _MASTER_WORDS = ("M", "MASTER", "GM")
 
@@ -30,6 +30,29 @@ class PressCollector:
             return
         to_words = "everyone" if self.plan.broadcast else ", ".join(sent.to_names)
         ctx.add_note(f"Press sent to {to_words} ({sent.mails} mail{'s' if sent.mails != 1 else ''}).")
+
+
+@dataclass
+class RefusedPress:
+    """The text of a press that was refused: read up to ENDPRESS and dropped, never run as commands."""
+
+    reason: str
+    count: int = 0
+
+    def append(self, line: str) -> None:
+        if line.strip():
+            self.count += 1
+
+    def finish(self, ctx: MailSession) -> None:
+        lines = f"{self.count} line{'s' if self.count != 1 else ''}"
+        ctx.add_note(f"The press was NOT sent ({self.reason}); its {lines} up to ENDPRESS were skipped, "
+                     f"not read as orders or commands.")
+
+
+def refuse_press(ctx: MailSession, error: Exception) -> None:
+    """A PRESS or BROADCAST line was refused: its text up to ENDPRESS is consumed and dropped."""
+    if ctx.collector is None:
+        ctx.collector = RefusedPress(str(error))
 
 
 def parse_press(options: str, *, broadcast: bool) -> PressRequest | None:

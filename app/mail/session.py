@@ -94,10 +94,12 @@ class MailSession:
         self._phase_key: tuple[int, int, str | None] | None = None
         self._phase: Phase | None = None
         self.map_id: int | None = None  # a stored map the reply carries (MAP)
+        self.orders_accepted = 0  # order lines read without error (a mail with none and no command: the answer budget)
+        self.sender_trusted = True  # False: the sender failed SPF/DMARC (Authentication-Results): a stranger
 
     # -- reply building -------------------------------------------------------------------
     def echo(self, line: str, notes: list[str]) -> EchoItem:
-        item = EchoItem(line[:300], list(notes))
+        item = EchoItem(line if len(line) <= 300 else line[:300] + " [... line cut here in this echo]", list(notes))
         self.echoes.append(item)
         return item
 
@@ -168,12 +170,9 @@ class MailSession:
         self.flush_orders()
         self.stop_on_error = True
         target = parse_sign_on_target(game_word)
-        try:
-            signed = identity.sign_on(self.judge, self.db, self.actor(), target, password)
-        except DomainError as error:
-            if error.code == "wrong_password":
-                self._note_sender(identity.record_address(self.judge, self.db, target) or "")
-            raise
+        # A wrong password is not copied to the player of record one by one: a seat that is
+        # guessed at locks, and its player is told once (``app.services.lockout``).
+        signed = identity.sign_on(self.judge, self.db, self.actor(), target, password, trusted=self.sender_trusted)
         self.enter(signed)
         if signed.role == Role.GM:
             self.add_note(f"Signed on as the master of game '{signed.game_name}'.")
@@ -290,9 +289,15 @@ class MailSession:
         phase = queries.open_phase(self.db, game.id)
         if phase is None:
             return
-        receipt = order_service.submit_orders(self.judge, self.db, self._order_actor(pending.power), game,
-                                              [part for _, part in pending.items], pending.phase or None)
+        try:
+            receipt = order_service.submit_orders(self.judge, self.db, self._order_actor(pending.power), game,
+                                                  [part for _, part in pending.items], pending.phase or None)
+        except DomainError as error:  # e.g. the game ended earlier in this very mail (a draw, a concession)
+            for item, _ in pending.items:
+                item.notes.append(f"Error: {error}")
+            return
         if receipt.advance:
+            self.orders_accepted += len(pending.items)
             for item, _ in pending.items:
                 if not item.notes:
                     item.notes.append(f"Stored for {receipt.phase}; it will be checked when that phase begins.")
@@ -301,6 +306,8 @@ class MailSession:
         for (item, part), result in zip(pending.items, receipt.lines, strict=False):
             if not result.ok:
                 item.notes.append(f"Error in '{part}': {result.error or 'not a valid order'}")
+            else:
+                self.orders_accepted += 1
         if not receipt.stored:
             self.add_note("Erroneous orders: nothing from this message was saved (whole-set orders).")
             return

@@ -14,6 +14,7 @@ from app.db.models import Game
 from app.jsonapi import with_game_rules
 from app.services.access import audit, book_of, gm_game
 from app.services.actor import Actor
+from app.services.addresses import check_address
 from app.services.context import Judge
 from app.services.deadlines import resume_game
 from app.services.errors import DomainError
@@ -210,6 +211,7 @@ def eject(judge: Judge, db: Session, actor: Actor, who: str) -> None:
         db.delete(seat)
     else:
         seat.status = "abandoned"
+        seat.reply_token = new_token()  # its personal reply address no longer signs anyone on
     audit(db, actor, game, "eject", who=who)
 
 
@@ -223,7 +225,7 @@ def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, p
         raise DomainError("unknown_power", f"no power '{power}'")
     password = password or new_token()[:10]
     previous = seat.email
-    seat.email, seat.password_hash = address.lower(), hash_password(password)
+    seat.email, seat.password_hash = check_address(address), hash_password(password)
     seat.missed_in_row = 0
     seat.status, seat.misses, seat.reply_token = "active", 0, new_token()
     audit(db, actor, game, "replace", power=pid, address=seat.email)

@@ -8,13 +8,18 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Player
-from app.services.access import book_of, find_game, gm_game
+from app.services import lockout
+from app.services.access import actor_seat, book_of, find_game, gm_game
 from app.services.actor import Actor, Role
 from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.security import verify_password
+from app.services.security import new_token, verify_password
 
-__all__ = ["Became", "SignOn", "SignOnTarget", "become", "record_address", "seat_sign_on", "sign_on", "sign_on_by_token"]
+__all__ = ["SEATED", "Became", "SignOn", "SignOnTarget", "TokenRenewed", "become", "record_address", "renew_token",
+           "revoke_token", "seat_sign_on", "sign_on", "sign_on_by_token"]
+
+SEATED = ("active", "absent", "cd")
+"""The statuses of a seat whose personal reply address signs it on (not resigned, abandoned or eliminated)."""
 
 _MASTER = "MASTER"
 _OBSERVER = "OBSERVER"
@@ -73,27 +78,40 @@ def _resolve(judge: Judge, db: Session, target: SignOnTarget) -> tuple[Game, str
     return game, pid
 
 
-def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, password: str) -> SignOn:
-    """Check the password of the master, an observer (by the actor's address) or a power."""
+def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, password: str, *,
+            trusted: bool = True) -> SignOn:
+    """Check the password of the master, an observer (by the actor's address) or a power.
+
+    ``trusted`` False: the sender's address failed its domain's authentication (SPF or DMARC), so it
+    counts as a stranger even when it is the registered address.  A seat with too many failed
+    password sign-ons refuses them from strangers for a while (``lockout``)."""
     game, who = _resolve(judge, db, target)
-    if who == _MASTER:
-        if not verify_password(game.master_password_hash, password):
-            raise DomainError("wrong_password", f"wrong master password for game '{game.name}'")
-        return SignOn(game.id, game.name, Role.GM, record_address=game.master_email)
     if who == _OBSERVER:
         seat = next((s for s in game.players if s.role == "observer" and s.email == actor.address), None)
         if seat is None or not verify_password(seat.password_hash, password):
             raise DomainError("no_observer", f"no observer with that address and password in '{game.name}'")
         return SignOn(game.id, game.name, Role.OBSERVER, seat_id=seat.id)
-    name = book_of(judge, game).name(who)
-    player = queries.seat_for_power(db, game.id, who)
+    if who == _MASTER:
+        label, registered, password_hash = "the master", game.master_email, game.master_password_hash
+        player = None
+    else:
+        label = book_of(judge, game).name(who)
+        player = queries.seat_for_power(db, game.id, who)
+        if player is None:
+            raise DomainError("no_player", f"{label} has no player in game '{game.name}'")
+        registered, password_hash = player.email, player.password_hash
+    if not (trusted and actor.address == (registered or "").lower()):
+        lockout.check_not_locked(judge, db, game, who, label)
+    if not verify_password(password_hash, password):
+        lockout.record_failure(judge, db, game, who, label, actor.address, registered)
+        if player is None:
+            raise DomainError("wrong_password", f"wrong master password for game '{game.name}'")
+        raise DomainError("wrong_password", f"wrong password for {label} in game '{game.name}'")
     if player is None:
-        raise DomainError("no_player", f"{name} has no player in game '{game.name}'")
-    if not verify_password(player.password_hash, password):
-        raise DomainError("wrong_password", f"wrong password for {name} in game '{game.name}'")
+        return SignOn(game.id, game.name, Role.GM, record_address=game.master_email)
     if player.status in ("resigned", "abandoned"):
-        raise DomainError("vacant", f"{name} is vacant: use TAKEOVER")
-    return SignOn(game.id, game.name, Role.PLAYER, player.id, who, name, player.email)
+        raise DomainError("vacant", f"{label} is vacant: use TAKEOVER")
+    return SignOn(game.id, game.name, Role.PLAYER, player.id, who, label, player.email)
 
 
 def record_address(judge: Judge, db: Session, target: SignOnTarget) -> str | None:
@@ -113,8 +131,8 @@ def record_address(judge: Judge, db: Session, target: SignOnTarget) -> str | Non
 def sign_on_by_token(judge: Judge, db: Session, token: str) -> SignOn | None:
     """A personal reply address signs its seat on without a password."""
     seat = queries.player_by_token(db, token)
-    if seat is None:
-        return None
+    if seat is None or (seat.role == "player" and seat.status not in SEATED):
+        return None  # a resigned, ejected or replaced player's address no longer signs on
     game = db.get_one(Game, seat.game_id)
     return _seat_sign_on(judge, game, seat)
 
@@ -141,3 +159,20 @@ def become(judge: Judge, db: Session, actor: Actor, power: str) -> Became:
         raise DomainError("unknown_power", f"no power called '{power}'")
     seat = queries.seat_for_power(db, game.id, pid)
     return Became(pid, book.name(pid), seat.email if seat is not None else None)
+
+
+def revoke_token(seat: Player) -> None:
+    """The seat's personal reply address stops signing anyone on; it gets a new one."""
+    seat.reply_token = new_token()
+
+
+@dataclass(frozen=True)
+class TokenRenewed:
+    reply_address: str
+
+
+def renew_token(judge: Judge, db: Session, actor: Actor) -> TokenRenewed:
+    """A new personal reply address for the actor's seat; the old one no longer signs on."""
+    seat = actor_seat(db, actor)
+    revoke_token(seat)
+    return TokenRenewed(judge.settings.token_address(seat.reply_token))

@@ -14,6 +14,7 @@ from app.db import queries
 from app.db.models import Game, Phase, Player
 from app.services.access import audit, book_of, find_game, gm_game
 from app.services.actor import Actor
+from app.services.addresses import check_address
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.notify import mail_seat
@@ -74,7 +75,7 @@ def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: st
         raise DomainError("unknown_variant", f"unknown variant '{variant}'")
     merged = {key: value for key, value in DEFAULT_SETTINGS.items() if key != "timing"}
     merged.update(settings or {})
-    game = Game(name=name, variant=variant, status="forming", master_email=actor.address,
+    game = Game(name=name, variant=variant, status="forming", master_email=check_address(actor.address),
                 master_password_hash=hash_password(password), press=press, settings=merged)
     db.add(game)
     db.flush()
@@ -83,7 +84,8 @@ def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: st
 
 
 def _new_seat(db: Session, actor: Actor, game: Game, password: str, *, role: str, preferences: str = "") -> Player:
-    seat = Player(game_id=game.id, power=None, role=role, email=actor.address, password_hash=hash_password(password),
+    seat = Player(game_id=game.id, power=None, role=role, email=check_address(actor.address),
+                  password_hash=hash_password(password),
                   status="active", reply_token=new_token(), preferences=preferences)
     db.add(seat)
     game.players.append(seat)

@@ -2,27 +2,28 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
+from app.services.absence import check_absence_cap, granted_days, record_absence
 from app.services.access import actor_game, actor_seat, audit, book_of, power_seat
 from app.services.actor import Actor
+from app.services.addresses import check_address
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_master
 from app.services.render import format_deadline
-from app.services.security import hash_password
+from app.services.security import hash_password, new_token
 from app.services.timing import game_setting, parse_when
 
 __all__ = ["AbsenceSet", "AddressChanged", "Concession", "DrawVote", "Resigned", "resign", "set_absence",
            "set_address", "set_concede", "set_draw", "set_password", "set_wait"]
 
-_ADDRESS = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
 MAX_ABSENCE_DAYS = 14
+MIN_PASSWORD = 8
 
 
 @dataclass(frozen=True)
@@ -128,8 +129,11 @@ def set_absence(judge: Judge, db: Session, actor: Actor, start: str, end: str) -
     ends = parse_when(end.strip(), now, zone) if end.strip() else None
     if begins is None or ends is None or ends <= begins:
         raise DomainError("bad_absence", "say SET ABSENCE 2026-12-01 TO 2026-12-07")
-    if ends - begins > timedelta(days=MAX_ABSENCE_DAYS) and not actor.is_gm:
+    if ends - begins > timedelta(days=MAX_ABSENCE_DAYS + granted_days(game, seat.power)) and not actor.is_gm:
         raise DomainError("absence_too_long", f"absences are at most {MAX_ABSENCE_DAYS} days")
+    if not actor.is_gm:
+        check_absence_cap(judge, db, game, seat, begins, ends)
+    record_absence(judge, db, actor, game, seat, begins, ends)
     seat.absence_from, seat.absence_to = begins, ends
     moved = game.deadline is not None and begins <= game.deadline <= ends
     if moved:
@@ -140,21 +144,24 @@ def set_absence(judge: Judge, db: Session, actor: Actor, start: str, end: str) -
     return AbsenceSet(begins, ends, zone, moved)
 
 
-def set_password(judge: Judge, db: Session, actor: Actor, password: str) -> None:
-    """The actor's own password (the master's, signed on as the master)."""
-    if len(password.split()) != 1 or len(password) < 3:
-        raise DomainError("bad_password", "a password is one word of at least 3 characters")
+def set_password(judge: Judge, db: Session, actor: Actor, password: str) -> bool:
+    """The actor's own password (the master's, signed on as the master).  A seat's personal reply
+    address changes with it (the old one no longer signs on); returns whether it did."""
+    if len(password.split()) != 1 or len(password) < MIN_PASSWORD:
+        raise DomainError("bad_password", f"a password is one word of at least {MIN_PASSWORD} characters")
     if actor.is_gm and actor.seat_id is None:
         actor_game(db, actor).master_password_hash = hash_password(password)
-    else:
-        actor_seat(db, actor).password_hash = hash_password(password)
+        return False
+    seat = actor_seat(db, actor)
+    seat.password_hash = hash_password(password)
+    seat.reply_token = new_token()
+    return True
 
 
 def set_address(judge: Judge, db: Session, actor: Actor, address: str) -> AddressChanged:
-    """Where the judge writes to the actor (empty: the actor's own address)."""
-    address = address.strip().lower() or actor.address
-    if not _ADDRESS.match(address):
-        raise DomainError("bad_address", f"'{address}' is not a mail address")
+    """Where the judge writes to the actor (empty: the actor's own address); refused when the judge
+    cannot write to it."""
+    address = check_address(address.strip() or actor.address)
     if actor.is_gm and actor.seat_id is None:
         actor_game(db, actor).master_email = address
     else:
@@ -171,6 +178,7 @@ def resign(judge: Judge, db: Session, actor: Actor) -> Resigned:
         db.delete(seat)
         return Resigned(True, None)
     seat.status = "resigned"
+    seat.reply_token = new_token()  # its personal reply address no longer signs anyone on
     name = book_of(judge, game).name(seat.power or "")
     mail_master(db, judge, game, f"Diplomacy player resigned {game.name}",
                 f"{name} ({seat.email}) has resigned from '{game.name}'.  The power is open for TAKEOVER,\n"

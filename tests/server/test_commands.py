@@ -132,10 +132,10 @@ def test_help_list_history_summary(started: Harness) -> None:
 
 
 def test_set_password_and_address(started: Harness) -> None:
-    started.send(player("FRANCE"), signon("FRANCE") + "SET PASSWORD newpw\nSET ADDRESS new@example.com")
+    started.send(player("FRANCE"), signon("FRANCE") + "SET PASSWORD newpassword\nSET ADDRESS new@example.com")
     reply = started.last_reply(player("FRANCE"))
-    assert "newpw" not in reply and "Password changed." in reply
-    started.send("new@example.com", "SIGNON Falpha newpw\nA Par H")
+    assert "newpassword" not in reply and "Password changed." in reply
+    started.send("new@example.com", "SIGNON Falpha newpassword\nA Par H")
     assert "Signed on as France" in started.last_reply("new@example.com")
 
 

@@ -19,6 +19,7 @@ from app.dod3.state import GameSetup, new_game
 from app.dod3.turns import turn_label
 from app.dod3.variant import VARIANT
 from app.services.actor import Actor
+from app.services.addresses import check_address
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.security import hash_password, new_token
@@ -77,7 +78,7 @@ def create_game(db: Session, judge: Judge, name_: str, master_email: str, master
         raise DomainError("unknown_step", f"unknown step for the deadlines: {', '.join(sorted(unknown_hours))}")
     cfg = {"setup": parsed.to_dict(), "hours": {**DEFAULT_HOURS, **dict(hours or {})},
            "neutral": [dict(item) for item in (neutral or [])], "tally": False}
-    game = Game(name=game_name, variant=VARIANT, status="forming", master_email=master_email.lower(),
+    game = Game(name=game_name, variant=VARIANT, status="forming", master_email=check_address(master_email),
                 master_password_hash=hash_password(master_password), press="white",
                 settings={"layout": layout, "timezone": "UTC", "early": False, "reminder_hours": 0, "dod3": cfg})
     db.add(game)
@@ -108,6 +109,7 @@ def seat_holder(db: Session, game: Game, player: str, email: str, password: str)
     if powers is None:
         raise DomainError("unknown_player", f"no player '{player}' in the set-up "
                                             f"(players: {', '.join(p for p, _ in setup.players)})")
+    email = check_address(email)
     password_hash = hash_password(password)
     seats = []
     for power in powers:

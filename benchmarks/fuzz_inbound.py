@@ -1,0 +1,422 @@
+"""Fuzz the inbound pipeline: generated mails (random MIME structure, charsets, headers, command
+mixes, damaged bytes) through ``handle_raw``, then count what went wrong.
+
+    python benchmarks/fuzz_inbound.py [--mails 100000] [--batch 10000] [--seed 1] [--database-url URL]
+                                      [--fast-hash]
+
+Each batch runs on a fresh throwaway SQLite database (or the given one) with a started game
+``fuzz`` of seven players; the judge's clock moves one minute per mail.  Printed per batch and
+in total:
+
+- crashes: ``handle_raw`` raised, or a mail ended ``failed`` / ``quarantined`` (an exception
+  inside the pipeline);
+- unanswered human mails: a mail with a sender, not automatic, not from the judge itself and
+  not a repeated Message-ID, that got no answer -- except those held back by the answer budget
+  (no command, over three an hour from one sender), which are counted on their own line;
+- duplicate answers: a mail answered more than once.
+
+Exit status 1 when any of the three is not 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from email.header import Header
+from email.message import EmailMessage, Message
+from email.mime.base import MIMEBase
+from email.mime.message import MIMEMessage
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sqlalchemy import func, select
+
+from app.db import queries
+from app.db.migrate import upgrade
+from app.db.models import InboundMessage, OutboundMessage
+from app.db.session import make_engine, make_sessionmaker
+from app.mail.inbound import handle_raw
+from app.mail.messages import parse_message
+from app.services.admin import SeatSpec, create_game_direct
+from app.services.context import Judge
+from app.settings import Settings
+
+__all__ = ["FuzzFigures", "run_batch", "run_fuzz"]
+
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+UNITS = {"AUSTRIA": ["A Vie", "A Bud", "F Tri"], "ENGLAND": ["F Lon", "F Edi", "A Lvp"],
+         "FRANCE": ["A Par", "A Mar", "F Bre"], "GERMANY": ["F Kie", "A Mun", "A Ber"],
+         "ITALY": ["A Ven", "A Rom", "F Nap"], "RUSSIA": ["A Mos", "A War", "F Sev", "F Stp/sc"],
+         "TURKEY": ["A Con", "A Smy", "F Ank"]}
+PLACES = ["Bur", "Pic", "Gas", "Spa", "Por", "Mao", "Eng", "Nth", "Bel", "Hol", "Ruh", "Tyr", "Boh", "Gal",
+          "Ukr", "Bla", "Arm", "Bul", "Ser", "Alb", "Ion", "Tun", "Xyz", "Stp/nc"]
+CHARSETS = ["utf-8", "iso-8859-1", "windows-1252", "koi8-r", "shift_jis", "iso-2022-jp", "utf-16", "us-ascii",
+            "x-unknown-charset", "idna", "gb2312", "iso-8859-15"]
+WORDS = ["Bonjour", "Grüße", "Привет", "こんにちは", "ordres", "ÉTÉ", "😀", "naïve", "straße", "\u202e", "\u00a0"]
+MASTER_PASSWORD = "fuzzmaster"
+
+
+@dataclass
+class FuzzFigures:
+    mails: int = 0
+    crashes: int = 0
+    human: int = 0
+    answered: int = 0
+    unanswered: int = 0
+    budget_held: int = 0
+    duplicate_answers: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    examples: list[str] = field(default_factory=list)
+
+    def add(self, other: FuzzFigures) -> None:
+        for name in ("mails", "crashes", "human", "answered", "unanswered", "budget_held", "duplicate_answers",
+                     "seconds"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.statuses.update(other.statuses)
+        self.examples.extend(other.examples[: max(0, 10 - len(self.examples))])
+
+    @property
+    def ok(self) -> bool:
+        return self.crashes == 0 and self.unanswered == 0 and self.duplicate_answers == 0
+
+    def lines(self) -> list[str]:
+        return [f"mails: {self.mails} in {self.seconds:.1f} s ({self.mails / max(self.seconds, 1e-9):.1f} mails/s)",
+                f"crashes: {self.crashes}",
+                f"human mails: {self.human}; answered: {self.answered}; unanswered: {self.unanswered}; "
+                f"held back by the answer budget (no command, >3/h): {self.budget_held}",
+                f"duplicate answers: {self.duplicate_answers}",
+                f"outcomes: {dict(sorted(self.statuses.items()))}"]
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class _Generator:
+    """One random mail after another (deterministic for a seed)."""
+
+    def __init__(self, rng: random.Random, tokens: dict[str, str], judge_address: str) -> None:
+        self.rng = rng
+        self.tokens = tokens
+        self.judge_address = judge_address
+        self.counter = 0
+        self.recent_ids: list[str] = []
+
+    # -- bodies -------------------------------------------------------------------------
+    def _order(self, power: str) -> str:
+        r = self.rng
+        unit = r.choice(UNITS[power] + UNITS[r.choice(POWERS)])
+        kind = r.random()
+        if kind < 0.4:
+            return f"{unit}-{r.choice(PLACES)}"
+        if kind < 0.6:
+            return f"{unit} H"
+        if kind < 0.8:
+            return f"{r.choice(UNITS[power])} S {unit}-{r.choice(PLACES)}"
+        return f"{unit} C {r.choice(UNITS[power])}-{r.choice(PLACES)}"
+
+    def _signon(self, power: str) -> str:
+        r = self.rng
+        password = f"pw{power.lower()}" if r.random() < 0.8 else r.choice(["wrong", "pw", "", "pwfrance x"])
+        style = r.random()
+        if style < 0.6:
+            return f"SIGNON {power[0]}fuzz {password}"
+        if style < 0.8:
+            return f"signon {power.lower()}@fuzz {password}"
+        return f"SIGNON {power[0]}{r.choice(['fuzz', 'nogame', 'FUZZ', ''])} {password}"
+
+    def _command(self, power: str) -> list[str]:
+        r = self.rng
+        pick = r.random()
+        if pick < 0.35:
+            return [self._order(power) for _ in range(r.randint(1, 4))]
+        choices: list[list[str]] = [
+            ["LIST"], ["LIST fuzz"], ["HELP"], ["HISTORY fuzz"], ["SUMMARY fuzz"], ["STATUS"], ["CLEAR"],
+            ["SET WAIT"], ["SET NOWAIT"], ["SET DRAW"], ["SET NODRAW"], ["PHASE F1901M"], ["PHASE bogus"],
+            ["SET ABSENCE 2026-03-10 TO 2026-03-12"], ["SET ABSENCE +48h"], ["SET CONCEDE France"],
+            [f"PRESS TO {r.choice(POWERS + ['Engalnd', 'ALL BUT France'])}", "Hello there", self._order(power),
+             "ENDPRESS"],
+            ["BROADCAST", "Peace for all", "CLEAR", "ENDPRESS"], ["PRESS TO England GREY", "psst", "ENDPRESS"],
+            ["SET PASSWORD short"], ["SET ADDRESS josé@example.com"], ["SET ADDRESS a@b"], ["NEW TOKEN"],
+            ["JOIN fuzz secretpw"], ["OBSERVE fuzz watcherpw"], ["CREATE " + r.choice(["x", "fuzz", "g1"]) + " pw"],
+            ["TAKEOVER france@fuzz newpassword"], ["SIGNON master@fuzz " + r.choice([MASTER_PASSWORD, "nope"])],
+            ["BECOME France"], ["SET DEADLINE +1h"], ["GRANT ABSENCE France 3"], ["REPLACE Spain a@example.com"],
+            ["SET RULE nonsense on"], ["SIGNOFF", "after signoff"], ["MAP fuzz"], ["ENDPRESS"], ["SET"],
+        ]
+        return r.choice(choices)
+
+    def _noise(self) -> list[str]:
+        r = self.rng
+        return r.choice([
+            ["Thanks!"], ["I am out of the office until Monday."], [r.choice(WORDS) * r.randint(1, 5)],
+            ["> quoted line", "> another quoted line"], ["-- ", "John", "Sent from my phone"], [""],
+            ["x" * r.randint(200, 5000)], ["\t\t"], ["A" * 10 + "\x00" + "B"], ["// comment"],
+            ["On Mon, the judge wrote:", "> Orders for France", ">> deeper"],
+        ])
+
+    def body(self, power: str) -> str:
+        r = self.rng
+        lines: list[str] = []
+        if r.random() < 0.55:
+            lines.append(self._signon(power))
+        for _ in range(r.randint(0, 6)):
+            lines.extend(self._command(power) if r.random() < 0.7 else self._noise())
+        if r.random() < 0.05:
+            lines.extend(["> " + "q" * 70] * r.randint(100, 1200))  # a long quoted tail
+        if r.random() < 0.02:
+            lines.extend([self._order(power)] * r.randint(1000, 2100))
+        r.shuffle(lines) if r.random() < 0.1 else None
+        return "\n".join(lines)
+
+    # -- headers and structure ---------------------------------------------------------------
+    def _sender(self) -> tuple[str, str]:
+        """(From header value, the power whose commands the body uses)."""
+        r = self.rng
+        power = r.choice(POWERS)
+        pick = r.random()
+        if pick < 0.45:
+            return f"{power.title()} Player <{power.lower()}@example.com>", power
+        if pick < 0.85:
+            return f"u{r.randint(0, 5000)}@{r.choice(['example.org', 'mail.test', 'ex.co.uk'])}", power
+        return r.choice([
+            "", "not an address", "José <josé@example.com>", "=?utf-8?b?w4lsaXNl?= <elise@example.org>",
+            self.judge_address, "judge+abc@judge.test", "MAILER-DAEMON@example.com", "<>", "a@b@c",
+            "\"quoted, name\" <q@example.com>", "x" * 400 + "@example.com",
+        ]), power
+
+    def _to(self, power: str) -> str:
+        r = self.rng
+        pick = r.random()
+        if pick < 0.7:
+            return self.judge_address
+        if pick < 0.9:
+            return self.tokens[power]
+        return r.choice(["judge+nosuchtoken@judge.test", "other@example.com", "", "judge+@judge.test"])
+
+    def _text_part(self, text: str) -> Message:
+        r = self.rng
+        charset = r.choice(CHARSETS)
+        try:
+            part = MIMEText(text, "plain", charset if charset not in ("x-unknown-charset", "idna") else "utf-8")
+        except (LookupError, UnicodeError):
+            part = MIMEText(text, "plain", "utf-8")
+        if charset in ("x-unknown-charset", "idna"):
+            part.set_param("charset", charset)
+        return part
+
+    def _html_part(self, text: str) -> Message:
+        html = "<html><body>" + "".join(f"<p>{line}</p>" for line in text.split("\n")) + "</body></html>"
+        return MIMEText(html, "html", "utf-8")
+
+    def _structure(self, text: str) -> Message:
+        r = self.rng
+        pick = r.random()
+        if pick < 0.5:
+            return self._text_part(text)
+        if pick < 0.65:
+            alt = MIMEMultipart("alternative")
+            alt.attach(self._text_part(text))
+            alt.attach(self._html_part(text))
+            return alt
+        if pick < 0.72:
+            return self._html_part(text)
+        if pick < 0.85:
+            mixed = MIMEMultipart("mixed")
+            mixed.attach(self._text_part(text))
+            attachment = MIMEBase("application", r.choice(["octet-stream", "pdf", "x-zip"]))
+            attachment.set_payload(bytes(r.getrandbits(8) for _ in range(r.randint(0, 300))))
+            attachment.add_header("Content-Disposition", "attachment", filename=r.choice(["a.bin", "ü.pdf", ""]))
+            mixed.attach(attachment)
+            return mixed
+        if pick < 0.92:
+            mixed = MIMEMultipart("mixed")
+            inner = EmailMessage()
+            inner["Subject"] = "forwarded"
+            inner.set_content("SIGNON Ffuzz pwfrance\nA Par-Bur\n")
+            mixed.attach(self._text_part(text))
+            mixed.attach(MIMEMessage(inner))
+            return mixed
+        only = MIMEBase("image", "png")
+        only.set_payload(b"\x89PNG" + bytes(r.getrandbits(8) for _ in range(50)))
+        return only
+
+    def mail(self) -> bytes:
+        r = self.rng
+        self.counter += 1
+        sender, power = self._sender()
+        msg = self._structure(self.body(power))
+        if sender or r.random() < 0.5:
+            msg["From"] = sender
+        msg["To"] = self._to(power)
+        subject = r.choice(["orders", "Re: Diplomacy orders fuzz S1901M", "", "Ordres — été " + r.choice(WORDS),
+                            "Re: Re: Re: Re: judge", "x" * 600])
+        if not subject.isascii() and r.random() < 0.5:
+            msg["Subject"] = Header(subject, "utf-8").encode()  # RFC 2047 encoded words
+        else:
+            msg["Subject"] = subject  # raw 8-bit when not ASCII
+        if r.random() < 0.97:
+            if self.recent_ids and r.random() < 0.02:
+                message_id = r.choice(self.recent_ids)  # a repeated Message-ID: answered once
+            else:
+                message_id = f"<fuzz{self.counter}.{r.getrandbits(32):x}@fuzz.test>"
+                self.recent_ids = (self.recent_ids + [message_id])[-50:]
+            msg["Message-ID"] = message_id
+        if r.random() < 0.1:
+            msg["In-Reply-To"] = f"<{r.getrandbits(64):x}@judge.test>"
+        if r.random() < 0.05:
+            msg[r.choice(["Auto-Submitted", "Precedence", "X-Autoreply", "List-Id"])] = r.choice(
+                ["auto-replied", "bulk", "yes", "<list.example.com>"])
+        if r.random() < 0.1:
+            msg["Authentication-Results"] = r.choice([
+                "mx.judge.test; dmarc=fail header.from=example.com", "mx.judge.test; spf=pass",
+                "other; dmarc=fail", "garbage ;;; =", "mx.judge.test; spf=fail smtp.mailfrom=x@example.com"])
+        try:
+            raw = msg.as_bytes()
+        except Exception:
+            raw = msg.as_string().encode("utf-8", "replace")
+        damage = r.random()
+        if damage < 0.05:  # flip some bytes
+            data = bytearray(raw)
+            for _ in range(r.randint(1, 20)):
+                if data:
+                    data[r.randrange(len(data))] = r.getrandbits(8)
+            raw = bytes(data)
+        elif damage < 0.07:  # cut short
+            raw = raw[: r.randint(0, len(raw))]
+        elif damage < 0.08:  # header line without a colon, bare CRs, NULs
+            raw = b"Garbage line\r\n\x00\r" + raw
+        return raw
+
+
+def _is_human(raw: bytes, judge_address: str, seen_ids: set[str]) -> bool:
+    mail = parse_message(raw)
+    if mail.message_id in seen_ids:
+        return False
+    seen_ids.add(mail.message_id)
+    local, _, domain = mail.sender.lower().rpartition("@")
+    own_local, _, own_domain = judge_address.lower().rpartition("@")
+    own = domain == own_domain and (local == own_local or local.startswith(own_local + "+"))
+    return bool(mail.sender) and not mail.automatic and not own
+
+
+def run_batch(mails: int, seed: int, database_url: str | None = None) -> FuzzFigures:
+    """Fuzz one fresh database with ``mails`` generated mails."""
+    import logging
+
+    logging.getLogger("app").setLevel(logging.CRITICAL)  # expected failures are counted, not printed
+    figures = FuzzFigures(mails=mails)
+    rng = random.Random(seed)
+    # A throwaway database: in memory-backed /dev/shm when there is one (no fsync per commit).
+    shm = "/dev/shm" if Path("/dev/shm").is_dir() else None
+    with tempfile.TemporaryDirectory(dir=shm) as tmp:
+        url = database_url or f"sqlite:///{tmp}/fuzz.sqlite3"
+        upgrade(url)
+        engine = make_engine(url)
+        clock = _Clock()
+        judge = Judge(settings=Settings(database_url=url, outage_minutes=10**7, authserv_id="mx.judge.test"),
+                      sessions=make_sessionmaker(engine), clock=clock)
+        seats = [SeatSpec(f"{p.lower()}@example.com", f"pw{p.lower()}", p) for p in POWERS]
+        create_game_direct(judge, "fuzz", "gm@example.com", MASTER_PASSWORD, seats=seats,
+                           settings={"reminder_hours": 0, "early": False})
+        with judge.sessions.begin() as db:
+            game = queries.game_by_name(db, "fuzz")
+            assert game is not None
+            tokens = {s.power or "": judge.settings.token_address(s.reply_token) for s in game.players}
+        generator = _Generator(rng, tokens, judge.settings.judge_address)
+        human_ids: dict[str, int] = {}
+        seen_ids: set[str] = set()
+        started = time.perf_counter()
+        for number in range(mails):
+            raw = generator.mail()
+            human = _is_human(raw, judge.settings.judge_address, seen_ids)
+            try:
+                outcome = handle_raw(judge, raw)
+            except Exception as error:
+                figures.crashes += 1
+                figures.examples.append(f"mail {number}: raised {type(error).__name__}: {error}"[:300])
+                continue
+            figures.statuses[outcome.status] += 1
+            if outcome.status in ("failed", "quarantined"):
+                figures.crashes += 1
+                figures.examples.append(f"mail {number}: {outcome.status}: {outcome.error}"[:300])
+            if human and outcome.inbound_id is not None:
+                human_ids[parse_message(raw).message_id] = outcome.inbound_id
+            clock.now += timedelta(minutes=1)
+        figures.seconds = time.perf_counter() - started
+        with judge.sessions.begin() as db:
+            replies = Counter(dict(db.execute(
+                select(OutboundMessage.in_reply_to, func.count()).where(OutboundMessage.kind == "reply")
+                .group_by(OutboundMessage.in_reply_to)).all()))
+            held = set(db.scalars(select(InboundMessage.message_id).where(
+                InboundMessage.status == "ignored", InboundMessage.error.like("no command: answer budget%"))))
+        figures.human = len(human_ids)
+        for message_id in human_ids:
+            count = replies.get(message_id, 0)
+            if count == 0 and message_id[:400] in held:
+                figures.budget_held += 1
+            elif count == 0:
+                figures.unanswered += 1
+                figures.examples.append(f"unanswered: {message_id}")
+            else:
+                figures.answered += 1
+        figures.duplicate_answers = sum(1 for count in replies.values() if count > 1)
+        engine.dispose()
+    return figures
+
+
+def run_fuzz(mails: int, batch: int = 10000, seed: int = 1, database_url: str | None = None,
+             report: bool = False) -> FuzzFigures:
+    total = FuzzFigures()
+    done = 0
+    number = 0
+    while done < mails:
+        size = min(batch, mails - done)
+        figures = run_batch(size, seed * 1_000_003 + number, database_url)
+        total.add(figures)
+        done += size
+        number += 1
+        if report:
+            print(f"batch {number} ({done}/{mails}): " + "; ".join(figures.lines()), flush=True)
+    return total
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--mails", type=int, default=1000)
+    parser.add_argument("--batch", type=int, default=10000, help="mails per fresh database")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database-url", default=None, help="an empty database (default: throwaway SQLite)")
+    parser.add_argument("--fast-hash", action="store_true",
+                        help="argon2 at its minimal cost (same code path, far less CPU per sign-on)")
+    args = parser.parse_args()
+    if args.fast_hash:
+        from argon2 import PasswordHasher
+
+        from app.services import security
+
+        security._HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    total = run_fuzz(args.mails, args.batch, args.seed, args.database_url, report=True)
+    print("TOTAL")
+    for line in total.lines():
+        print("  " + line)
+    for example in total.examples:
+        print("  example: " + example)
+    return 0 if total.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
