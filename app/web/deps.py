@@ -14,6 +14,7 @@ from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
 
 from app.db import queries
+from app.db.models import Game
 from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
@@ -134,6 +135,14 @@ def api_principal(principal: MaybeGm) -> GmPrincipal:
 
 PageGm = Annotated[GmPrincipal, Depends(page_principal)]
 ApiGm = Annotated[GmPrincipal, Depends(api_principal)]
+
+
+def game_row(db: Session, name: str) -> Game:
+    """The game called ``name`` (its GM has been checked by the route's dependency), or a 404."""
+    game = queries.game_by_name(db, name)
+    if game is None:
+        raise HTTPException(status_code=404, detail=f"There is no game '{name}'.")
+    return game
 
 
 def _actor_for(db: Session, principal: GmPrincipal, name: str) -> Actor | None:

@@ -11,14 +11,12 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData
 
-from app.db import queries
-from app.db.models import Game
 from app.services import gm
 from app.services.actor import Actor, Role
 from app.services.dashboard_admin import create_linked_game, invite_player, resend_mail, set_aside_quarantined
 from app.services.errors import DomainError
 from app.services.turn_control import process_now
-from app.web.deps import Db, JudgeDep, PageGame, PageGm
+from app.web.deps import Db, JudgeDep, PageGame, PageGm, game_row
 from app.web.templating import pages
 
 __all__ = ["router"]
@@ -33,12 +31,6 @@ def _text(form: FormData, key: str) -> str:
     value = form.get(key, "")
     return value.strip() if isinstance(value, str) else ""
 
-
-def _game(db: Db, name: str) -> Game:
-    game = queries.game_by_name(db, name)
-    if game is None:
-        raise HTTPException(status_code=404, detail=f"There is no game '{name}'.")
-    return game
 
 
 def _back(name: str, note: str = "") -> RedirectResponse:
@@ -122,7 +114,7 @@ def resume(name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
 @router.post("/games/{name}/process")
 async def process(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
     form = await request.form()
-    game = _game(db, name)
+    game = game_row(db, name)
     expected = _text(form, "phase") or None
     return _run(lambda: process_now(judge, db, actor, game, expected), name, "processed")
 
@@ -143,18 +135,18 @@ async def replace(request: Request, name: str, judge: JudgeDep, db: Db, actor: P
 @router.post("/games/{name}/invite")
 async def invite(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
     form = await request.form()
-    game = _game(db, name)
+    game = game_row(db, name)
     return _run(lambda: invite_player(judge, db, actor, game, _text(form, "address"), _text(form, "note")), name,
                 "invited")
 
 
 @router.post("/games/{name}/mail/out/{mail_id}/resend")
 def resend(name: str, mail_id: int, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    game = _game(db, name)
+    game = game_row(db, name)
     return _run(lambda: resend_mail(judge, db, actor, game, mail_id), name, "resent")
 
 
 @router.post("/games/{name}/mail/in/{mail_id}/resolve")
 def resolve(name: str, mail_id: int, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    game = _game(db, name)
+    game = game_row(db, name)
     return _run(lambda: set_aside_quarantined(judge, db, actor, game, mail_id), name, "resolved")

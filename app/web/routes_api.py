@@ -9,14 +9,12 @@ from fastapi import APIRouter, HTTPException
 from fastapi.encoders import jsonable_encoder
 from pydantic import BaseModel, Field
 
-from app.db import queries
-from app.db.models import Game
 from app.services.actor import Actor, Role
 from app.services.dashboard import GameDetail, GameSummary, PhaseOutcomes, list_games, show_game, show_phase
 from app.services.errors import DomainError
 from app.services.override import commit_override, preview_override
 from app.services.override_changes import OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
-from app.web.deps import ApiGame, ApiGm, Db, JudgeDep
+from app.web.deps import ApiGame, ApiGm, Db, JudgeDep, game_row
 
 __all__ = ["router"]
 
@@ -61,19 +59,13 @@ class OverrideRequest(BaseModel):
             rules=tuple(RuleChange(option, value) for option, value in self.rules.items()), rulings=rulings)
 
 
-def _api_game_row(db: Db, name: str) -> Game:
-    game = queries.game_by_name(db, name)
-    if game is None:
-        raise HTTPException(status_code=404, detail=f"There is no game '{name}'.")
-    return game
-
 
 @router.post("/games/{name}/phases/{code}/override/preview",
              summary="What an override would do: every order's old and new outcome, the positions, the replay")
 def api_override_preview(name: str, code: str, body: OverrideRequest, judge: JudgeDep, db: Db,
                          actor: ApiGame) -> Any:
     try:
-        preview = preview_override(judge, db, actor, _api_game_row(db, name), code, body.changes())
+        preview = preview_override(judge, db, actor, game_row(db, name), code, body.changes())
     except DomainError as error:
         raise HTTPException(status_code=400, detail=error.message) from error
     return jsonable_encoder(asdict(preview))
@@ -84,7 +76,7 @@ def api_override_preview(name: str, code: str, body: OverrideRequest, judge: Jud
 def api_override_commit(name: str, code: str, body: OverrideRequest, judge: JudgeDep, db: Db,
                         actor: ApiGame) -> Any:
     try:
-        done = commit_override(judge, db, actor, _api_game_row(db, name), code, body.changes(), body.reason)
+        done = commit_override(judge, db, actor, game_row(db, name), code, body.changes(), body.reason)
     except DomainError as error:
         raise HTTPException(status_code=400, detail=error.message) from error
     return jsonable_encoder({"audit_id": done.audit_id, "mails": done.mails, "reason": done.reason,

@@ -7,15 +7,13 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData
 
-from app.db import queries
-from app.db.models import Game
 from app.services.contests import Verdict, answer_contest, check_open
 from app.services.dashboard_maps import MapData
 from app.services.errors import DomainError
 from app.services.override import commit_override
 from app.services.override_changes import OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from app.services.override_review import PhaseOrders, phase_orders, review_override
-from app.web.deps import Db, JudgeDep, PageGame
+from app.web.deps import Db, JudgeDep, PageGame, game_row
 from app.web.maps import data_uri, map_svg
 from app.web.templating import pages
 
@@ -23,12 +21,6 @@ __all__ = ["changes_from_form", "router"]
 
 router = APIRouter(include_in_schema=False)
 
-
-def _game(db: Db, name: str) -> Game:
-    game = queries.game_by_name(db, name)
-    if game is None:
-        raise HTTPException(status_code=404, detail=f"There is no game '{name}'.")
-    return game
 
 
 def _text(form: FormData, key: str) -> str:
@@ -84,7 +76,7 @@ def _contest_id(form: FormData) -> int | None:
 async def override(request: Request, name: str, code: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
     """``action=preview``: old and new side by side; ``action=commit``: re-adjudicate, replay, mail."""
     form = await request.form()
-    game = _game(db, name)
+    game = game_row(db, name)
     try:
         original = phase_orders(judge, db, actor, game, code)
     except DomainError as error:
@@ -119,7 +111,7 @@ async def override(request: Request, name: str, code: str, judge: JudgeDep, db: 
 @router.post("/games/{name}/contests/{contest_id}/answer")
 async def answer(request: Request, name: str, contest_id: int, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
     form = await request.form()
-    game = _game(db, name)
+    game = game_row(db, name)
     try:
         verdict = Verdict(_text(form, "verdict"))
     except ValueError as error:
