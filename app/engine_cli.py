@@ -37,17 +37,12 @@ def _adjudicate(args: argparse.Namespace) -> int:
         json.dump(_safe(request), sys.stdout)
         sys.stdout.write("\n")
         return 0
-    for line in sys.stdin:
+    out = sys.stdout.buffer
+    for line in sys.stdin.buffer:
         if not line.strip():
             continue
-        try:
-            request = json.loads(line)
-        except json.JSONDecodeError as error:
-            response = {"id": None, "error": f"not JSON: {error}"}
-        else:
-            response = _safe(request)
-        sys.stdout.write(json.dumps(response) + "\n")
-        sys.stdout.flush()
+        out.write(jsonapi.adjudicate_line(line) + b"\n")
+        out.flush()
     return 0
 
 

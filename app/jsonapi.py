@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from .db import codec
 from .db.codec import CodecError, parse_unit, result_to_json, state_from_json, state_to_json
 from .engine import api as engine
@@ -20,6 +22,7 @@ from .variants import load_variant
 __all__ = [
     "DEFAULT_VARIANT",
     "RequestError",
+    "adjudicate_line",
     "adjudicate_request",
     "check_orders",
     "describe_phase",
@@ -93,6 +96,22 @@ def adjudicate_request(data: dict[str, Any]) -> dict[str, Any]:
     except RequestError as error:
         return {"id": request_id, "error": str(error)}
     return result_to_json(result, variant, request_id)
+
+
+def adjudicate_line(line: str | bytes) -> bytes:
+    """One line of `judge adjudicate --jsonl`: a request's JSON text in, its result's
+    JSON text out (one line, no newline). A line that is not a JSON object gets an
+    `error`, like any bad request."""
+    try:
+        request = orjson.loads(line)
+    except orjson.JSONDecodeError as error:
+        response: dict[str, Any] = {"id": None, "error": f"not JSON: {error}"}
+    else:
+        if isinstance(request, dict):
+            response = adjudicate_request(request)
+        else:
+            response = {"id": None, "error": "a request must be a JSON object"}
+    return orjson.dumps(response)
 
 
 def initial_state(variant_name: str) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, inspect, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase, Player, Press
@@ -12,6 +12,7 @@ __all__ = [
     "game_by_name",
     "lock_game",
     "open_phase",
+    "open_phase_of",
     "orders_for",
     "phases_of",
     "player_by_token",
@@ -34,6 +35,27 @@ def open_phase(session: Session, game_id: int) -> Phase | None:
     return session.scalar(
         select(Phase).where(Phase.game_id == game_id, Phase.status == "open").order_by(Phase.seq.desc())
     )
+
+
+def open_phase_of(session: Session, game: Game) -> Phase | None:
+    """`open_phase`, remembered for the rest of this transaction while the game stays where
+    it was (the same phase code and version: processing a turn or rolling one back changes
+    the version) and the phase row is still loaded and open. One mail asks for its game's
+    phase several times; the database is asked once."""
+    remembered: dict[int, tuple[object, int, str | None, Phase]] = session.info.setdefault("open_phase_of", {})
+    transaction = session.get_transaction()
+    known = remembered.get(game.id)
+    if known is not None:
+        known_transaction, version, code, kept = known
+        state = inspect(kept)
+        if (known_transaction is transaction and transaction is not None and version == game.version
+                and code == game.phase and state.persistent and "status" not in state.unloaded
+                and kept.status == "open"):
+            return kept
+    phase = open_phase(session, game.id)
+    if phase is not None:
+        remembered[game.id] = (session.get_transaction(), game.version, game.phase, phase)
+    return phase
 
 
 def phases_of(session: Session, game_id: int, *, processed_only: bool = True) -> list[Phase]:

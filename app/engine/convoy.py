@@ -83,15 +83,31 @@ FleetRoutes = tuple[tuple[str, ...], ...]
 
 def fleet_routes(source: str, target: str, fleets: list[str], game_map: GameMap) -> FleetRoutes:
     """Every minimal chain of fleets that could carry an army from `source` to `target`:
-    no fleet of it could be left out (DATC 4.E.1, 6.G.19). Remembered per map: the
-    answer depends on the map, the two provinces and the fleets (in their order) alone."""
-    key = ("fleet routes", source, target, tuple(fleets))
+    no fleet of it could be left out (DATC 4.E.1, 6.G.19). Only the fleets linked to
+    `source` by some chain can be on a route, so only they make the answer; it is
+    remembered per map, keyed by them (in their order) and the two provinces."""
+    linked = _linked_fleets(source, fleets, game_map)
+    key = ("fleet routes", source, target, tuple(linked))
     known = game_map.memo.get(key)
     if type(known) is tuple:
         return known
-    routes = tuple(tuple(route) for route in _find_fleet_routes(source, target, fleets, game_map))
+    routes = tuple(tuple(route) for route in _find_fleet_routes(source, target, linked, game_map))
     game_map.remember(key, routes)
     return routes
+
+
+def _linked_fleets(source: str, fleets: list[str], game_map: GameMap) -> list[str]:
+    """The `fleets` some chain of them links to `source`, in their given order."""
+    reach = game_map.fleet_province_reach
+    frontier = [f for f in fleets if source in reach(f)]
+    linked = set(frontier)
+    while frontier:
+        near = reach(frontier.pop())
+        for other in fleets:
+            if other not in linked and other in near:
+                linked.add(other)
+                frontier.append(other)
+    return [f for f in fleets if f in linked]
 
 
 def _find_fleet_routes(source: str, target: str, fleets: list[str], game_map: GameMap) -> list[list[str]]:
@@ -125,8 +141,27 @@ def route_exists(
     source: str, target: str, state: GameState, game_map: GameMap,
     excluded: str | None = None, max_fleets: int | None = None,
 ) -> bool:
+    """Some chain of fleets on the board (but `excluded`), at most `max_fleets` long,
+    could carry an army from `source` to `target`. The shortest chain is minimal, so
+    this is "some route of `fleet_routes` is short enough", found breadth first."""
     if not convoyable(source, target, game_map):
         return False
-    routes = fleet_routes(province_of(source), target, convoy_fleets(state, game_map, excluded), game_map)
-    return any(max_fleets is None or len(r) <= max_fleets for r in routes)
-
+    source = province_of(source)
+    reach = game_map.fleet_province_reach
+    fleets = convoy_fleets(state, game_map, excluded)
+    frontier = [f for f in fleets if source in reach(f)]
+    seen = set(frontier)
+    length = 1
+    while frontier and (max_fleets is None or length <= max_fleets):
+        if any(target in reach(f) for f in frontier):
+            return True
+        following = []
+        for fleet in frontier:
+            near = reach(fleet)
+            for other in fleets:
+                if other not in seen and other in near:
+                    seen.add(other)
+                    following.append(other)
+        frontier = following
+        length += 1
+    return False

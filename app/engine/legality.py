@@ -68,8 +68,8 @@ def is_retreat_order(order: Order, power: str, state: GameState) -> bool:
 def _remembered_movement(order: Order, power: str, state: GameState, variant: Variant) -> Order:
     """`_movement`, remembered per map where the answer depends only on the order, the
     unit it names and the unit it supports: holds, moves over land or sea (not by
-    convoy), and supports of units that could move without a convoy. Refusals are not
-    remembered."""
+    convoy), and supports of units that could move without a convoy, ordered by the
+    unit's owner. Refusals are not remembered."""
     kind = type(order)
     if kind not in _REMEMBERED_KINDS:
         return _movement(order, power, state, variant)
@@ -77,15 +77,16 @@ def _remembered_movement(order: Order, power: str, state: GameState, variant: Va
     location = order.unit.location  # type: ignore[union-attr]  # one of the kinds above
     slash = location.find("/")
     here = units.get(location if slash < 0 else location[:slash])
-    if here is None or here[1].type == ARMY_FLEET:
-        return _movement(order, power, state, variant)
+    if here is None or here[0] != power or here[1].type == ARMY_FLEET:
+        return _movement(order, power, state, variant)  # refused, or an A/F: not remembered
     supported = units.get(order.supported) if kind is SupportHold or kind is SupportMove else None  # type: ignore[union-attr]
     # Keyed by identity (cheap to hash); the entry holds the objects, so no other object
     # can take their ids while it lives, and a hit is checked against them.
     supported_unit = supported[1] if supported is not None else None
-    # The owner of the ordered unit is part of the key: the same unit object may stand
-    # there for another power later (interned units), and nobody orders another's unit.
-    key = ("legal", id(order), power, here[0], id(here[1]), id(supported_unit))
+    # Only the unit's owner reaches this far (nobody orders another's unit), and then
+    # the answer does not depend on who the owner is: the same unit object may stand
+    # there for another power later (interned units).
+    key = ("legal", id(order), id(here[1]), id(supported_unit))
     known = variant.map.memo.get(key)
     if type(known) is _Remembered and known.order is order and known.unit is here[1] and known.supported is supported_unit:
         return known.legal

@@ -188,7 +188,7 @@ class Dod3Create(Dod3Command):
         soviets = words[upper.index("SOVIETS") + 1] if "SOVIETS" in upper[2:-1] else None
         game, done = setup.new_dod3_game(ctx.judge, ctx.db, actor_of(ctx), words[0], words[1], preset=preset,
                                          soviet_with=soviets)
-        ctx._enter(game, None, master=True)
+        ctx._enter(game.id, None, master=True)
         ctx.add_note(f"Game '{done.game}' (Days of Decision III) created; you are its GM. Players: "
                      f"{', '.join(done.players)}. Seat them with DOD3 SEAT <player> <address> <password>, "
                      f"then DOD3 START.")

@@ -192,9 +192,8 @@ class MailSession:
     def enter(self, signed: identity.SignOn, *, status: bool = True) -> None:
         """Act for a sign-on from now on (its address of record gets a copy of the reply);
         ``status``: end the reply with its power's orders."""
-        game = self.db.get_one(Game, signed.game_id)
         seat = self.db.get_one(Player, signed.seat_id) if signed.seat_id is not None else None
-        self._enter(game, seat, master=signed.role == Role.GM, status=status)
+        self._enter(signed.game_id, seat, master=signed.role == Role.GM, status=status)
         if signed.record_address:
             self._note_sender(signed.record_address)
 
@@ -203,12 +202,12 @@ class MailSession:
         self.game, self.master, self.seat = self.db.get_one(Game, game_id), True, None
 
     def sign_on_new_seat(self, game: Game, seat: Player) -> None:
-        self._enter(game, seat)
+        self._enter(game.id, seat)
 
-    def _enter(self, game: Game, seat: Player | None, *, master: bool = False, status: bool = True) -> None:
+    def _enter(self, game_id: int, seat: Player | None, *, master: bool = False, status: bool = True) -> None:
         # Lock the game for the rest of this mail's transaction, so that its phase cannot
         # change under the mail (a turn being processed meanwhile waits, or is skipped).
-        game = queries.lock_game(self.db, game.id) or game
+        game = queries.lock_game(self.db, game_id) or self.db.get_one(Game, game_id)
         self.game = game
         self.seat = seat
         self.master = master
@@ -249,7 +248,7 @@ class MailSession:
         key = (game.id, game.version, game.phase)
         if self._phase_key == key and self._phase is not None:
             return self._phase
-        phase = queries.open_phase(self.db, game.id)
+        phase = queries.open_phase_of(self.db, game)
         self._phase_key, self._phase = key, phase
         if phase is None or game.status not in ("active", "paused"):
             raise CommandError(f"game '{game.name}' is not running ({game.status})")
@@ -286,7 +285,7 @@ class MailSession:
         if pending is None or not pending.items or self.game is None:
             return
         game = self.game
-        phase = queries.open_phase(self.db, game.id)
+        phase = queries.open_phase_of(self.db, game)
         if phase is None:
             return
         try:
@@ -351,13 +350,14 @@ class MailSession:
         views = []
         for game_id, power in self.status_keys:
             game = self.db.get_one(Game, game_id)
-            phase = queries.open_phase(self.db, game.id)
+            phase = queries.open_phase_of(self.db, game)
             if phase is None or game.status not in ("active", "paused"):
                 continue
             status = order_service.power_status(self.judge, self.db, self._order_actor(power), game, power)
             if status is None:
                 continue
-            seat = queries.seat_for_power(self.db, game.id, power)
+            seat = self.seat if self.seat is not None and self.seat.game_id == game.id and self.seat.power == power \
+                else queries.seat_for_power(self.db, game.id, power)
             retreats = [retreat_line(c) for c in retreat_choices(phase.state_before, power)] if phase.code.endswith(
                 "R") else []
             views.append(

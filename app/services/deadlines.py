@@ -38,7 +38,7 @@ def check_early(db: Session, judge: Judge, game: Game) -> None:
     period (``SET EARLY minutes``) has passed since this last change; otherwise back to the deadline."""
     if game.status != "active" or not game_setting(game.settings, "early"):
         return
-    phase = queries.open_phase(db, game.id)
+    phase = queries.open_phase_of(db, game)
     if phase is None:
         return
     now = judge.now()

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from app.db import queries
@@ -46,17 +46,21 @@ def phase_map(db: Session, game: Game, phase: str, state: dict[str, Any], result
     if not has_drawing(game.variant):
         return None
     digest = _digest(game.variant, state, result, game.name)
-    found = db.scalar(select(MapImage).where(MapImage.digest == digest))
-    if found is not None:
-        return found
-    row = MapImage(digest=digest, game_id=game.id, phase=phase[:12], kind=kind, renderer_version=RENDERER_VERSION,
-                   variant=game.variant, title=game.name[:80], state=state, result=result, png=None)
-    try:
-        with db.begin_nested():
-            db.add(row)
-    except IntegrityError:  # drawn meanwhile by another transaction
-        return db.scalar(select(MapImage).where(MapImage.digest == digest))
-    return row
+    values = {"digest": digest, "game_id": game.id, "phase": phase[:12], "kind": kind,
+              "renderer_version": RENDERER_VERSION, "variant": game.variant, "title": game.name[:80],
+              "state": state, "result": result, "png": None}
+    # One statement for a new map; a map recorded already (by this or another transaction) is
+    # left as it is and read back.
+    added = db.scalars(_insert(db).values(values).on_conflict_do_nothing(index_elements=["digest"])
+                       .returning(MapImage), execution_options={"populate_existing": True}).first()
+    return added if added is not None else db.scalar(select(MapImage).where(MapImage.digest == digest))
+
+
+def _insert(db: Session) -> Any:
+    """INSERT for this database, with its ON CONFLICT clause."""
+    if db.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(MapImage)
+    return sqlite.insert(MapImage)
 
 
 def map_png(db: Session, image: MapImage) -> bytes | None:

@@ -156,7 +156,7 @@ def _acting_power(actor: Actor, game: Game) -> str:
 
 
 def _open_phase(db: Session, game: Game) -> Phase:
-    phase = queries.open_phase(db, game.id)
+    phase = queries.open_phase_of(db, game)
     if phase is None or game.status not in ("active", "paused"):
         raise DomainError("not_running", f"game '{game.name}' is not running ({game.status})")
     return phase
@@ -167,7 +167,9 @@ def _back_from_civil_disorder(db: Session, actor: Actor, game: Game, power: str)
     while nobody took it over; the GM's orders do not."""
     if actor.role != Role.PLAYER:
         return
-    seat = queries.seat_for_power(db, game.id, power)
+    seat = db.get(Player, actor.seat_id) if actor.seat_id is not None else None  # mostly still loaded
+    if seat is None or seat.game_id != game.id or seat.power != power:
+        seat = queries.seat_for_power(db, game.id, power)
     if seat is not None and seat.status in ("cd", "abandoned"):
         seat.status = "active"
 
@@ -269,7 +271,7 @@ def power_status(judge: Judge, db: Session, actor: Actor, game: Game, power: str
     power = power.upper()
     if not (actor.is_gm or (actor.power or "").upper() == power):
         raise DomainError("not_allowed", "only that power's player or the GM may see its orders")
-    phase = queries.open_phase(db, game.id)
+    phase = queries.open_phase_of(db, game)
     if phase is None or game.status not in ("active", "paused"):
         return None
     variant, state = phase_variant_state(game, phase)
@@ -277,10 +279,12 @@ def power_status(judge: Judge, db: Session, actor: Actor, game: Game, power: str
     return status_for(needed(variant, state, power), power, phase.code, rows, undeclared_units(variant, state, power))
 
 
-def seat_statuses(db: Session, game: Game, phase: Phase) -> list[tuple[Player, OrderStatus]]:
-    """The order status of every power, with one query for all the orders."""
+def seat_statuses(db: Session, game: Game, phase: Phase,
+                  rows: Sequence[OrderRow] | None = None) -> list[tuple[Player, OrderStatus]]:
+    """The order status of every power, with one query for all the orders (or from ``rows``,
+    the phase's orders the caller has just read)."""
     by_power: dict[str, list[OrderRow]] = {}
-    for row in queries.orders_for(db, game.id, phase.code):
+    for row in queries.orders_for(db, game.id, phase.code) if rows is None else rows:
         by_power.setdefault(row.power, []).append(row)
     seats = [seat for seat in game.players
              if seat.power is not None and seat.role == "player" and seat.status != "eliminated"]

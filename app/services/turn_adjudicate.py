@@ -50,6 +50,7 @@ def phase_orders(phase: Phase) -> dict[str, list[OrderInput]]:
 class PhaseOrders:
     received: dict[str, list[str]]  # per power, as written
     orders: dict[str, list[OrderInput]]  # per power, as read on arrival: what is adjudicated
+    rows: tuple[OrderRow, ...] = ()  # the stored rows they come from
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,8 @@ def collect_orders(db: Session, game: Game, phase: Phase) -> PhaseOrders:
     orders: dict[str, list[OrderInput]] = {}
     unchecked: dict[str, list[str]] = {}
     ordered: dict[str, set[str]] = {}
-    for row in queries.orders_for(db, game.id, phase.code):
+    rows = queries.orders_for(db, game.id, phase.code)
+    for row in rows:
         received.setdefault(row.power, []).append(row.line)
         order = stored_order(row) if row.checked else None
         if order is not None:
@@ -126,12 +128,12 @@ def collect_orders(db: Session, game: Game, phase: Phase) -> PhaseOrders:
                 if check.order is not None and unit not in ordered.get(power, set()):
                     latest[unit or f"#{index}"] = check.order
             orders.setdefault(power, []).extend(latest.values())
-    return PhaseOrders(received=received, orders=orders)
+    return PhaseOrders(received=received, orders=orders, rows=tuple(rows))
 
 
-def _nmr_powers(db: Session, game: Game, phase: Phase, parsed: Mapping[str, Sequence[object]]) -> tuple[str, ...]:
-    return tuple(seat.power for seat, status in seat_statuses(db, game, phase)
-                 if seat.power and status.needs_orders and not parsed.get(seat.power))
+def _nmr_powers(db: Session, game: Game, phase: Phase, orders: PhaseOrders) -> tuple[str, ...]:
+    return tuple(seat.power for seat, status in seat_statuses(db, game, phase, orders.rows)
+                 if seat.power and status.needs_orders and not orders.orders.get(seat.power))
 
 
 def adjudicate_phase(db: Session, game: Game, phase: Phase) -> Adjudication:
@@ -140,7 +142,7 @@ def adjudicate_phase(db: Session, game: Game, phase: Phase) -> Adjudication:
     variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
     outcome = adjudicate_position(variant, phase.state_before, orders.orders)
     return Adjudication(phase_code=phase.code, orders=orders, outcome=outcome,
-                        nmr=_nmr_powers(db, game, phase, orders.orders))
+                        nmr=_nmr_powers(db, game, phase, orders))
 
 
 def adjudicate_open_phase(db: Session, game: Game) -> tuple[Phase, Adjudication]:

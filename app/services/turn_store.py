@@ -58,9 +58,9 @@ def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None
     if next_code:
         new_phase = Phase(game_id=game.id, seq=phase.seq + 1, code=next_code, status="open",
                           state_before=state_after, deadline=next_at)
+        take_opening(game, new_phase)
         db.add(new_phase)
         db.flush()
-        take_opening(game, new_phase)
         check_advance_orders(db, game, new_phase)
         game.phase = next_code
         game.deadline = next_at
@@ -77,6 +77,7 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     """Write the adjudication of ``phase``: its results, the seats (misses, eliminations), the next phase."""
     outcome = adjudication.outcome
     deadline = phase.deadline or game.deadline
+    take_advance_orders(db, game, phase)  # read before the phase row changes: one UPDATE of it
     phase.orders_received = adjudication.orders.received
     phase.orders_parsed = orders_as_text(adjudication.orders.orders)
     phase.orders_typed = orders_as_json(adjudication.orders.orders)
@@ -86,7 +87,6 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     phase.processed_at = now
     db.flush()
     crash("turn:phase_stored")
-    take_advance_orders(db, game, phase)
     ordered = {power.upper() for power, items in adjudication.orders.orders.items() if items}
     for seat in game.players:
         if seat.power in adjudication.nmr:
