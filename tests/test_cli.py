@@ -70,6 +70,16 @@ def test_jsonl_answers_every_line_in_order() -> None:
             assert {"id", "phase", "orders", "units", "dislodged", "centers", "next_phase"} <= set(answer)
 
 
+def test_jsonl_a_line_that_is_not_utf8_gets_an_error_and_the_stream_goes_on() -> None:
+    stdin = json.dumps(OPENING).encode() + b"\n" + b'{"id": "bad\xff\xfe"}\n' + json.dumps(DISLODGE).encode() + b"\n"
+    done = subprocess.run([*JUDGE, "adjudicate", "--jsonl"], check=False, input=stdin, capture_output=True, cwd=ROOT,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a.get("id") for a in answers] == ["c1", None, "c2"]
+    assert "not JSON" in answers[1]["error"]
+
+
 def test_jsonl_results() -> None:
     opening, dislodge, no_units = adjudicate_lines([json.dumps(OPENING), json.dumps(DISLODGE), json.dumps(NO_UNITS)])
     results = {(o["power"], o["order"]): o for o in opening["orders"]}
