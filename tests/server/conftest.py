@@ -119,6 +119,13 @@ def started(harness: Harness) -> Harness:
     return harness
 
 
+def token_address(harness: Harness, power: str) -> str:
+    """The personal reply address the power's start mail gave it (``judge+<token>@...``)."""
+    address = harness.outbox(to=player(power), kind="start")[0].reply_to
+    assert address and address.startswith("judge+")
+    return address
+
+
 def signon(power: str, game: str = "alpha") -> str:
     return f"SIGNON {power[0]}{game} pw{power.lower()}\n"
 

@@ -11,13 +11,7 @@ from sqlalchemy import event
 
 from app.db import queries
 from app.db.models import Game, Phase
-from tests.server.conftest import Harness, player
-
-
-def _token_address(harness: Harness, power: str) -> str:
-    address = harness.outbox(to=player(power), kind="start")[0].reply_to
-    assert address and address.startswith("judge+")
-    return address
+from tests.server.conftest import Harness, player, token_address
 
 
 @contextmanager
@@ -38,7 +32,7 @@ def _statements(harness: Harness) -> Iterator[Counter[str]]:
 
 
 def test_an_order_mail_by_reply_address_asks_for_the_open_phase_once(started: Harness) -> None:
-    token = _token_address(started, "FRANCE")
+    token = token_address(started, "FRANCE")
     with _statements(started) as seen:
         out = started.send(player("FRANCE"), "A PAR-BUR\nA MAR-SPA\nF BRE-MAO", to=token)
     assert out.status == "done"

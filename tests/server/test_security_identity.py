@@ -4,14 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.server.conftest import Harness, player, signon
-
-
-def _token_address(harness: Harness, power: str) -> str:
-    address = harness.outbox(to=player(power), kind="start")[0].reply_to
-    assert address and address.startswith("judge+")
-    return address
-
+from tests.server.conftest import Harness, player, signon, token_address
 
 # ----------------------------------------------------------------------------- 1: token rules
 
@@ -21,7 +14,7 @@ def _token_address(harness: Harness, power: str) -> str:
     ("gm@example.com", "SIGNON master@alpha masterpw\nEJECT France"),
 ])
 def test_token_of_a_resigned_or_ejected_player_no_longer_signs_on(started: Harness, leave: tuple[str, str]) -> None:
-    token = _token_address(started, "FRANCE")
+    token = token_address(started, "FRANCE")
     who, text = leave
     sender = player(who) if who.isupper() else who
     started.send(sender, (signon("FRANCE") if who == "FRANCE" else "") + text)
@@ -32,14 +25,14 @@ def test_token_of_a_resigned_or_ejected_player_no_longer_signs_on(started: Harne
 
 
 def test_replace_and_takeover_revoke_the_token(started: Harness) -> None:
-    token = _token_address(started, "FRANCE")
+    token = token_address(started, "FRANCE")
     started.send("gm@example.com", "SIGNON master@alpha masterpw\nREPLACE France new@example.com newpassword")
     started.send(player("FRANCE"), "A Par-Bur", to=token)
     assert "A PAR - BUR" not in started.last_reply(player("FRANCE"))
 
 
 def test_set_password_issues_a_new_token(started: Harness) -> None:
-    token = _token_address(started, "FRANCE")
+    token = token_address(started, "FRANCE")
     started.send(player("FRANCE"), signon("FRANCE") + "SET PASSWORD longenough")
     rows = started.outbox(to=player("FRANCE"), kind="reply")
     assert rows[-1].reply_to and rows[-1].reply_to != token
@@ -50,7 +43,7 @@ def test_set_password_issues_a_new_token(started: Harness) -> None:
 
 
 def test_new_token_command(started: Harness) -> None:
-    token = _token_address(started, "FRANCE")
+    token = token_address(started, "FRANCE")
     started.send(player("FRANCE"), "NEW TOKEN", to=token)
     reply = started.outbox(to=player("FRANCE"), kind="reply")[-1]
     assert "personal reply address was changed" in reply.body_text
@@ -121,13 +114,13 @@ def test_stranger_with_the_password_never_gets_the_token(started: Harness) -> No
     assert "A PAR H" in answer.body_text
     assert answer.reply_to is None
     copy = started.outbox(to=player("FRANCE"), kind="copy")[-1]
-    assert copy.reply_to == _token_address(started, "FRANCE")
+    assert copy.reply_to == token_address(started, "FRANCE")
 
 
 def test_player_of_record_gets_the_token(started: Harness) -> None:
     started.send(player("FRANCE"), signon("FRANCE") + "A Par H")
     answer = started.outbox(to=player("FRANCE"), kind="reply")[-1]
-    assert answer.reply_to == _token_address(started, "FRANCE")
+    assert answer.reply_to == token_address(started, "FRANCE")
 
 
 # ----------------------------------------------------------------------------- 4: echo masking
