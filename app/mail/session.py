@@ -91,8 +91,6 @@ class MailSession:
         self.pending: PendingOrders | None = None
         self.games_touched: set[int] = set()
         self.changed = False
-        self._phase_key: tuple[int, int, str | None] | None = None
-        self._phase: Phase | None = None
         self.map_id: int | None = None  # a stored map the reply carries (MAP)
         self.orders_accepted = 0  # order lines read without error (a mail with none and no command: the answer budget)
         self.sender_trusted = True  # False: the sender failed SPF/DMARC (Authentication-Results): a stranger
@@ -245,11 +243,7 @@ class MailSession:
     # -- orders -------------------------------------------------------------------------------
     def open_phase(self) -> Phase:
         game = self.require_game()
-        key = (game.id, game.version, game.phase)
-        if self._phase_key == key and self._phase is not None:
-            return self._phase
-        phase = queries.open_phase_of(self.db, game)
-        self._phase_key, self._phase = key, phase
+        phase = queries.open_phase_of(self.db, game)  # remembered for the mail's transaction
         if phase is None or game.status not in ("active", "paused"):
             raise CommandError(f"game '{game.name}' is not running ({game.status})")
         return phase
@@ -346,6 +340,13 @@ class MailSession:
                 self.add_note(f"Error: {error}")
 
     # -- the reply ------------------------------------------------------------------------------
+    def _seat_of(self, game: Game, power: str) -> Player | None:
+        """The seat of ``power``: the one signed on, mostly (no query then)."""
+        seat = self.seat
+        if seat is not None and seat.game_id == game.id and seat.power == power:
+            return seat
+        return queries.seat_for_power(self.db, game.id, power)
+
     def status_views(self) -> list[dict[str, Any]]:
         views = []
         for game_id, power in self.status_keys:
@@ -356,8 +357,7 @@ class MailSession:
             status = order_service.power_status(self.judge, self.db, self._order_actor(power), game, power)
             if status is None:
                 continue
-            seat = self.seat if self.seat is not None and self.seat.game_id == game.id and self.seat.power == power \
-                else queries.seat_for_power(self.db, game.id, power)
+            seat = self._seat_of(game, power)
             retreats = [retreat_line(c) for c in retreat_choices(phase.state_before, power)] if phase.code.endswith(
                 "R") else []
             views.append(

@@ -52,7 +52,7 @@ def phase_map(db: Session, game: Game, phase: str, state: dict[str, Any], result
     # One statement for a new map; a map recorded already (by this or another transaction) is
     # left as it is and read back.
     added = db.scalars(_insert(db).values(values).on_conflict_do_nothing(index_elements=["digest"])
-                       .returning(MapImage), execution_options={"populate_existing": True}).first()
+                       .returning(MapImage)).first()
     return added if added is not None else db.scalar(select(MapImage).where(MapImage.digest == digest))
 
 
