@@ -6,7 +6,9 @@ verifiable roller (dice.py). Modules:
 * exact      - exact fractions and the rounding of rule 1.1
 * powers     - the eight major powers, ideologies, initial track, rule 3.1 groupings
 * initiative - rule 6: bids, the track, the last-card marker, Democrat move-downs
-* political  - rules 8.2/8.6: option choice checks, the end roll; step D bonus bid points
+* political  - rules 8.2/8.6: option choice checks, the end roll
+* option_numbers - rule 8.7: IPO 1 and IPO 2, as the draft prints them
+* bonus      - step D: bonus bid points
 * victory    - rule 4: the victory tally, the end of the game, option 4.1 Bitter end
 * dice       - commit-reveal d10 rolls (HMAC-SHA256) and their verification
 * turns      - the calendar (Jan/Feb 1936 to Nov/Dec 1946) and rule 5's steps A-I
@@ -16,6 +18,7 @@ verifiable roller (dice.py). Modules:
 * cli        - `judge dod3 initiative|end-roll|victory|round`
 """
 
+from .bonus import BonusChange, bonus_bid_points
 from .dice import DiceRoller, FixedRoller, Roll, commitment, derive_roll, generate_seed, verify_roll, verify_rolls
 from .exact import format_number, parse_number, round_rule, to_json_number
 from .initiative import (
@@ -31,11 +34,9 @@ from .initiative import (
     move_down_order,
 )
 from .political import (
-    BonusChange,
     EndRoll,
     OptionPlay,
     PoliticalAffairs,
-    bonus_bid_points,
     end_of_political_affairs,
     normalise_option,
     start_political_affairs,

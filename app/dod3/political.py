@@ -1,9 +1,11 @@
-"""Rule 8: political affairs (8.2 option selection, 8.6 the end roll) and step D bonus bid points.
+"""Rule 8: political affairs (8.2 option selection, 8.6 the end roll).
+
+Step D's bonus bid points are in bonus.py, the option numbers the draft prints in full
+(8.7) in option_numbers.py.
 
 The judge checks what the draft fully defines: whose turn it is, that an
 option is chosen only once per turn, that its cost stays within the credit
-limit (MP 5 excepted), the end-of-political-affairs roll and the bonus bid
-points. The option's minor-country, US entry and principal effects depend on
+limit (MP 5 excepted) and the end-of-political-affairs roll. The option's minor-country, US entry and principal effects depend on
 the option cards and charts, which the draft does not contain: the GM enters
 them (as text and as changes of money, PE, bid points and US entry).
 """
@@ -16,7 +18,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, cast
 
-from .exact import NumberInput, parse_number, parse_whole, round_rule, to_json_number
+from .exact import NumberInput, parse_number, parse_whole, to_json_number
 from .powers import POWERS, normalise_power, normalise_powers
 
 __all__ = [
@@ -29,14 +31,8 @@ __all__ = [
     "within_credit_limit",
     "OPTION_STATUSES",
     "OptionPlay",
-    "ipo1_movement_points",
-    "ipo2_cost",
-    "ipo2_can_make_agreement",
-    "ipo2_can_break_agreement",
     "PoliticalAffairs",
     "start_political_affairs",
-    "BonusChange",
-    "bonus_bid_points",
 ]
 
 
@@ -461,92 +457,3 @@ def start_political_affairs(
             raise ValueError(f"not on the track: {', '.join(sorted(unknown))}")
         order = tuple((power, counts[power]) for power in powers if counts.get(power, 0) > 0)
     return PoliticalAffairs(order=order, ended=not order, first_turn=first_turn)
-
-
-# ---------------------------------------------------------------------------
-# 8.7 the few option numbers the draft prints in full
-
-
-def ipo1_movement_points(position: int, ideology: str) -> int:
-    """IPO 1 New World Order: movement points by initiative position (1st = 8 ... 8th = 1),
-    -2 for a Democrat, -1 for a Communist, never less than 1."""
-    position = parse_whole(position, what="initiative position")
-    if not 1 <= position <= 8:
-        raise ValueError(f"initiative positions are 1 to 8, not {position}")
-    points = 9 - position
-    name = ideology.strip().lower()
-    if name.startswith("democ"):
-        points -= 2
-    elif name.startswith("commun"):
-        points -= 1
-    elif not name.startswith("fascis"):
-        raise ValueError(f"unknown ideology {ideology!r}")
-    return max(points, 1)
-
-
-def ipo2_cost(two_resources: bool = False, base: NumberInput = 4) -> Fraction:
-    """IPO 2 Minor Economic Agreement: doubled to 8 money for two resources (so 4 for one)."""
-    cost = parse_number(base)
-    return cost * 2 if two_resources else cost
-
-
-def ipo2_can_make_agreement(initiative: int, willpower: NumberInput) -> bool:
-    """Making an agreement: your initiative position must be <= the minor's willpower (war chart)."""
-    return parse_whole(initiative, what="initiative") <= parse_number(willpower)
-
-
-def ipo2_can_break_agreement(
-    initiative: int, willpower: NumberInput, other_initiative: int, own_agreement: bool = False
-) -> bool:
-    """Breaking another power's agreement: your initiative must be less than the minor's
-    willpower and less than half the other power's initiative. Your own: always."""
-    if own_agreement:
-        return True
-    mine = parse_whole(initiative, what="initiative")
-    return mine < parse_number(willpower) and mine < Fraction(parse_whole(other_initiative, what="initiative"), 2)
-
-
-# ---------------------------------------------------------------------------
-# D. Bonus bid points
-
-
-@dataclass(frozen=True)
-class BonusChange:
-    power: str
-    modified_pe: Fraction
-    bid_points_gained: int
-    money_lost: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "power": self.power,
-            "modified_pe": to_json_number(self.modified_pe),
-            "bid_points_gained": self.bid_points_gained,
-            "money_lost": self.money_lost,
-        }
-
-
-def bonus_bid_points(
-    modified_pe: Mapping[str, NumberInput],
-    played: Iterable[str],
-) -> tuple[BonusChange, ...]:
-    """Step D: every power that played no option this turn gains bid points equal to
-    its current modified PE (rounded by rule 1.1), or, if that is negative, loses that
-    much money (which may take it below its credit limit). Powers that played get nothing."""
-    played_set = set(normalise_powers(played)) if played else set()
-    changes = []
-    for power, value in modified_pe.items():
-        code = normalise_power(power)
-        if code in played_set:
-            continue
-        pe = parse_number(value, what=f"{code} modified PE")
-        amount = round_rule(pe)
-        changes.append(
-            BonusChange(
-                power=code,
-                modified_pe=pe,
-                bid_points_gained=max(amount, 0),
-                money_lost=max(-amount, 0),
-            )
-        )
-    return tuple(changes)

@@ -18,9 +18,10 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from .bonus import BonusChange, bonus_bid_points
 from .exact import NumberInput, format_number, parse_number, to_json_number
 from .initiative import InitiativeResult, apply_move_downs, compute_initiative
-from .political import BonusChange, PoliticalAffairs, bonus_bid_points, option_family, start_political_affairs
+from .political import PoliticalAffairs, option_family, start_political_affairs
 from .powers import (
     IDEOLOGIES,
     normalise_power,

@@ -4,9 +4,9 @@ from fractions import Fraction
 
 import pytest
 
+from app.dod3.bonus import bonus_bid_points
 from app.dod3.political import (
     PoliticalAffairs,
-    bonus_bid_points,
     count_previous_options,
     end_of_political_affairs,
     is_mp0,
@@ -232,7 +232,12 @@ def test_pending_option_settles_later():
 
 
 def test_ipo1_and_ipo2_numbers():
-    from app.dod3.political import ipo1_movement_points, ipo2_can_break_agreement, ipo2_can_make_agreement, ipo2_cost
+    from app.dod3.option_numbers import (
+        ipo1_movement_points,
+        ipo2_can_break_agreement,
+        ipo2_can_make_agreement,
+        ipo2_cost,
+    )
 
     assert ipo1_movement_points(1, "Fascists") == 8
     assert ipo1_movement_points(8, "Fascists") == 1
