@@ -13,7 +13,7 @@ import orjson
 from .db import codec
 from .db.codec import CodecError, parse_unit, result_to_json, state_from_json, state_to_json
 from .engine import api as engine
-from .engine.rules import RuleOptionError
+from .engine.rules import OPTION_NAMES, RuleOptionError
 from .engine.setup import initial_units
 from .engine.variant import Variant
 from .engine.variant import with_game_rules as with_game_rules
@@ -163,7 +163,7 @@ def variant_info(variant_name: str) -> dict[str, Any]:
         "title": variant.title,
         "start_phase": str(variant.start_phase),
         "victory_centres": variant.victory_centres,
-        "rules": dict(vars(variant.rules)),
+        "rules": {name: getattr(variant.rules, name) for name in OPTION_NAMES},
         "powers": [
             {"id": p.id, "name": p.name, "adjective": p.adjective, "letter": p.letter, "home": list(p.home)}
             for p in variant.powers

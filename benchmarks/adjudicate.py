@@ -2,7 +2,8 @@
 
     python benchmarks/adjudicate.py [--cases 2000] [--peer .venv-bench/bin/python] [--repeat 3]
 
-Prints, for each engine, cases per second and microseconds per order for
+Prints which engine ran (compiled by `make`, or the Python sources: app/engine/native.py) and,
+for each engine, cases per second and microseconds per order for
   resolution only  (typed orders in, results out; for MILA: game.process())
   end to end       (order text in, JSON out)
 The peer runs in its own virtualenv (`make bench` creates it); it is a yardstick,
@@ -26,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app import jsonapi  # noqa: E402
+from app.engine import native  # noqa: E402
 from app.engine.adjudicate import adjudicate, read_orders  # noqa: E402
 from app.engine.geo import province_of  # noqa: E402
 from app.engine.orders import Hold  # noqa: E402
@@ -89,6 +91,8 @@ def main() -> None:
     orders = sum(len(o) for r in requests for o in r["orders"].values())
     print(f"corpus: {len(requests)} positions, {orders} orders ({orders / len(requests):.1f} per position), "
           f"best of {max(1, args.repeat)} runs each")
+    print("engine: " + ("compiled (mypyc, `make` builds it)" if native.in_use() else
+                        f"Python sources (not compiled: {native.stale_reason() or native.CHOICE + '=python'})"))
     peer = Path(args.peer)
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
         handle.write("\n".join(json.dumps(r) for r in requests))

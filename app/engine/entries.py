@@ -59,10 +59,10 @@ def read_orders(variant: Variant, state: GameState, orders: Mapping[str, Sequenc
                 parsed = parse_line(line, variant) if isinstance(line, str) else line
                 entry.parsed = parsed
                 entry.order = legal_order(parsed, power, state, variant)
-            except OrderSyntaxError as error:
-                entry.result = order_result(power, entry.text, None, oc.Unreadable(str(error)))
-            except IllegalOrder as error:
-                entry.result = order_result(power, entry.text, None, oc.Illegal(str(error)))
+            except OrderSyntaxError as unreadable:  # two names: compiled, one name has one type
+                entry.result = order_result(power, entry.text, None, oc.Unreadable(str(unreadable)))
+            except IllegalOrder as illegal:
+                entry.result = order_result(power, entry.text, None, oc.Illegal(str(illegal)))
     return entries
 
 

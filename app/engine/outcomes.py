@@ -8,8 +8,9 @@ Provinces are engine ids (`BUR`); `by` names the province of the deciding unit.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import ClassVar, NamedTuple, Union
+from typing import Final, NamedTuple, Union
 
 SUCCEEDS = "succeeds"
 FAILS = "fails"
@@ -19,50 +20,59 @@ INVALID = "invalid"
 class Reason:
     """Reason codes, kept short: the results mail and the dashboard show them."""
 
-    OK = "ok"
-    BOUNCE = "bounce"
-    CUT = "cut"
-    DISLODGED = "dislodged"
-    NO_CONVOY = "no_convoy"
-    VOID = "void"
-    PARADOX = "paradox"
-    ILLEGAL = "illegal"
-    UNREADABLE = "unreadable"
-    DUPLICATE = "duplicate"
-    NO_ORDER = "no_order"
-    STANDOFF = "standoff"  # retreats into the same province
-    DISBANDED = "disbanded"
-    TOO_MANY = "too_many"
-    CIVIL_DISORDER = "civil_disorder"
-    LEAST_IMPACT = "least_impact"  # an unordered removal chosen by the least-impact rule
-    WAIVED = "waived"
-    DESTROYED = "destroyed"
+    OK: Final = "ok"
+    BOUNCE: Final = "bounce"
+    CUT: Final = "cut"
+    DISLODGED: Final = "dislodged"
+    NO_CONVOY: Final = "no_convoy"
+    VOID: Final = "void"
+    PARADOX: Final = "paradox"
+    ILLEGAL: Final = "illegal"
+    UNREADABLE: Final = "unreadable"
+    DUPLICATE: Final = "duplicate"
+    NO_ORDER: Final = "no_order"
+    STANDOFF: Final = "standoff"  # retreats into the same province
+    DISBANDED: Final = "disbanded"
+    TOO_MANY: Final = "too_many"
+    CIVIL_DISORDER: Final = "civil_disorder"
+    LEAST_IMPACT: Final = "least_impact"  # an unordered removal chosen by the least-impact rule
+    WAIVED: Final = "waived"
+    DESTROYED: Final = "destroyed"
+
+
+class _Kinded:
+    """What every outcome has: `kind`, its class name in snake case (`NoConvoyRoute` ->
+    "no_convoy_route"), the name the stored JSON and the templates use."""
+
+    __slots__ = ()
+
+    @property
+    def kind(self) -> str:
+        return _KINDS[type(self)]
 
 
 # -- movement ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class Held:
-    kind: ClassVar[str] = "held"
+class Held(_Kinded):
+    """The unit held its province (a hold order, or none) and was not dislodged."""
 
 
 @dataclass(frozen=True, slots=True)
-class Moved:
-    kind: ClassVar[str] = "moved"
+class Moved(_Kinded):
     to: str  # the location moved to
     by_convoy: bool = False
     dislodged: str | None = None  # the province whose unit this move dislodged
 
 
 @dataclass(frozen=True, slots=True)
-class Bounced:
+class Bounced(_Kinded):
     """The move was stopped: by the unit holding the target (`against="hold"`), by the
     unit it met head to head (`"head_to_head"`) or by another move into the target
     (`"prevent"`). `attack` is this move's strength, `opposing` the hold, defend or
     prevent strength of `by` (DATC 5.B)."""
 
-    kind: ClassVar[str] = "bounced"
     by: str
     attack: int
     opposing: int
@@ -70,53 +80,45 @@ class Bounced:
 
 
 @dataclass(frozen=True, slots=True)
-class OwnUnit:
+class OwnUnit(_Kinded):
     """The move could not dislodge a unit of its own power at the target (attack 0)."""
 
-    kind: ClassVar[str] = "own_unit"
     unit: str  # the target province
 
 
 @dataclass(frozen=True, slots=True)
-class NoConvoyRoute:
+class NoConvoyRoute(_Kinded):
     """An army moving by convoy, but no fleet was ordered to convoy it."""
-
-    kind: ClassVar[str] = "no_convoy_route"
 
 
 @dataclass(frozen=True, slots=True)
-class ConvoyDisrupted:
+class ConvoyDisrupted(_Kinded):
     """The convoy route broke: `fleets` of it were dislodged, `by` these attackers."""
 
-    kind: ClassVar[str] = "convoy_disrupted"
     fleets: tuple[str, ...] = ()
     by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class FleetStayed:
+class FleetStayed(_Kinded):
     """An A/F's army could not land from a sea its fleet did not reach."""
-
-    kind: ClassVar[str] = "fleet_stayed"
 
 
 @dataclass(frozen=True, slots=True)
-class Paradox:
+class Paradox(_Kinded):
     """A convoy paradox settled by a rule (DATC 4.A.2): the convoying fleets hold
     (`convoying=True` on a fleet's result) and the convoyed move fails."""
 
-    kind: ClassVar[str] = "paradox"
     rule: str = "szykman"
     convoying: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class Dislodged:
+class Dislodged(_Kinded):
     """The unit was dislodged by the move from `by`, `attack` against its `hold`
     strength. `order` says what it was doing ("hold", "move", "support", "convoy");
     a move that also failed says why in `failed`."""
 
-    kind: ClassVar[str] = "dislodged"
     by: str
     attack: int
     hold: int
@@ -125,68 +127,61 @@ class Dislodged:
 
 
 @dataclass(frozen=True, slots=True)
-class SupportGiven:
-    kind: ClassVar[str] = "support_given"
+class SupportGiven(_Kinded):
+    """SupportGiven"""
 
 
 @dataclass(frozen=True, slots=True)
-class SupportCut:
-    kind: ClassVar[str] = "support_cut"
+class SupportCut(_Kinded):
     by: tuple[str, ...]  # every unit that cut it, by province
 
 
 @dataclass(frozen=True, slots=True)
-class SupportVoid:
+class SupportVoid(_Kinded):
     """The supported unit did not do what the support names."""
 
-    kind: ClassVar[str] = "support_void"
     supported: str
     target: str | None = None  # the supported move's target; None for a hold support
 
 
 @dataclass(frozen=True, slots=True)
-class Convoyed:
-    kind: ClassVar[str] = "convoyed"
+class Convoyed(_Kinded):
+    """Convoyed"""
 
 
 @dataclass(frozen=True, slots=True)
-class ConvoyVoid:
+class ConvoyVoid(_Kinded):
     """The convoyed army did not move where the convoy names."""
 
-    kind: ClassVar[str] = "convoy_void"
     army: str
     target: str
 
 
 @dataclass(frozen=True, slots=True)
-class Boarded:
-    kind: ClassVar[str] = "boarded"
+class Boarded(_Kinded):
     fleet: str
 
 
 @dataclass(frozen=True, slots=True)
-class Landed:
-    kind: ClassVar[str] = "landed"
+class Landed(_Kinded):
     at: str
 
 
 @dataclass(frozen=True, slots=True)
-class LandingFailed:
+class LandingFailed(_Kinded):
     """An A/F's army stays aboard: its fleet did not reach the sea `via`
     (`stage="sea"`), or the landing itself failed (`stage="land"`), for `cause`."""
 
-    kind: ClassVar[str] = "landing_failed"
     stage: str
     cause: Outcome
     via: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class ArmyStarved:
+class ArmyStarved(_Kinded):
     """Army/Fleet rations: the A/F's army spent too long at sea and is lost; `then` is
     what its order did (the fleet stays)."""
 
-    kind: ClassVar[str] = "army_starved"
     then: Outcome
 
 
@@ -194,44 +189,37 @@ class ArmyStarved:
 
 
 @dataclass(frozen=True, slots=True)
-class Unreadable:
-    kind: ClassVar[str] = "unreadable"
+class Unreadable(_Kinded):
     message: str
 
 
 @dataclass(frozen=True, slots=True)
-class Illegal:
-    kind: ClassVar[str] = "illegal"
+class Illegal(_Kinded):
     message: str
 
 
 @dataclass(frozen=True, slots=True)
-class Duplicate:
+class Duplicate(_Kinded):
     """The unit was given different orders (DATC 4.D.3), so it holds."""
-
-    kind: ClassVar[str] = "duplicate"
 
 
 # -- retreats ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class Retreated:
-    kind: ClassVar[str] = "retreated"
+class Retreated(_Kinded):
     to: str
 
 
 @dataclass(frozen=True, slots=True)
-class RetreatStandoff:
+class RetreatStandoff(_Kinded):
     """Several units retreated to one province: all are disbanded."""
 
-    kind: ClassVar[str] = "retreat_standoff"
     others: tuple[str, ...]  # the other units, as written ("A BUR")
 
 
 @dataclass(frozen=True, slots=True)
-class Disbanded:
-    kind: ClassVar[str] = "disbanded"
+class Disbanded(_Kinded):
     no_retreat: bool = False  # the unit had nowhere to go
 
 
@@ -239,54 +227,49 @@ class Disbanded:
 
 
 @dataclass(frozen=True, slots=True)
-class Built:
-    kind: ClassVar[str] = "built"
+class Built(_Kinded):
     unit: str
 
 
 @dataclass(frozen=True, slots=True)
-class Waived:
-    kind: ClassVar[str] = "waived"
+class Waived(_Kinded):
+    """A build the power gave up: WAIVE, or a build left unordered."""
 
 
 @dataclass(frozen=True, slots=True)
-class Removed:
-    kind: ClassVar[str] = "removed"
+class Removed(_Kinded):
     unit: str
 
 
 @dataclass(frozen=True, slots=True)
-class TooMany:
+class TooMany(_Kinded):
     """No build or removal left: `owed` is the power's count (+ builds, - removals)."""
 
-    kind: ClassVar[str] = "too_many"
     owed: int
     builds: bool  # a build (or waive) rather than a removal
 
 
 @dataclass(frozen=True, slots=True)
-class SiteTaken:
-    kind: ClassVar[str] = "site_taken"
+class SiteTaken(_Kinded):
+    """SiteTaken"""
 
 
 @dataclass(frozen=True, slots=True)
-class AlreadyRemoved:
-    kind: ClassVar[str] = "already_removed"
+class AlreadyRemoved(_Kinded):
+    """AlreadyRemoved"""
 
 
 @dataclass(frozen=True, slots=True)
-class CivilDisorderRemoval:
+class CivilDisorderRemoval(_Kinded):
     """A removal the power did not order, chosen by the civil disorder rule (DATC 4.D.8)."""
 
-    kind: ClassVar[str] = "civil_disorder_removal"
     unit: str
 
 
 @dataclass(frozen=True, slots=True)
-class LeastImpactRemoval:
+class LeastImpactRemoval(_Kinded):
     """A removal the power did not order, chosen by the least-impact rule (Small World 11.3)."""
 
-    kind: ClassVar[str] = "least_impact_removal"
     unit: str
 
 
@@ -298,7 +281,7 @@ Outcome = Union[
 ]
 
 OUTCOME_TYPES: dict[str, type[Outcome]] = {
-    cls.kind: cls
+    re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower(): cls
     for cls in (
         Held, Moved, Bounced, OwnUnit, NoConvoyRoute, ConvoyDisrupted, FleetStayed, Paradox, Dislodged,
         SupportGiven, SupportCut, SupportVoid, Convoyed, ConvoyVoid, Boarded, Landed, LandingFailed, ArmyStarved,
@@ -306,6 +289,7 @@ OUTCOME_TYPES: dict[str, type[Outcome]] = {
         Built, Waived, Removed, TooMany, SiteTaken, AlreadyRemoved, CivilDisorderRemoval, LeastImpactRemoval,
     )
 }
+_KINDS: dict[type, str] = {cls: kind for kind, cls in OUTCOME_TYPES.items()}
 
 _VERDICTS: dict[str, tuple[str, str]] = {
     "held": (SUCCEEDS, Reason.OK),

@@ -10,7 +10,6 @@ type may be left open (`?`) and is filled in from the board by `legality`.
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Callable
 
 from .geo import GameMap, Terrain, name_words, normalize_name, province_of
@@ -267,7 +266,7 @@ def _centre(game_map: GameMap) -> Fits:
     return lambda loc: game_map.provinces[province_of(loc)].centre
 
 
-_TRAPS: dict[int, tuple[weakref.ref[GameMap], dict[str, tuple[str, ...]]]] = {}
+_TRAPS_KEY = ("traps",)
 
 
 def _traps(game_map: GameMap) -> dict[str, tuple[str, ...]]:
@@ -277,10 +276,10 @@ def _traps(game_map: GameMap) -> dict[str, tuple[str, ...]]:
     World's `Atlantic` (France's north coast) is in four ocean names. Such a name is
     read as the one candidate that fits the order, else refused with the candidates
     (`_Reader.location`). Full names and province ids are never traps.
-    Computed once per map (a memo keyed by the map object, not state)."""
-    cached = _TRAPS.get(id(game_map))
-    if cached is not None and cached[0]() is game_map:
-        return cached[1]
+    Computed once per map and kept in the map's memo."""
+    cached = game_map.memo.get(_TRAPS_KEY)
+    if cached is not None:
+        return cached  # type: ignore[return-value]
     full = {pid: name_words(province.name) for pid, province in game_map.provinces.items()}
     inside: dict[tuple[str, ...], set[str]] = {}  # every run of words of a full name -> provinces
     for pid, name in full.items():
@@ -296,9 +295,7 @@ def _traps(game_map: GameMap) -> dict[str, tuple[str, ...]]:
         others = inside.get(words, set()) - {province}
         if others:
             traps[key] = (location, *sorted(others))
-    if len(_TRAPS) > 32:
-        _TRAPS.clear()
-    _TRAPS[id(game_map)] = (weakref.ref(game_map), traps)
+    game_map.remember(_TRAPS_KEY, traps)
     return traps
 
 
