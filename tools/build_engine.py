@@ -46,24 +46,26 @@ def build(jobs: int, opt: str) -> Path:
     hashes = source_hashes()  # before compiling: an edit during the build makes it stale
     shutil.rmtree(NATIVE_DIR, ignore_errors=True)
     work = Path(tempfile.mkdtemp(prefix="engine-build-"))
-    config = work / "mypy.ini"
-    config.write_text(MYPY_CONFIG)
-    lib = work / "lib"
-    extensions = mypycify(["--config-file", str(config), *compiled_sources()], opt_level=opt,
-                          group_name=GROUP, target_dir=str(work / "c"))
-    setup(name="postal-judge-engine", ext_modules=extensions,
-          script_args=["--quiet", "build_ext", "--build-lib", str(lib), "--build-temp", str(work / "o"),
-                       "--parallel", str(jobs)])
-    staging = work / "_native"
-    staging.mkdir()
-    for path in sorted(lib.rglob("*.so")) + sorted(lib.rglob("*.pyd")):
-        package = path.parent.relative_to(lib).parts[1:]  # app/engine/x.so -> engine/; the shared library stays on top
-        target = staging.joinpath(*package)
-        target.mkdir(parents=True, exist_ok=True)
-        shutil.move(str(path), target / path.name)
-    (staging / STAMP).write_text(json.dumps({"python": build_tag(), "sources": hashes}, indent=1) + "\n")
-    shutil.move(str(staging), NATIVE_DIR)  # last: a build that failed left no directory
-    shutil.rmtree(work, ignore_errors=True)
+    try:
+        config = work / "mypy.ini"
+        config.write_text(MYPY_CONFIG)
+        lib = work / "lib"
+        extensions = mypycify(["--config-file", str(config), *compiled_sources()], opt_level=opt,
+                              group_name=GROUP, target_dir=str(work / "c"))
+        setup(name="postal-judge-engine", ext_modules=extensions,
+              script_args=["--quiet", "build_ext", "--build-lib", str(lib), "--build-temp", str(work / "o"),
+                           "--parallel", str(jobs)])
+        staging = work / "_native"
+        staging.mkdir()
+        for path in sorted(lib.rglob("*.so")) + sorted(lib.rglob("*.pyd")):
+            package = path.parent.relative_to(lib).parts[1:]  # app/engine/x.so -> engine/; mypyc's library on top
+            target = staging.joinpath(*package)
+            target.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(path), target / path.name)
+        (staging / STAMP).write_text(json.dumps({"python": build_tag(), "sources": hashes}, indent=1) + "\n")
+        shutil.move(str(staging), NATIVE_DIR)  # last: a build that failed left no directory
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     return NATIVE_DIR
 
 
