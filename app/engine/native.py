@@ -58,6 +58,9 @@ def stale_reason(native_dir: Path = NATIVE_DIR, app_dir: Path = APP_DIR) -> str 
     return None
 
 
+_CHECKED: dict[tuple[Path, Path], str | None] = {}
+
+
 def activate(package_path: MutableSequence[str], package: str, choice: str | None = None,
              native_dir: Path = NATIVE_DIR, app_dir: Path = APP_DIR) -> bool:
     """Put the compiled modules of `app.<package>` in front of its sources when they are
@@ -67,7 +70,10 @@ def activate(package_path: MutableSequence[str], package: str, choice: str | Non
         raise ImportError(f"{CHOICE} is 'python', 'native' or unset, not {choice!r}")
     if choice == "python":
         return False
-    reason = stale_reason(native_dir, app_dir)
+    key = (native_dir, app_dir)
+    if key not in _CHECKED:  # app.engine and app.db ask once between them
+        _CHECKED[key] = stale_reason(native_dir, app_dir)
+    reason = _CHECKED[key]
     if reason is not None:
         if choice == "native":
             raise ImportError(f"{CHOICE}=native: {reason}")
