@@ -20,8 +20,8 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-# The engine and its codec compiled with mypyc (about a minute): the same sources, run faster. The
-# package loads it only while it matches the sources (app/engine/native.py).
+# The engine and its codec compiled with mypyc (a minute or two): the same sources, run faster.
+# They are loaded only while they match the sources (app/engine/native.py).
 ENGINE := app/_native/stamp.json
 $(ENGINE): $(VENV)/.installed $(wildcard app/engine/*.py) app/db/codec.py tools/build_engine.py
 	$(BIN)/python tools/build_engine.py

@@ -1,4 +1,4 @@
-"""Compile the engine and its codec with mypyc into app/_native/ (what `make` runs; about 90 s).
+"""Compile the engine and its codec with mypyc into app/_native/ (what `make` runs; about 100 s).
 
     python tools/build_engine.py [--jobs 2] [--opt 3]
 

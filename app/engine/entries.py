@@ -59,7 +59,7 @@ def read_orders(variant: Variant, state: GameState, orders: Mapping[str, Sequenc
                 parsed = parse_line(line, variant) if isinstance(line, str) else line
                 entry.parsed = parsed
                 entry.order = legal_order(parsed, power, state, variant)
-            except OrderSyntaxError as unreadable:  # two names: compiled, one name has one type
+            except OrderSyntaxError as unreadable:  # a name per type: mypyc gives a name one type
                 entry.result = order_result(power, entry.text, None, oc.Unreadable(str(unreadable)))
             except IllegalOrder as illegal:
                 entry.result = order_result(power, entry.text, None, oc.Illegal(str(illegal)))
