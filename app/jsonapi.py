@@ -68,9 +68,8 @@ def _check_shape(data: dict[str, Any]) -> None:
             continue
         if not isinstance(value, dict):
             raise RequestError(f'"{key}" must map each power to a list of strings')
-        for items in value.values():
-            if type(items) is not list or any(type(i) is not str for i in items):
-                raise RequestError(f'"{key}" must map each power to a list of strings')
+        if not all(_strings(items) for items in value.values()):
+            raise RequestError(f'"{key}" must map each power to a list of strings')
     dislodged = data.get("dislodged")
     if dislodged is not None:
         if not isinstance(dislodged, dict) or not all(isinstance(v, dict) for v in dislodged.values()):
@@ -79,6 +78,28 @@ def _check_shape(data: dict[str, Any]) -> None:
             for info in entries.values():
                 if not isinstance(info, (str, dict)):
                     raise RequestError('each dislodged unit needs its attacker ("BUR") or {"attacker_from", "retreats"}')
+                if isinstance(info, dict) and not _dislodged_detail_ok(info):
+                    raise RequestError('a dislodged unit\'s "attacker_from" is a string or null, its "retreats" '
+                                       'a list of strings and its "af_moves" a number')
+    if "retreated" in data and not _strings(data["retreated"]):
+        raise RequestError('"retreated" must be a list of strings')
+    af_moves = data.get("af_moves")
+    if af_moves is not None and not (isinstance(af_moves, dict) and all(_count(n) for n in af_moves.values())):
+        raise RequestError('"af_moves" must map each power to a number')
+
+
+def _strings(value: Any) -> bool:
+    return type(value) is list and all(type(i) is str for i in value)
+
+
+def _count(value: Any) -> bool:
+    return type(value) is int
+
+
+def _dislodged_detail_ok(info: dict[str, Any]) -> bool:
+    attacker = info.get("attacker_from")
+    return ((attacker is None or type(attacker) is str) and ("retreats" not in info or _strings(info["retreats"]))
+            and _count(info.get("af_moves", 0)))
 
 
 def adjudicate_request(data: dict[str, Any]) -> dict[str, Any]:

@@ -80,6 +80,37 @@ def test_jsonl_a_line_that_is_not_utf8_gets_an_error_and_the_stream_goes_on() ->
     assert "not JSON" in answers[1]["error"]
 
 
+RETREAT = {"variant": "standard", "phase": "F1901R", "units": {"FRANCE": ["A BUR", "A MAR"]},
+           "dislodged": {"GERMANY": {"A BUR": {"attacker_from": "PAR", "retreats": ["RUH"]}}},
+           "orders": {"GERMANY": ["A BUR - RUH"]}}
+
+
+@pytest.mark.parametrize("change", [
+    {"dislodged": {"GERMANY": {"A BUR": {"attacker_from": ["PAR"], "retreats": ["RUH"]}}}},
+    {"dislodged": {"GERMANY": {"A BUR": {"attacker_from": {}, "retreats": ["RUH"]}}}},
+    {"dislodged": {"GERMANY": {"A BUR": {"attacker_from": "PAR", "retreats": 5}}}},
+    {"dislodged": {"GERMANY": {"A BUR": {"attacker_from": "PAR", "retreats": None}}}},
+    {"dislodged": {"GERMANY": {"A BUR": {"attacker_from": "PAR", "retreats": ["RUH"], "af_moves": "x"}}}},
+    {"retreated": 5},
+    {"retreated": [5]},
+    {"af_moves": ["FRANCE"]},
+    {"af_moves": {"FRANCE": "many"}},
+])
+def test_jsonl_a_request_with_parts_of_the_wrong_type_gets_an_error_and_the_stream_goes_on(change: dict) -> None:
+    """Each line is answered: a part of the wrong JSON type is named, never a crash that
+    ends the stream (the compiled engine checks the types the Python one let through)."""
+    before, bad, after = adjudicate_lines([json.dumps(OPENING), json.dumps({**RETREAT, "id": "bad", **change}),
+                                           json.dumps(DISLODGE)])
+    assert (before["id"], after["id"]) == ("c1", "c2") and "error" not in before and "error" not in after
+    assert bad["id"] == "bad"
+    assert "must" in bad["error"] or "is a string or null" in bad["error"]
+
+
+def test_jsonl_territories_null_means_the_start() -> None:
+    [answer] = adjudicate_lines([json.dumps({**OPENING, "territories": None})])
+    assert "error" not in answer, answer
+
+
 def test_jsonl_results() -> None:
     opening, dislodge, no_units = adjudicate_lines([json.dumps(OPENING), json.dumps(DISLODGE), json.dumps(NO_UNITS)])
     results = {(o["power"], o["order"]): o for o in opening["orders"]}

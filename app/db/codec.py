@@ -93,7 +93,7 @@ def state_from_json(data: Mapping[str, Any], variant: Variant) -> GameState:
     if phase.kind == "R" and not dislodged:
         raise CodecError("a retreat phase needs the dislodged units")
     if "territories" in data:
-        territories = {t: power.upper() for power, ts in data["territories"].items() for t in ts}
+        territories = {t: power.upper() for power, ts in (data["territories"] or {}).items() for t in ts}
     else:
         territories = initial_territories(variant)
     retreated = frozenset(str(p).upper() for p in data.get("retreated", ()))
