@@ -66,18 +66,18 @@ def generate(seed: int) -> Position:
     # Convoys: an army on a coast, carried by a chain of fleets at sea.
     for province, (_power, unit) in list(placed.items()):
         if unit.startswith("A ") and province not in orders and game_map.provinces[province].terrain is Terrain.COAST:
-            chain = [p for p in game_map.neighbours(province)
+            chain = [p for p in sorted(game_map.neighbours(province))
                      if p in placed and placed[p][1].startswith("F ") and game_map.provinces[p].terrain is Terrain.SEA
                      and p not in orders]
             if not chain or rng.random() < 0.5:
                 continue
             fleet = chain[0]
             route = [fleet]
-            nxt = [p for p in game_map.neighbours(fleet) if p in placed and placed[p][1].startswith("F ")
+            nxt = [p for p in sorted(game_map.neighbours(fleet)) if p in placed and placed[p][1].startswith("F ")
                    and game_map.provinces[p].terrain is Terrain.SEA and p not in orders and p not in route]
             if nxt and rng.random() < 0.6:
                 route.append(nxt[0])
-            shores = [p for p in game_map.neighbours(route[-1])
+            shores = [p for p in sorted(game_map.neighbours(route[-1]))
                       if game_map.provinces[p].terrain is Terrain.COAST and p != province]
             if not shores:
                 continue
@@ -104,7 +104,7 @@ def generate(seed: int) -> Position:
             continue
         reachable = {province_of(t) for t in _moves_from(game_map, unit)}
         supportable = [s for s, t in moves.items() if t in reachable and s != province]
-        holders = [p for p in reachable if p in placed and p not in moves]
+        holders = [p for p in sorted(reachable) if p in placed and p not in moves]
         roll = rng.random()
         if roll < 0.45 and supportable:
             source = rng.choice(supportable)

@@ -83,8 +83,8 @@ def test_python_is_chosen_even_over_a_fresh_build_and_a_misspelt_choice_is_refus
         native.activate(path, "db", "compiled", built, app)
 
 
-def _run(choice: str, args: list[str], stdin: str = "") -> str:
-    env = {**os.environ, native.CHOICE: choice}
+def _run(choice: str, args: list[str], stdin: str = "", env: dict[str, str] | None = None) -> str:
+    env = {**os.environ, **(env or {}), native.CHOICE: choice}
     done = subprocess.run([sys.executable, *args], input=stdin, capture_output=True, text=True, env=env,
                           cwd=ROOT, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -109,3 +109,13 @@ def test_compiled_and_python_engines_answer_alike() -> None:
     assert python.count("\n") == 400
     assert '"error"' not in python
     assert compiled == python
+
+
+def test_the_benchmark_corpus_is_the_same_under_any_hash_seed() -> None:
+    """The corpus both engines (and MILA's) are timed and compared on does not depend on
+    set order: two runs with different hash seeds time the same positions."""
+    code = ["-c", "import hashlib, json; from benchmarks.positions import corpus; "
+                  "print(hashlib.sha256(json.dumps([p.request(str(i)) for i, p in enumerate(corpus(300))]).encode())"
+                  ".hexdigest())"]
+    digests = {_run("python", code, env={"PYTHONHASHSEED": seed}) for seed in ("0", "1", "2")}
+    assert len(digests) == 1
