@@ -243,3 +243,50 @@ def test_variant_show_unknown_fails_cleanly() -> None:
     assert done.returncode != 0
     assert "Traceback" not in done.stderr, done.stderr
     assert "nosuch" in done.stderr + done.stdout
+
+
+# -- start-up: a command loads its own module only (issue 20, item 9) ----------------------
+
+_LOADED = ("import sys, io; sys.stdin = io.TextIOWrapper(io.BytesIO(b'')); from app.cli import main; main({argv!r}); "
+           "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in {{'app', 'sqlalchemy', 'fastapi', "
+           "'asyncio', 'jinja2'}})))")
+
+
+def _modules_loaded_by(*argv: str) -> set[str]:
+    code = _LOADED.format(argv=list(argv))
+    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.strip().splitlines()[-1].split(","))
+
+
+def test_adjudicate_jsonl_imports_the_engine_and_codec_only() -> None:
+    loaded = _modules_loaded_by("adjudicate", "--jsonl")
+    assert "app.jsonapi" in loaded and "app.db.codec" in loaded
+    heavy = {m for m in loaded if m.split(".")[0] in {"sqlalchemy", "fastapi", "asyncio", "jinja2"}
+             or m.startswith(("app.maps", "app.dod3", "app.services", "app.mail", "app.web", "app.server_cli",
+                              "app.db.models", "app.db.session"))}
+    assert not heavy, f"judge adjudicate --jsonl imported {sorted(heavy)}"
+
+
+def test_the_command_table_is_what_the_modules_register() -> None:
+    import argparse
+    import importlib
+
+    from app.cli import COMMANDS, build_parser
+
+    for module, names in COMMANDS.items():
+        parser = argparse.ArgumentParser()
+        sub = parser.add_subparsers()
+        importlib.import_module(module).register(sub)
+        assert tuple(sub.choices) == names, module
+    assert set(build_parser().parse_args(["variant", "list"]).__dict__) >= {"command", "handler"}
+    full = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert set(full) == {name for names in COMMANDS.values() for name in names}
+
+
+def test_an_unknown_command_gets_the_full_usage() -> None:
+    done = judge("no-such-command")
+    assert done.returncode == 2
+    for name in ("adjudicate", "serve", "dashboard", "map", "dod3"):
+        assert name in done.stderr
