@@ -9,6 +9,7 @@ so no engine call can forget them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -17,7 +18,7 @@ from app.engine import api as engine
 from app.engine.adjudicate import OrderInput
 from app.engine.api import GameState, Orderable, OrderCheck, PhaseResult, RuleOptionError, Variant
 from app.engine.geo import province_of
-from app.engine.orders import Order, Unit
+from app.engine.orders import Build, Order, Retreat, Unit
 from app.engine.parse import OrderSyntaxError, parse_order
 from app.services.errors import DomainError
 from app.variants import load_game_variant
@@ -98,6 +99,33 @@ def orders_json(orders: Mapping[str, Sequence[Order]]) -> dict[str, list[dict[st
 
 def orders_from_json(data: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, list[Order]]:
     return codec.orders_from_json(data)
+
+
+def retype_orders(state: GameState, orders: Mapping[str, Sequence[OrderInput]]) -> dict[str, list[OrderInput]]:
+    """Stored orders replayed on a changed position name the unit now there, as the engine reads
+    them (DATC 4.C.1 fills in the unit type): a replayed ``A SEV - RUM`` is stored and shown as
+    ``F SEV - RUM`` once an override has put a fleet in Sevastopol.  Order texts (older phases),
+    builds and orders for a province where the power has no unit are kept as they are."""
+    retyped: dict[str, list[OrderInput]] = {}
+    for power, items in orders.items():
+        out: list[OrderInput] = []
+        for order in items:
+            unit = getattr(order, "unit", None)
+            if isinstance(order, str | Build) or not isinstance(unit, Unit):
+                out.append(order)
+                continue
+            province = province_of(unit.location)
+            there: Unit | None = None
+            if isinstance(order, Retreat):
+                dislodged = state.dislodged.get(province)
+                there = dislodged.unit if dislodged is not None and dislodged.power == power.upper() else None
+            elif (held := state.units.get(province)) is not None and held[0] == power.upper():
+                there = held[1]
+            if there is not None and there.type != unit.type:
+                order = replace(order, unit=Unit(there.type, there.location))  # type: ignore[arg-type]
+            out.append(order)
+        retyped[power] = out
+    return retyped
 
 
 def adjudicate(variant: Variant, state: GameState, orders: Mapping[str, Sequence[OrderInput]]) -> PhaseResult:

@@ -165,7 +165,8 @@ def plan_override(db: Session, game: Game, phase_code: str, changes: OverrideCha
         if stored.status == "open":
             kept_open, open_code, open_state = stored, stored.code, previous.state_after
             break
-        redone = _redo(variant, stored, previous.state_after, dict(stored.orders))
+        position = game_engine.state_of(variant, previous.state_after)
+        redone = _redo(variant, stored, previous.state_after, game_engine.retype_orders(position, stored.orders))
         replayed.append(redone)
         previous, index = redone, index + 1
     open_unfit: tuple[UnfitOrder, ...] = ()

@@ -264,3 +264,21 @@ def test_a_new_retreat_phase_stops_the_replay_and_keeps_later_orders_in_advance(
 
 def correction_text(harness: Harness) -> str:
     return harness.outbox(to=GM, kind="correction")[-1].body_text
+
+
+def test_a_replayed_order_names_the_unit_type_now_there(started: Harness) -> None:
+    """Issue 21, item 6: after an override puts a fleet where an army stood, the later phase's
+    replayed order reads ``F SEV - RUM`` (stored, in the results and their text), not ``A SEV - RUM``."""
+    orders(started, "RUSSIA", "F SEV - BLA", "A MOS - SEV")
+    process(started, "S1901M")
+    orders(started, "RUSSIA", "A SEV - RUM")
+    process(started, "F1901M")
+    changes = OverrideChanges(orders=(OrderChange("RUSSIA", ("F SEV H", "A MOS H")),))
+    with game_db(started) as (db, game):
+        commit_override(started.judge, db, gm_actor(game), game, "S1901M", changes, "both meant to hold")
+    with game_db(started) as (db, game):
+        fall = phase_row(db, game, "F1901M")
+        assert (fall.orders_parsed or {})["RUSSIA"] == ["F SEV - RUM"]
+        entry = next(e for e in (fall.results or {})["orders"] if e["power"] == "RUSSIA" and "SEV" in e["order"])
+        assert entry["order"] == "F SEV - RUM" and entry["result"] == "succeeds"
+        assert "Russia: Fleet Sevastopol -> Rumania." in (fall.results_text or "")
