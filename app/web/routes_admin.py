@@ -84,6 +84,8 @@ async def create(request: Request, judge: JudgeDep, db: Db, principal: PageGm) -
             value: str | bool = _text(form, "rule_value") or True
             if isinstance(value, str) and value.lower() in ("on", "yes", "true"):
                 value = True
+            elif isinstance(value, str) and value.lower() in ("off", "no", "false"):
+                value = False
             gm.set_rule(judge, db, Actor(principal.email, actor.role if actor.role is Role.KEEPER else Role.GM,
                                          created.game_id), option, value)
     except DomainError as error:

@@ -12,6 +12,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 
 from app.services.render import format_deadline
+from app.services.rule_choices import rule_choices
 from app.web.charts import centre_chart
 
 __all__ = ["Pages", "pages"]
@@ -40,6 +41,7 @@ class Pages:
         )
         env.filters["when"] = _when
         env.globals["centre_chart"] = centre_chart
+        env.globals["rule_choices"] = rule_choices
         return env
 
     def render(self, request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
