@@ -20,6 +20,7 @@ from app.engine.api import GameState, Orderable, OrderCheck, PhaseResult, RuleOp
 from app.engine.geo import province_of
 from app.engine.orders import Build, Order, Retreat, Unit
 from app.engine.parse import OrderSyntaxError, parse_order
+from app.engine.victory import update_centres
 from app.services.errors import DomainError
 from app.variants import load_game_variant
 
@@ -99,6 +100,15 @@ def orders_json(orders: Mapping[str, Sequence[Order]]) -> dict[str, list[dict[st
 
 def orders_from_json(data: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, list[Order]]:
     return codec.orders_from_json(data)
+
+
+def centres_after_moves(variant: Variant, stored: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored retreat-phase position with the Fall's centres changed hands as its moves left them
+    (the retreats not yet made): what the old course is compared with when a correction means the
+    retreat phase is no longer played."""
+    state = state_of(variant, stored)
+    update_centres(variant, state)
+    return state_json(variant, state)
 
 
 def retype_orders(state: GameState, orders: Mapping[str, Sequence[OrderInput]]) -> dict[str, list[OrderInput]]:

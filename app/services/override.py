@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase
+from app.services import game_engine
 from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
@@ -81,18 +82,38 @@ class OverrideCommitted:
     mails: int  # correction mails queued
 
 
+def _comparable(plan: ReplayPlan, old_after: dict[str, Any] | None,
+                new_after: dict[str, Any]) -> dict[str, Any] | None:
+    """The old course's position to set beside ``new_after``: when the new course no longer plays
+    a retreat phase the old one did, the position after that retreat phase, or, while it is still
+    open, with the centres its moves took (before the retreats the Fall's centres have not changed
+    hands yet, and every power would seem to gain them)."""
+    dropped = {s.code: s for s in plan.dropped}
+    while old_after is not None and old_after.get("phase") != new_after.get("phase"):
+        skipped = dropped.get(str(old_after.get("phase")))
+        if skipped is None:
+            break
+        if skipped.state_after is None:  # the retreat phase is the open one: its moves' centres
+            if skipped.code.endswith("R"):
+                return game_engine.centres_after_moves(plan.variant, old_after)
+            break
+        old_after = skipped.state_after
+    return old_after
+
+
 def _preview(game: Game, phase_code: str, changes: OverrideChanges, plan: ReplayPlan) -> OverridePreview:
     variant = plan.variant
     target = plan.target
     stored = target.stored
     replayed = tuple(ReplayedPhase(
         phase=r.code, orders=order_diffs(variant, r.stored.results, r.results),
-        position=position_diff(r.stored.state_after, r.state_after), unfit=r.unfit) for r in plan.replayed)
+        position=position_diff(_comparable(plan, r.stored.state_after, r.state_after), r.state_after),
+        unfit=r.unfit) for r in plan.replayed)
     unfit = (*target.unfit, *(u for r in plan.replayed for u in r.unfit), *plan.open_unfit)
     return OverridePreview(
         game=game.name, phase=phase_code.upper(), changes=changes, rulings=plan.rulings,
         orders=order_diffs(variant, stored.results, target.results),
-        position=position_diff(stored.state_after, target.state_after),
+        position=position_diff(_comparable(plan, stored.state_after, target.state_after), target.state_after),
         replayed=replayed, dropped_phases=tuple(s.code for s in plan.dropped),
         current_phase_old=plan.current_old, current_phase_new=plan.open_code,
         current_position=position_diff(plan.current_state_old, plan.open_state),

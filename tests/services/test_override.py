@@ -282,3 +282,23 @@ def test_a_replayed_order_names_the_unit_type_now_there(started: Harness) -> Non
         entry = next(e for e in (fall.results or {})["orders"] if e["power"] == "RUSSIA" and "SEV" in e["order"])
         assert entry["order"] == "F SEV - RUM" and entry["result"] == "succeeds"
         assert "Russia: Fleet Sevastopol -> Rumania." in (fall.results_text or "")
+
+
+def test_a_retreat_phase_no_longer_played_is_not_shown_as_centres_changing_hands(started: Harness) -> None:
+    """Issue 21, item 8: when the correction removes the Fall's only dislodgement (F1901R is no longer
+    played), the position the Fall leaves is set beside the old course's after its retreats: France
+    took Portugal in both courses, so no centre changes hands in the comparison."""
+    orders(started, "FRANCE", "A PAR - PIC", "A MAR - GAS", "F BRE - MAO")
+    orders(started, "GERMANY", "A MUN - BUR")
+    process(started, "S1901M")
+    orders(started, "FRANCE", "A GAS - BUR", "A PIC S A GAS - BUR", "F MAO - POR")
+    process(started, "F1901M")
+    with game_db(started) as (db, game):
+        assert game.phase == "F1901R"
+    changes = OverrideChanges(orders=(OrderChange("FRANCE", ("A GAS - BUR", "A PIC H", "F MAO - POR")),))
+    with game_db(started) as (db, game):
+        preview = preview_override(started.judge, db, gm_actor(game), game, "F1901M", changes)
+    assert preview.dropped_phases == ("F1901R",)
+    assert all(p.centres_old == p.centres_new for p in preview.position.powers), preview.position
+    france = next(p for p in preview.position.powers if p.power == "FRANCE")
+    assert "POR" in france.centres_new and france.units_new == ("A GAS", "A PIC", "F POR")

@@ -110,6 +110,10 @@ def test_override_preview_shows_old_and_new_side_by_side(world: World) -> None:
     diff = text.split('id="order-diff"', 1)[1].split("</table>", 1)[0]
     assert "A PAR - BUR</strong> · fails" in diff and "A PAR - BUR</strong> · succeeds" in diff
     assert "Replayed: F1901M" in text
+    # issue 21.8: a replayed phase shows which of its orders change, not a count only
+    replayed = text.split('id="order-diff-F1901M"', 1)[1].split("</table>", 1)[0]
+    assert re.search(r"Orders of F1901M whose outcome changes \((\d+) of \d+\)", replayed)
+    assert replayed.count('<tr class="changed">') == int(re.findall(r"changes \((\d+) of", replayed)[0]) > 0
     assert 'value="commit"' in text  # the commit button
     with world.judge.sessions.begin() as db:  # nothing written by a preview
         assert db.scalar(select(AuditEntry).where(AuditEntry.action == "override")) is None
