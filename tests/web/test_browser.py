@@ -133,3 +133,34 @@ def test_phone_layout(chromium: object, base_url: str) -> None:
         ".filter(e => !(e.labels && e.labels.length) && !e.textContent.trim() && !e.getAttribute('aria-label')).length")
     assert unlabelled == 0
     context.close()
+
+
+_COLOURS = """(el) => {
+  let node = el, background = null;
+  while (node && !background) {
+    const b = getComputedStyle(node).backgroundColor;
+    if (b && b !== 'rgba(0, 0, 0, 0)' && b !== 'transparent') background = b;
+    node = node.parentElement;
+  }
+  return [getComputedStyle(el).color, background || 'rgb(255, 255, 255)'];
+}"""
+
+
+def _luminance(css: str) -> float:
+    channels = [int(float(v)) / 255 for v in css[css.index("(") + 1:css.index(")")].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def test_the_mail_logs_buttons_can_be_read(chromium: object, base_url: str) -> None:
+    """Issue 21, item 9: the mail log's resend buttons were white on white (WCAG 1.4.3)."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page = context.new_page()
+    _sign_in(page, base_url)
+    buttons = page.locator("button.link", has_text="resend")
+    assert buttons.count() > 0
+    colour, background = buttons.first.evaluate(_COLOURS)
+    light, dark = sorted((_luminance(colour), _luminance(background)), reverse=True)
+    ratio = (light + 0.05) / (dark + 0.05)
+    assert ratio >= 4.5, f"resend: {colour} on {background} (contrast {ratio:.2f})"
+    context.close()
