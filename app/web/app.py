@@ -39,6 +39,15 @@ def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/") or request.url.path == "/api"
 
 
+def _game_of(path: str) -> str | None:
+    """The game a page below a game's page belongs to (/games/<name>/..., /public/games/<name>/...),
+    for the error page's way back; None for other pages (the game's own page among them)."""
+    parts = path.strip("/").split("/")
+    if parts[:1] == ["public"]:
+        parts = parts[1:]
+    return parts[1] if len(parts) >= 3 and parts[0] == "games" else None
+
+
 def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookies: bool = False,
                inbox_writer: InboxWriter | None = None) -> FastAPI:
     """The dashboard over ``judge``'s use cases.  The judgekeeper defaults to the settings'
@@ -75,7 +84,7 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
         pages: Pages = request.app.state.pages
         detail = exc.detail if isinstance(exc.detail, str) else "Something went wrong."
         return pages.render(request, "error.html.j2", status_code=exc.status_code, title=f"Error {exc.status_code}",
-                            status=exc.status_code, detail=detail)
+                            status=exc.status_code, detail=detail, back_game=_game_of(request.url.path))
 
     @app.middleware("http")
     async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:

@@ -160,3 +160,13 @@ def test_order_text_is_escaped_too(world: World) -> None:
             row = db.scalar(select(OrderRow).where(OrderRow.power == "ENGLAND", OrderRow.phase == "F1901M"))
             assert row is not None
             row.line = original
+
+
+def test_an_error_page_below_a_game_links_back_to_the_game(world: World) -> None:
+    """Issue 21, item 11: the way back from an error inside a game is the game, not the game list."""
+    page = _gm(world).get("/games/alpha/phases/F1905M")
+    assert page.status_code == 404
+    assert '<a href="/games/alpha">Back to alpha</a>' in page.text
+    public = world.client().get("/public/games/alpha/phases/F1905M/map.svg")
+    assert public.status_code == 404 and '<a href="/public/games/alpha">Back to alpha</a>' in public.text
+    assert "Back to" not in world.client().get("/public/games/nosuch").text
