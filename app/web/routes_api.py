@@ -1,4 +1,5 @@
-"""The JSON API under /api/: the same use cases as the pages (documented at /docs)."""
+"""The JSON API under /api/: the same use cases as the pages (described by /openapi.json; curl
+examples in docs/api.md)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,19 @@ from app.web.deps import ApiGame, ApiGm, Db, JudgeDep, game_row
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api", tags=["api"])
+
+
+class SessionInfo(BaseModel):
+    """Who is signed in, and the CSRF token every request that changes something carries."""
+
+    email: str
+    keeper: bool
+    csrf_token: str = Field(description="Send it as the header X-CSRF-Token with every POST.")
+
+
+@router.get("/session", response_model=SessionInfo, summary="The signed-in GM and the session's CSRF token")
+def api_session(principal: ApiGm) -> SessionInfo:
+    return SessionInfo(email=principal.email, keeper=principal.keeper, csrf_token=principal.csrf_token)
 
 
 @router.get("/games", response_model=list[GameSummary], summary="The games of the signed-in GM")
