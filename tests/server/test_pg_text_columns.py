@@ -11,8 +11,10 @@ import string
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import String, Text, select
 
+from app.db import models_web  # noqa: F401  (its tables in the metadata)
+from app.db.base import Base
 from app.db.models import Game, InboundMessage, OrderRow
 from tests.server.conftest import Harness, player, signon
 
@@ -102,3 +104,53 @@ def test_dod3_create_with_a_bad_name_is_answered_clearly(harness: Harness, name:
     again = harness.send("gm@example.com", "DOD3 CREATE goodname secret1")
     assert again.status == "done"
     assert "Game 'goodname' (Days of Decision III) created" in harness.last_reply("gm@example.com")
+
+
+# Issue 19.5's audit: every VARCHAR column, and why what goes in it fits.  Text a person sent is
+# TEXT; a bounded column holds the judge's own words, or a value checked (or cut) at the door.
+_JUDGES = "the judge's own word, code, token or hash"
+_ADDRESS = "an address: 254 characters at most (bare_address, check_address)"
+_POWER = "a power id of the variant's data"
+_PHASE = "a phase code the judge made, or one PHASE accepted (parse_phase_words: 12 characters at most)"
+BOUNDED = {
+    "games.name": "check_game_name: 2 to 30 characters (CREATE, DOD3 CREATE, dashboard, CLI)",
+    "games.variant": "the name of a variant the judge has (lobby.create_game refuses others)",
+    "games.status": _JUDGES, "games.master_email": _ADDRESS, "games.master_password_hash": _JUDGES,
+    "games.press": "none, white, grey or white/grey (checked by every door)",
+    "games.phase": _PHASE, "games.reminded_phase": _PHASE, "games.paused_reason": _JUDGES,
+    "players.power": _POWER, "players.role": _JUDGES, "players.email": _ADDRESS, "players.password_hash": _JUDGES,
+    "players.status": _JUDGES, "players.reply_token": _JUDGES, "players.concede": _POWER,
+    "phases.code": _PHASE, "phases.status": _JUDGES,
+    "orders.phase": _PHASE, "orders.power": _POWER,
+    "press.phase": _PHASE, "press.sender": _POWER + " (or MASTER, OBSERVER)",
+    "inbound_messages.message_id": "cut to 400 where the mail is stored (store_raw)",
+    "inbound_messages.source_uid": "the mailbox's own id of the mail",
+    "inbound_messages.sender": _ADDRESS, "inbound_messages.subject": "cut to 400 where the mail is stored",
+    "inbound_messages.status": _JUDGES,
+    "outbound_messages.message_id": _JUDGES, "outbound_messages.kind": _JUDGES,
+    "outbound_messages.subject": "cut to 400 where the mail is queued (outbox.enqueue)",
+    "outbound_messages.in_reply_to": "the Message-ID of a stored mail (issue 19.2: cut where it is read)",
+    "outbound_messages.reply_to": "the judge's own address", "outbound_messages.status": _JUDGES,
+    "map_images.digest": _JUDGES, "map_images.phase": _PHASE, "map_images.kind": _JUDGES,
+    "map_images.variant": "games.variant", "map_images.title": "a game's name",
+    "audit_log.actor": _ADDRESS + ", or the CLI's name", "audit_log.action": _JUDGES,
+    "judge_state.name": _JUDGES,
+    "gm_accounts.email": _ADDRESS, "gm_accounts.password_hash": _JUDGES,
+    "web_sessions.token_hash": _JUDGES, "web_sessions.csrf_token": _JUDGES,
+    "sign_in_attempts.address": "cut to 320 at the door (gm_accounts.sign_in)",
+    "sign_in_attempts.client": "cut to 100 at the door (gm_accounts.sign_in)",
+    "contests.phase": "the code of a processed phase", "contests.power": _POWER, "contests.address": _ADDRESS,
+    "contests.status": _JUDGES, "contests.answered_by": _ADDRESS,
+}
+
+
+def test_every_varchar_column_has_a_reason_to_be_bounded() -> None:
+    """A new VARCHAR column needs a line in BOUNDED (or is TEXT); the text players send is TEXT."""
+    varchar = {f"{table.name}.{column.name}" for table in Base.metadata.tables.values() for column in table.columns
+               if isinstance(column.type, String) and not isinstance(column.type, Text) and column.type.length}
+    assert varchar - set(BOUNDED) == set(), "VARCHAR columns without a reason: make them TEXT, or check at the door"
+    assert set(BOUNDED) - varchar == set(), "BOUNDED lists columns that are no longer VARCHAR"
+    text = {f"{table.name}.{column.name}" for table in Base.metadata.tables.values() for column in table.columns
+            if isinstance(column.type, Text)}
+    assert {"orders.unit", "orders.line", "orders.order", "players.preferences", "players.draw", "press.body",
+            "contests.text"} <= text
