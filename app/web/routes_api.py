@@ -16,6 +16,7 @@ from app.services.errors import DomainError
 from app.services.override import commit_override, preview_override
 from app.services.override_changes import OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from app.web.deps import ApiGame, ApiGm, Db, JudgeDep, game_row
+from app.web.forms import storable
 
 __all__ = ["router"]
 
@@ -69,7 +70,7 @@ class OverrideRequest(BaseModel):
         except (KeyError, ValueError) as error:
             raise HTTPException(status_code=422, detail="a ruling is {location, ruling: holds|fails}") from error
         return OverrideChanges(
-            orders=tuple(OrderChange(p.upper(), tuple(lines)) for p, lines in self.orders.items()),
+            orders=tuple(OrderChange(p.upper(), tuple(storable(line) for line in lines)) for p, lines in self.orders.items()),
             rules=tuple(RuleChange(option, value) for option, value in self.rules.items()), rulings=rulings)
 
 
@@ -90,7 +91,7 @@ def api_override_preview(name: str, code: str, body: OverrideRequest, judge: Jud
 def api_override_commit(name: str, code: str, body: OverrideRequest, judge: JudgeDep, db: Db,
                         actor: ApiGame) -> Any:
     try:
-        done = commit_override(judge, db, actor, game_row(db, name), code, body.changes(), body.reason)
+        done = commit_override(judge, db, actor, game_row(db, name), code, body.changes(), storable(body.reason))
     except DomainError as error:
         raise HTTPException(status_code=400, detail=error.message) from error
     return jsonable_encoder({"audit_id": done.audit_id, "mails": done.mails, "reason": done.reason,
