@@ -16,6 +16,7 @@ from sqlalchemy import String, Text, select
 from app.db import models_web  # noqa: F401  (its tables in the metadata)
 from app.db.base import Base
 from app.db.models import Game, InboundMessage, OrderRow
+from app.mail.inbound import handle_raw
 from tests.server.conftest import Harness, player, signon
 
 
@@ -89,6 +90,18 @@ def test_an_over_long_phase_is_refused_clearly(started: Harness) -> None:
     reply = started.last_reply(player("FRANCE"))
     assert "say the phase as" in reply, reply
     assert set(_orders(started, "FRANCE", "S1901M")) == {"A PAR"}
+
+
+def test_a_body_with_a_lone_surrogate_keeps_its_orders(started: Harness) -> None:
+    """A UTF-7 body may decode to a lone surrogate (``+2AA-``), which no database can store as text:
+    the mail failed, then was quarantined with its orders.  It is read as '?'."""
+    raw = (b"From: france@example.com\r\nTo: judge@judge.test\r\nSubject: orders\r\nMessage-ID: <utf7@test>\r\n"
+           b"Content-Type: text/plain; charset=utf-7\r\n\r\n" + signon("FRANCE").encode()
+           + b"A PAR - BUR\r\nPHASE F1901M\r\nA MAR - SPA\r\nXX+2AA-YY\r\n")
+    out = handle_raw(started.judge, raw)
+    assert out.status == "done", out.error
+    assert set(_orders(started, "FRANCE", "S1901M")) == {"A PAR"}
+    assert set(_orders(started, "FRANCE", "F1901M").values()) == {"A MAR - SPA", "XX?YY"}
 
 
 @pytest.mark.parametrize("name", ["g" + "x" * 59, "ab\x01cd"])
