@@ -72,6 +72,23 @@ def test_the_build_stage_compiles_the_engine_and_the_image_carries_it() -> None:
     assert "mypy" not in " ".join(rest for word, rest in runtime if word == "RUN")
 
 
+def test_every_copied_path_is_in_the_build_context() -> None:
+    """Each COPY from the build context names files of the repository that .dockerignore keeps;
+    each COPY --from names an earlier stage."""
+    ignored = {line.strip().rstrip("/") for line in (ROOT / ".dockerignore").read_text().splitlines() if line.strip()}
+    stages = _stages()
+    for name, stage in stages.items():
+        for word, rest in stage:
+            if word != "COPY":
+                continue
+            *sources, _target = rest.split()
+            if sources[0].startswith("--from="):
+                assert sources[0].removeprefix("--from=") in list(stages)[:list(stages).index(name)], rest
+                continue
+            for source in sources:
+                assert (ROOT / source).exists() and source.rstrip("/") not in ignored, (name, source)
+
+
 def test_the_runtime_list_holds_every_font_the_map_loads() -> None:
     """Each DejaVu file app/maps/png.py loads belongs to a package of `system-deps.sh runtime`
     (asked of this machine's dpkg: the oblique of the sea names is in fonts-dejavu-extra)."""
