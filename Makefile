@@ -6,9 +6,10 @@ BIN := $(VENV)/bin
 
 .PHONY: run test bench system-deps browser
 
-# What the judge needs from Debian: the font the map pictures are drawn with.
+# What the judge needs from Debian (the fonts of the map pictures; a C compiler and the Python
+# headers for the compiled engine): the same script, and the same list, as the Dockerfile's.
 system-deps:
-	bash scripts/install-map-fonts.sh
+	PYTHON=$(PYTHON) bash scripts/system-deps.sh all
 
 # The dashboard's browser tests drive Debian's chromium through Playwright.
 browser:

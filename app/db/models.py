@@ -64,9 +64,9 @@ class Player(Base):
     status: Mapped[str] = mapped_column(String(16), default="active")
     # active | absent | cd | abandoned | resigned | eliminated
     reply_token: Mapped[str] = mapped_column(String(40), unique=True)
-    preferences: Mapped[str] = mapped_column(String(100), default="")
+    preferences: Mapped[str] = mapped_column(Text, default="")  # power ids, as many as the variant has
     wait: Mapped[bool] = mapped_column(default=False)
-    draw: Mapped[str | None] = mapped_column(String(200))
+    draw: Mapped[str | None] = mapped_column(Text)  # power ids, as many as the variant has
     concede: Mapped[str | None] = mapped_column(String(40))
     absence_from: Mapped[datetime | None] = mapped_column(UtcDateTime)
     absence_to: Mapped[datetime | None] = mapped_column(UtcDateTime)
@@ -111,9 +111,11 @@ class OrderRow(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     phase: Mapped[str] = mapped_column(String(12))
     power: Mapped[str] = mapped_column(String(40))
-    unit: Mapped[str] = mapped_column(String(40))
-    line: Mapped[str] = mapped_column(String(400))
-    order: Mapped[str | None] = mapped_column(String(200))  # as the judge understood it
+    # The unit, the build site, or a short key of its own for a line that names neither
+    # (app/services/orders.py _unit_key): the unique index stays within PostgreSQL's b-tree limit.
+    unit: Mapped[str] = mapped_column(Text)
+    line: Mapped[str] = mapped_column(Text)  # as the player wrote it, whole
+    order: Mapped[str | None] = mapped_column(Text)  # as the judge understood it
     order_json: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # the same, read once (the codec's order JSON)
     checked: Mapped[bool] = mapped_column(default=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

@@ -226,6 +226,10 @@ def _body_text(msg: Message, problems: list[str]) -> str:
 
 def _finish(text: str, problems: list[str]) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    storable = text.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate (UTF-7's +2AA-) is no text
+    if storable != text:
+        problems.append("characters that are not text (lone surrogates) were read as '?'")
+        text = storable
     if len(text) > TEXT_LIMIT:
         text = _without_quotes(text)  # quoted reply text is never read: it must not push orders out
     if len(text) > TEXT_LIMIT:

@@ -327,7 +327,8 @@ class MailSession:
         self.flush_orders()
         code = parse_phase_words(words)
         if code is None:
-            raise CommandError("say the phase as S1902M or 'Spring 1902 Movement'")
+            raise CommandError("say the phase as S1902M or 'Spring 1902 Movement' (a season, a year of 4 to 10 "
+                               "digits, a kind)")
         self.target_phase = None if code == self.open_phase().code else code
 
     # -- press --------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from .render import render_svg
 
 MIN_WIDTH = 1000  # pixels
 _WIDTH = re.compile(r'<svg[^>]*?\swidth="([0-9.]+)"')
-# Debian's fonts-dejavu-core (see scripts/install-map-fonts.sh), loaded explicitly so the
+# Debian's fonts-dejavu-core and fonts-dejavu-extra (scripts/system-deps.sh), loaded explicitly so the
 # picture never depends on which fonts a machine happens to have.
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"), Path("/usr/share/fonts/TTF"))
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf")
@@ -28,7 +28,7 @@ def font_files() -> tuple[str, ...]:
         found = tuple(str(folder / name) for name in FONT_FILES if (folder / name).is_file())
         if found and found[0].endswith(FONT_FILES[0]):
             return found
-    raise MissingFont("DejaVu Sans not found: install Debian's fonts-dejavu-core (scripts/install-map-fonts.sh)")
+    raise MissingFont("DejaVu Sans not found: install Debian's fonts-dejavu-core and fonts-dejavu-extra (scripts/system-deps.sh runtime)")
 
 
 def natural_width(svg: str) -> int:

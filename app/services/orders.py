@@ -7,6 +7,7 @@ checked when that phase opens (``check_advance_orders``).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -103,13 +104,21 @@ def phase_variant_state(game: Game, phase: Phase) -> tuple[Variant, GameState]:
     return variant, game_engine.state_of(variant, phase.state_before)
 
 
+_KEY_CHARS = 40  # a numbered line's key beyond this is a digest: the unique index has a size limit
+
+
 def _unit_key(check: OrderCheck, index: int) -> str:
-    """The row key: the unit (the last order for a unit wins), the build site, or a numbered line."""
+    """The row key: the unit (the last order for a unit wins), the build site, or a numbered line
+    (its text, or a digest of a long text: the line itself is kept whole in ``line``)."""
     if isinstance(check.order, Build) and check.unit is not None:
         return "SITE " + province_of(check.unit.location)
     if check.unit is not None:
         return str(check.unit).upper()
-    return f"#{(str(check.order) if check.order is not None else check.line).upper()}#{index}"
+    text = (str(check.order) if check.order is not None else check.line).upper()
+    key = f"#{text}#{index}"
+    if len(key) <= _KEY_CHARS:
+        return key
+    return f"#{hashlib.sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()[:20]}#{index}"
 
 
 def store_orders(
@@ -140,7 +149,7 @@ def store_orders(
             session.add(found)
             existing[key] = found
         row = found
-        row.line = item.line[:400]
+        row.line = item.line
         row.order = str(item.order) if item.order is not None else None
         row.order_json = game_engine.order_json(item.order) if item.order is not None else None
         row.checked = checked

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 __all__ = ["PhaseName", "parse_phase_words"]
@@ -49,12 +50,17 @@ class PhaseName:
         return self.code.upper()
 
 
+_CODE = re.compile(r"^[A-Z][0-9]{4,10}[A-Z]$")  # at most 12 characters: a phase code's column (orders.phase)
+
+
 def parse_phase_words(text: str) -> str | None:
-    """Accept ``S1901M``, ``Spring 1901 Movement``, ``F 1901 R`` and similar; return the code."""
+    """Accept ``S1901M``, ``Spring 1901 Movement``, ``F 1901 R`` and similar; return the code
+    (a letter, a year of 4 to 10 digits, a letter), or None."""
     words = text.upper().replace(",", " ").split()
-    if len(words) == 1 and len(words[0]) >= 6 and words[0][1:-1].isdigit():
-        return words[0]
-    if len(words) == 3 and words[1].isdigit():
+    code = None
+    if len(words) == 1:
+        code = words[0]
+    elif len(words) == 3:
         season, year, kind = words
-        return f"{season[0]}{year}{kind[0] if kind[0] != 'B' else 'A'}"
-    return None
+        code = f"{season[0]}{year}{kind[0] if kind[0] != 'B' else 'A'}"
+    return code if code is not None and _CODE.match(code) else None

@@ -26,6 +26,7 @@ from app.web import (
 )
 from app.web.config import ANON_CSRF_COOKIE, WebConfig
 from app.web.deps import SignInRequired, csrf_protect
+from app.web.openapi_doc import CSRF_HEADER, describe_api
 from app.web.routes_mailbox import InboxWriter
 from app.web.templating import Pages
 
@@ -53,9 +54,13 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
     """The dashboard over ``judge``'s use cases.  The judgekeeper defaults to the settings'
     ``admin_address``; ``secure_cookies`` must be on when it is served over https.  ``inbox_writer``
     (embedded mail mode) drops a raw mail into the judge's inbox: the mailbox page writes with it."""
-    app = FastAPI(title="Postal Judge dashboard", version="1",
+    app = FastAPI(title="Postal Judge dashboard", version="1", docs_url=None, redoc_url=None,
                   description="The GM dashboard's JSON API: a GM signs in on /signin; every /api/ route "
-                              "needs the session cookie of a GM of that game (401 signed out, 403 another GM).")
+                              "needs the session cookie of a GM of that game (401 signed out, 403 another GM), "
+                              f"and every request that changes something the header {CSRF_HEADER} with the "
+                              "session's CSRF token (GET /api/session; 403 without it). curl examples: "
+                              "docs/api.md.")
+    describe_api(app)
     app.state.judge = judge
     app.state.web = WebConfig(keeper_address=(keeper_address or judge.settings.admin_address).lower(),
                               secure_cookies=secure_cookies)
@@ -96,8 +101,7 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
-        if not request.url.path.startswith(("/docs", "/redoc")):
-            response.headers.setdefault("Content-Security-Policy", _PAGE_CSP)
+        response.headers.setdefault("Content-Security-Policy", _PAGE_CSP)
         if request.url.path not in ("/healthz",) and not request.url.path.startswith("/static"):
             response.headers.setdefault("Cache-Control", "no-store")
         return response

@@ -17,6 +17,7 @@ from app.services.dashboard_admin import create_linked_game, invite_player, rese
 from app.services.errors import DomainError
 from app.services.turn_control import process_now
 from app.web.deps import Db, JudgeDep, PageGame, PageGm, game_row
+from app.web.forms import form_text
 from app.web.templating import pages
 
 __all__ = ["router"]
@@ -28,8 +29,7 @@ NMR_POLICIES = ("cd", "hold", "wait", "dismiss")
 
 
 def _text(form: FormData, key: str) -> str:
-    value = form.get(key, "")
-    return value.strip() if isinstance(value, str) else ""
+    return form_text(form, key)
 
 
 

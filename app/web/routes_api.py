@@ -1,4 +1,5 @@
-"""The JSON API under /api/: the same use cases as the pages (documented at /docs)."""
+"""The JSON API under /api/: the same use cases as the pages (described by /openapi.json; curl
+examples in docs/api.md)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,24 @@ from app.services.errors import DomainError
 from app.services.override import commit_override, preview_override
 from app.services.override_changes import OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from app.web.deps import ApiGame, ApiGm, Db, JudgeDep, game_row
+from app.web.forms import storable
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api", tags=["api"])
+
+
+class SessionInfo(BaseModel):
+    """Who is signed in, and the CSRF token every request that changes something carries."""
+
+    email: str
+    keeper: bool
+    csrf_token: str = Field(description="Send it as the header X-CSRF-Token with every POST.")
+
+
+@router.get("/session", response_model=SessionInfo, summary="The signed-in GM and the session's CSRF token")
+def api_session(principal: ApiGm) -> SessionInfo:
+    return SessionInfo(email=principal.email, keeper=principal.keeper, csrf_token=principal.csrf_token)
 
 
 @router.get("/games", response_model=list[GameSummary], summary="The games of the signed-in GM")
@@ -55,7 +70,7 @@ class OverrideRequest(BaseModel):
         except (KeyError, ValueError) as error:
             raise HTTPException(status_code=422, detail="a ruling is {location, ruling: holds|fails}") from error
         return OverrideChanges(
-            orders=tuple(OrderChange(p.upper(), tuple(lines)) for p, lines in self.orders.items()),
+            orders=tuple(OrderChange(p.upper(), tuple(storable(line) for line in lines)) for p, lines in self.orders.items()),
             rules=tuple(RuleChange(option, value) for option, value in self.rules.items()), rulings=rulings)
 
 
@@ -76,7 +91,7 @@ def api_override_preview(name: str, code: str, body: OverrideRequest, judge: Jud
 def api_override_commit(name: str, code: str, body: OverrideRequest, judge: JudgeDep, db: Db,
                         actor: ApiGame) -> Any:
     try:
-        done = commit_override(judge, db, actor, game_row(db, name), code, body.changes(), body.reason)
+        done = commit_override(judge, db, actor, game_row(db, name), code, body.changes(), storable(body.reason))
     except DomainError as error:
         raise HTTPException(status_code=400, detail=error.message) from error
     return jsonable_encoder({"audit_id": done.audit_id, "mails": done.mails, "reason": done.reason,

@@ -12,6 +12,7 @@ from app.services.errors import DomainError
 from app.services.gm_accounts import close_session, sign_in
 from app.web.config import SESSION_COOKIE
 from app.web.deps import Db, JudgeDep, MaybeGm, get_config, safe_next
+from app.web.forms import storable
 from app.web.templating import pages
 
 __all__ = ["router"]
@@ -31,6 +32,7 @@ def signin_submit(request: Request, judge: JudgeDep, db: Db, address: Annotated[
                   next: Annotated[str, Form(max_length=500)] = "/") -> Response:
     config = get_config(request)
     client = request.client.host if request.client else "unknown"
+    address, password = storable(address), storable(password)
     try:
         signed = sign_in(judge, db, Actor(address.strip()), password, client=client,
                          keeper_address=config.keeper_address)

@@ -11,6 +11,7 @@ from starlette.datastructures import FormData
 from app.services.dod3.gm_entries import NumberEntry, PowerField, change_number, record_text, record_weather_result
 from app.services.errors import DomainError
 from app.web.deps import Db, JudgeDep, PageGame
+from app.web.forms import form_text
 
 __all__ = ["number_entry", "router"]
 
@@ -18,8 +19,7 @@ router = APIRouter(include_in_schema=False)
 
 
 def _text(form: FormData, key: str) -> str:
-    value = form.get(key, "")
-    return value.strip() if isinstance(value, str) else ""
+    return form_text(form, key)
 
 
 def number_entry(text: str) -> NumberEntry:

@@ -14,6 +14,7 @@ from app.services.override import commit_override
 from app.services.override_changes import OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from app.services.override_review import PhaseOrders, phase_orders, review_override
 from app.web.deps import Db, JudgeDep, PageGame, game_row
+from app.web.forms import form_text
 from app.web.maps import data_uri, map_svg
 from app.web.templating import pages
 
@@ -24,8 +25,7 @@ router = APIRouter(include_in_schema=False)
 
 
 def _text(form: FormData, key: str) -> str:
-    value = form.get(key, "")
-    return value if isinstance(value, str) else ""
+    return form_text(form, key, strip=False)
 
 
 def _lines(text: str) -> tuple[str, ...]:
