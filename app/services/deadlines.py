@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, JudgeState
 from app.services import orders as order_service
+from app.services.absence import clear_of_absences
 from app.services.context import Judge
 from app.services.notify import mail_game, mail_master, mail_seat
 from app.services.render import format_deadline
@@ -135,7 +136,7 @@ def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> None:
             excused = [s for s in late if s.misses < allowed]
             if excused:
                 extend = timedelta(hours=float(timing_for(game.settings, phase.code)["next_hours"]))
-                game.deadline = (game.deadline or now) + extend
+                game.deadline = clear_of_absences(db, game, (game.deadline or now) + extend)
                 for seat in excused:
                     seat.misses += 1
                     mail_seat(db, judge, seat, f"Diplomacy deadline extended {game.name}",
@@ -221,7 +222,7 @@ def resume_game(db: Session, judge: Judge, game: Game) -> None:
     phase = queries.open_phase(db, game.id)
     if game.deadline is None or game.deadline < now:
         hours = float(timing_for(game.settings, game.phase or "S1901M").get("grace_hours") or 24)
-        game.deadline = now + timedelta(hours=max(hours, 1))
+        game.deadline = clear_of_absences(db, game, now + timedelta(hours=max(hours, 1)))
         if phase is not None:
             phase.deadline = game.deadline
     mail_game(db, judge, game, f"Diplomacy game {game.name} resumed",

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game
 from app.jsonapi import with_game_rules
+from app.services.absence import absences_at, clear_of_absences
 from app.services.access import audit, book_of, gm_game
 from app.services.actor import Actor
 from app.services.addresses import check_address
@@ -58,16 +59,27 @@ def _running(db: Session, actor: Actor) -> Game:
     return game
 
 
-def set_deadline(judge: Judge, db: Session, actor: Actor, when: str) -> datetime:
-    """Move this phase's deadline (``2026-12-01 20:00`` in the game's zone, or ``+48h``); returns it."""
+def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm: bool = False) -> datetime:
+    """Move this phase's deadline (``2026-12-01 20:00`` in the game's zone, or ``+48h``); returns it.
+    A deadline inside a player's absence is refused with a warning unless ``confirm`` (issue 22.2)."""
     game = _running(db, actor)
     now = judge.now()
-    deadline = parse_when(when, now, game_setting(game.settings, "timezone"))
+    zone = str(game_setting(game.settings, "timezone"))
+    deadline = parse_when(when, now, zone)
     if deadline is None:
         raise DomainError("bad_deadline", "say the deadline as 2026-12-01 20:00, or +48h")
     if deadline > now + timedelta(days=judge.settings.max_extension_days):
         raise DomainError("deadline_too_far",
                           f"deadlines can be at most {judge.settings.max_extension_days} days ahead")
+    absent = absences_at(db, game, deadline)
+    if absent and not confirm:
+        book = book_of(judge, game)
+        who = "; ".join(f"{book.name(a.power)} is absent from {format_deadline(a.start, zone)} "
+                        f"to {format_deadline(a.end, zone)}" for a in absent)
+        raise DomainError("deadline_in_absence",
+                          f"deadline not changed: {who}.  The first time after that absence is "
+                          f"{format_deadline(clear_of_absences(db, game, deadline), zone)}; to set "
+                          f"{format_deadline(deadline, zone)} all the same, add CONFIRM")
     game.deadline = deadline
     game.grace_until = None
     phase = queries.open_phase(db, game.id)

@@ -7,8 +7,9 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from app.db import queries
 from app.db.models import Game, Player
-from app.services.absence import check_absence_cap, granted_days, record_absence
+from app.services.absence import check_absence_cap, clear_of_absences, granted_days, inclusive_end, record_absence
 from app.services.access import actor_game, actor_seat, audit, book_of, power_seat
 from app.services.actor import Actor
 from app.services.addresses import check_address
@@ -119,14 +120,17 @@ def set_concede(judge: Judge, db: Session, actor: Actor, power: str | None) -> C
 
 
 def set_absence(judge: Judge, db: Session, actor: Actor, start: str, end: str) -> AbsenceSet:
-    """An absence from ``start`` to ``end`` (dates or times in the game's zone, ``+48h``; no start: now);
-    a deadline inside it moves after it."""
+    """An absence from ``start`` to ``end`` (dates or times in the game's zone, ``+48h``; no start: now;
+    an end date without a time takes in that whole day); the deadline, if inside it, moves after it
+    (and so does every deadline the judge sets later: ``absence.clear_of_absences``)."""
     seat = power_seat(db, actor)
     game = actor_game(db, actor)
     zone = str(game_setting(game.settings, "timezone"))
     now = judge.now()
     begins = parse_when(start.strip(), now, zone) if start.strip() else now
     ends = parse_when(end.strip(), now, zone) if end.strip() else None
+    if ends is not None:
+        ends = inclusive_end(end, ends)
     if begins is None or ends is None or ends <= begins:
         raise DomainError("bad_absence", "say SET ABSENCE 2026-12-01 TO 2026-12-07")
     if ends - begins > timedelta(days=MAX_ABSENCE_DAYS + granted_days(game, seat.power)) and not actor.is_gm:
@@ -135,12 +139,19 @@ def set_absence(judge: Judge, db: Session, actor: Actor, start: str, end: str) -
         check_absence_cap(judge, db, game, seat, begins, ends)
     record_absence(judge, db, actor, game, seat, begins, ends)
     seat.absence_from, seat.absence_to = begins, ends
-    moved = game.deadline is not None and begins <= game.deadline <= ends
-    if moved:
-        game.deadline = ends + timedelta(hours=1)
-        mail_game(db, judge, game, f"Diplomacy deadline changed {game.name}",
-                  f"Because of an absence, the deadline for {game.phase} is now "
-                  f"{format_deadline(game.deadline, zone)}.\n")
+    db.flush()
+    moved = False
+    if game.deadline is not None and game.grace_until is None:
+        deadline = clear_of_absences(db, game, game.deadline)
+        moved = deadline != game.deadline
+        if moved:
+            game.deadline = deadline
+            phase = queries.open_phase(db, game.id)
+            if phase is not None and (phase.deadline is None or phase.deadline < deadline):
+                phase.deadline = deadline
+            mail_game(db, judge, game, f"Diplomacy deadline changed {game.name}",
+                      f"Because of an absence, the deadline for {game.phase} is now "
+                      f"{format_deadline(game.deadline, zone)}.\n")
     return AbsenceSet(begins, ends, zone, moved)
 
 

@@ -16,6 +16,7 @@ from app.db import queries
 from app.db.models import Game, Phase
 from app.services import game_engine
 from app.services import phase_snapshot as snapshot
+from app.services.absence import clear_of_absences
 from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
@@ -145,7 +146,7 @@ def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: 
     game.phase = target.code
     if game.status == "finished":
         game.status = "active"
-    game.deadline = judge.now() + timedelta(hours=24)
+    game.deadline = clear_of_absences(db, game, judge.now() + timedelta(hours=24))
     target.deadline = game.deadline
     game.grace_until = None
     game.version += 1

@@ -16,6 +16,7 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
+from app.services.absence import clear_of_absences
 from app.services.orders import check_advance_orders
 from app.services.phase_snapshot import take_advance_orders, take_opening
 from app.services.timing import next_deadline
@@ -99,7 +100,7 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     eliminate(game, outcome.state_after)
     crash("turn:seats_updated")
     next_code = outcome.next_phase
-    next_at = next_deadline(game.settings, next_code, now) if next_code else None
+    next_at = clear_of_absences(db, game, next_deadline(game.settings, next_code, now)) if next_code else None
     open_next_phase(db, game, phase, next_code, outcome.state_after, next_at)
     crash("turn:next_phase_opened")
     return StoredTurn(phase_code=phase.code, deadline=deadline, next_phase=next_code, next_deadline=next_at,
