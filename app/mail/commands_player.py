@@ -116,7 +116,8 @@ def _draw(ctx: MailSession, powers: str | None) -> None:
     if powers is None:
         ctx.add_note("Draw vote withdrawn.")
     else:
-        ctx.add_note(f"You vote for a draw between {', '.join(vote.power_names)}.")
+        ctx.add_note(f"You vote for a draw between {', '.join(vote.power_names)}."
+                     + ("" if vote.game_over else "  Your vote stands until you withdraw it (SET NODRAW)."))
 
 
 @register

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import Game, Player
+from app.db.models import AuditEntry, Game, Player
 from app.services.absence import check_absence_cap, clear_of_absences, granted_days, inclusive_end, record_absence
 from app.services.access import actor_game, actor_seat, audit, book_of, power_seat
 from app.services.actor import Actor
@@ -20,8 +20,8 @@ from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
 from app.services.timing import game_setting, parse_when
 
-__all__ = ["AbsenceSet", "AddressChanged", "Concession", "DrawVote", "Resigned", "resign", "set_absence",
-           "set_address", "set_concede", "set_draw", "set_password", "set_wait"]
+__all__ = ["AbsenceSet", "AddressChanged", "Concession", "DrawVote", "Resigned", "check_standing_draw", "resign",
+           "set_absence", "set_address", "set_concede", "set_draw", "set_password", "set_wait"]
 
 MAX_ABSENCE_DAYS = 14
 MIN_PASSWORD = 8
@@ -85,16 +85,34 @@ def set_draw(judge: Judge, db: Session, actor: Actor, powers: str | None) -> Dra
     wanted = sorted(listed) if listed else alive
     seat.draw = ",".join(wanted)
     names = tuple(book.name(p) for p in wanted)
+    over = _declare_agreed_draw(judge, db, game, actor.address)
+    return DrawVote(tuple(wanted), names, game_over=over)
+
+
+def _declare_agreed_draw(judge: Judge, db: Session, game: Game, by: str) -> bool:
+    """Every surviving power with a player voted for the same draw: the game ends in it."""
     votes = {s.draw for s in _surviving(game) if s.status not in ("cd", "abandoned")}
-    if votes != {seat.draw}:
-        return DrawVote(tuple(wanted), names)
+    if len(votes) != 1 or None in votes:
+        return False
+    wanted = sorted(p for p in (votes.pop() or "").split(",") if p)
+    book = book_of(judge, game)
+    names = [book.name(p) for p in wanted]
     game.status, game.deadline = "finished", None
     listed_text = ", ".join(names[:-1]) + f", and {names[-1]}" if len(names) > 2 else " and ".join(names)
-    audit(db, actor, game, "draw", powers=wanted)
+    db.add(AuditEntry(game_id=game.id, actor=by[:320], action="draw", created_at=judge.now(),
+                      detail={"powers": wanted}))
     mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
               f"Game '{game.name}' has been declared a draw between {listed_text}.\n"
               f"Congratulations on a well-played game.\n", kind="end")
-    return DrawVote(tuple(wanted), names, game_over=True)
+    return True
+
+
+def check_standing_draw(judge: Judge, db: Session, game: Game) -> bool:
+    """After a processed phase: the votes stand until withdrawn (njudge, DPjudge; issue 22.4), so a
+    draw the survivors all voted for (one of them eliminated, or gone to civil disorder) ends the game."""
+    if game.status != "active":
+        return False
+    return _declare_agreed_draw(judge, db, game, "judge")
 
 
 def set_concede(judge: Judge, db: Session, actor: Actor, power: str | None) -> Concession:

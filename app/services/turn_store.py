@@ -95,8 +95,7 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
             seat.missed_in_row += 1
         elif (seat.power or "").upper() in ordered:
             seat.missed_in_row = 0
-        seat.wait = False
-        seat.draw = None
+        seat.wait = False  # draw votes stand until withdrawn (issue 22.4)
     eliminate(game, outcome.state_after)
     crash("turn:seats_updated")
     next_code = outcome.next_phase

@@ -17,6 +17,7 @@ from app.db.models import Game, Phase, Player
 from app.services.context import Judge
 from app.services.orders import seat_statuses
 from app.services.phases import PhaseName
+from app.services.player import check_standing_draw
 from app.services.turn_adjudicate import ProcessError, adjudicate_open_phase
 from app.services.turn_publish import publish_turn
 from app.services.turn_store import bump_version, store_turn
@@ -48,6 +49,8 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
     crash("turn:next_state")
     stored = store_turn(db, game, phase, adjudication, judge.now(), crash)
     mails = publish_turn(db, judge, game, phase, stored, adjudication.nmr, list(notes or []), crash)
+    if stored.next_phase:
+        check_standing_draw(judge, db, game)
     crash("turn:done")
     return TurnOutcome(game=game.name, phase=phase.code, next_phase=stored.next_phase, winner=stored.winner,
                        mails=mails)
