@@ -22,7 +22,7 @@ from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_seat
 from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
-from app.services.takeover import tell_previous_player
+from app.services.takeover import new_player, requested_password_hash, tell_previous_player, welcome_text
 from app.services.timing import game_setting, parse_when
 from app.variants import load_variant
 
@@ -235,18 +235,24 @@ def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, p
     seat = queries.seat_for_power(db, game.id, pid) if pid else None
     if seat is None:
         raise DomainError("unknown_power", f"no power '{power}'")
-    password = password or new_token()[:10]
     previous = seat.email
-    seat.email, seat.password_hash = check_address(address), hash_password(password)
-    seat.missed_in_row = 0
-    seat.status, seat.misses, seat.reply_token = "active", 0, new_token()
+    address = check_address(address)
+    chosen = None if password else requested_password_hash(db, game, seat.power or "", address)
+    password = password or ("" if chosen else new_token()[:10])
+    seat.email, seat.password_hash = address, chosen or hash_password(password)
+    new_player(seat)
     audit(db, actor, game, "replace", power=pid, address=seat.email)
     name = book.name(seat.power or "")
     if previous.lower() != seat.email:
         tell_previous_player(db, judge, game, previous, name)
+    told = ("Your password is the one you chose when you asked to take it over." if chosen
+            else f"Your password is {password}.")
     mail_seat(db, judge, seat, f"Diplomacy game {game.name}: you play {name}",
-              f"The master of '{game.name}' has made you {name}.\n"
-              f"Your password is {password}; replying to this mail signs you on without it.\n", kind="start")
+              f"The master of '{game.name}' has made you {name}.  {told}\n\n"
+              + welcome_text(judge, db, game, seat, name), kind="start")
+    mail_game(db, judge, game, f"Diplomacy game {game.name}: {name} has a new player",
+              f"{name} in game '{game.name}' has a new player, given the power by the master.\n",
+              kind="notice", skip=seat)
     if game.status == "paused" and game.paused_reason == "waiting for a replacement" and not any(
             s.status == "abandoned" for s in game.players):
         resume_game(db, judge, game)

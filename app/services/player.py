@@ -18,6 +18,7 @@ from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_master
 from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
+from app.services.takeover import announce_vacancy
 from app.services.timing import game_setting, parse_when
 
 __all__ = ["AbsenceSet", "AddressChanged", "Concession", "DrawVote", "Resigned", "check_standing_draw", "resign",
@@ -212,4 +213,5 @@ def resign(judge: Judge, db: Session, actor: Actor) -> Resigned:
     mail_master(db, judge, game, f"Diplomacy player resigned {game.name}",
                 f"{name} ({seat.email}) has resigned from '{game.name}'.  The power is open for TAKEOVER,\n"
                 f"or REPLACE it.\n")
+    announce_vacancy(db, judge, game, seat, name, "has lost its player, who resigned", master=False)
     return Resigned(False, name)
