@@ -175,7 +175,7 @@ def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
                 f"Game '{game.name}' ({game.variant}), of which you are the master, has started.\n\n"
                 f"The players:\n{roster}\n\n"
                 f"The first phase is {game.phase}; the deadline for orders is {format_deadline(game.deadline, zone)}.\n"
-                f"Sign on with SIGNON master@{game.name} <password> to manage it.\n")
+                f"Sign on with SIGNON master@{game.name} <password> to manage it.\n", kind="notice")
     return GameStarted(game.id, game.name, game.phase, game.deadline, str(zone))
 
 
