@@ -6,8 +6,10 @@ otherwise ``abandon_after`` missed deadlines in a row (default 2; a power in civ
 after one miss is not vacant).  A missed deadline alone never opens a power.
 
 Who may take it: anyone when the GM set ``SET TAKEOVER open``; otherwise (the default) the
-request goes to the GM, who approves it with ``REPLACE power address``.  The previous player
-and the GM are told of every takeover.
+request goes to the GM, who approves it with ``REPLACE power address`` (the password asked with
+is kept: ``requested_password_hash``).  The previous player, the GM, the players and the
+observers are told of every takeover; a vacancy is announced with a call for a replacement
+(``announce_vacancy``), and the new player is welcomed with the position (``welcome_text``).
 """
 
 from __future__ import annotations
