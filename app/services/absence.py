@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -19,9 +20,10 @@ from app.services.access import audit, book_of, gm_game
 from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
+from app.services.render import format_deadline
 
 __all__ = ["Absence", "AbsenceGrant", "absences_at", "check_absence_cap", "clear_of_absences", "covered_days",
-           "grant_absence", "granted_days", "inclusive_end", "record_absence"]
+           "end_text", "grant_absence", "granted_days", "inclusive_end", "record_absence"]
 
 _ACTION = "absence"
 _GRANTS = "absence_grants"
@@ -53,6 +55,18 @@ def inclusive_end(text: str, parsed: datetime) -> datetime:
     if text and ":" not in text and text[-1:].isdigit():
         return parsed + timedelta(days=1)
     return parsed
+
+
+def end_text(end: datetime, zone: str = "UTC") -> str:
+    """The end of an absence as people read it: one that ends at a midnight is shown as the last
+    minute of the day before (``TO 2026-12-14`` -> ``Mon Dec 14 2026 23:59``)."""
+    try:
+        local = end.astimezone(ZoneInfo(zone))
+    except (ZoneInfoNotFoundError, ValueError):
+        local = end
+    if (local.hour, local.minute, local.second) == (0, 0, 0):
+        return format_deadline(end - timedelta(minutes=1), zone)
+    return format_deadline(end, zone)
 
 
 def granted_days(game: Game, power: str | None) -> int:

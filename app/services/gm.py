@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game
 from app.jsonapi import with_game_rules
-from app.services.absence import absences_at, clear_of_absences
+from app.services.absence import absences_at, clear_of_absences, end_text
 from app.services.access import audit, book_of, gm_game
 from app.services.actor import Actor
 from app.services.addresses import check_address
@@ -75,7 +75,7 @@ def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm:
     if absent and not confirm:
         book = book_of(judge, game)
         who = "; ".join(f"{book.name(a.power)} is absent from {format_deadline(a.start, zone)} "
-                        f"to {format_deadline(a.end, zone)}" for a in absent)
+                        f"to {end_text(a.end, zone)}" for a in absent)
         raise DomainError("deadline_in_absence",
                           f"deadline not changed: {who}.  The first time after that absence is "
                           f"{format_deadline(clear_of_absences(db, game, deadline), zone)}; to set "

@@ -22,11 +22,12 @@ def _deadline(harness: Harness) -> datetime | None:
 def test_the_masters_deadline_inside_an_absence_is_refused_until_confirmed(started: Harness) -> None:
     before = _deadline(started)
     started.send(player("FRANCE"), signon("FRANCE") + "SET ABSENCE 2026-03-10 TO 2026-03-14")
-    assert "Absence recorded" in started.last_reply(player("FRANCE"))
+    reply = started.last_reply(player("FRANCE"))
+    assert "Absence recorded from Tue Mar 10 2026 00:00 UTC to Sat Mar 14 2026 23:59 UTC." in reply
     assert _deadline(started) == before  # the deadline (March 3) is not in the absence
     started.send("gm@example.com", GM + "SET DEADLINE 2026-03-11 12:00")
     reply = started.last_reply("gm@example.com")
-    assert "France is absent from Tue Mar 10 2026 00:00 UTC to Sun Mar 15 2026 00:00 UTC" in reply
+    assert "France is absent from Tue Mar 10 2026 00:00 UTC to Sat Mar 14 2026 23:59 UTC" in reply
     assert "Sun Mar 15 2026 12:00 UTC" in reply and "add CONFIRM" in reply
     assert _deadline(started) == before
     # The end date is inclusive: the last day of the absence is refused too.
