@@ -121,10 +121,14 @@ class Terminate(MasterCommand):
 @register
 class SetDeadline(MasterCommand):
     names = ("SET DEADLINE",)
-    help = "SET DEADLINE 2026-12-01 20:00 | +48h -- (GM) move this phase's deadline (capped)."
+    help = ("SET DEADLINE 2026-12-01 20:00 | +48h [CONFIRM] -- (GM) move this phase's deadline (capped); "
+            "CONFIRM sets it inside a player's absence.")
 
     def process(self, ctx: MailSession, args: str) -> None:
-        deadline = gm.set_deadline(ctx.judge, ctx.db, ctx.actor(), args)
+        words = args.split()
+        confirm = bool(words) and words[-1].upper() == "CONFIRM"
+        when = " ".join(words[:-1]) if confirm else args
+        deadline = gm.set_deadline(ctx.judge, ctx.db, ctx.actor(), when, confirm=confirm)
         ctx.add_note(f"Deadline set to {format_deadline(deadline)}.")
 
 

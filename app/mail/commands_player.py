@@ -9,6 +9,7 @@ from app.mail.press import refuse_press, start_press
 from app.mail.render_status import render_overview
 from app.mail.session import MailSession
 from app.services import identity, player
+from app.services.absence import end_text as absence_end_text
 from app.services.game_status import game_overview
 from app.services.render import format_deadline
 from app.services.rulesets import ruleset_for
@@ -116,7 +117,8 @@ def _draw(ctx: MailSession, powers: str | None) -> None:
     if powers is None:
         ctx.add_note("Draw vote withdrawn.")
     else:
-        ctx.add_note(f"You vote for a draw between {', '.join(vote.power_names)}.")
+        ctx.add_note(f"You vote for a draw between {', '.join(vote.power_names)}."
+                     + ("" if vote.game_over else "  Your vote stands until you withdraw it (SET NODRAW)."))
 
 
 @register
@@ -178,7 +180,7 @@ class SetAbsence(Command):
         start, _, end = args.upper().partition(" TO ")
         absence = player.set_absence(ctx.judge, ctx.db, ctx.actor(), start, end)
         note = (f"Absence recorded from {format_deadline(absence.start, absence.timezone)} "
-                f"to {format_deadline(absence.end, absence.timezone)}.")
+                f"to {absence_end_text(absence.end, absence.timezone)}.")
         ctx.add_note(note + (" The deadline moved after it." if absence.deadline_moved else ""))
 
 

@@ -73,6 +73,8 @@ class Rollback(MasterCommand):
         except DomainError as error:
             raise CommandError(str(error)) from error
         ctx.add_note(f"Rolled back to {done.phase}{' (FULL)' if full else ''}.")
+        if done.cleared:
+            ctx.add_note(f"Orders cleared for {', '.join(done.cleared)}.")
 
 
 @register

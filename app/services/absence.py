@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -19,8 +20,10 @@ from app.services.access import audit, book_of, gm_game
 from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
+from app.services.render import format_deadline
 
-__all__ = ["AbsenceGrant", "check_absence_cap", "covered_days", "grant_absence", "granted_days", "record_absence"]
+__all__ = ["Absence", "AbsenceGrant", "absences_at", "check_absence_cap", "clear_of_absences", "covered_days",
+           "end_text", "grant_absence", "granted_days", "inclusive_end", "record_absence"]
 
 _ACTION = "absence"
 _GRANTS = "absence_grants"
@@ -33,6 +36,37 @@ class AbsenceGrant:
     extra_days: int
     cap_days: int
     window_days: int
+
+
+@dataclass(frozen=True)
+class Absence:
+    power: str
+    start: datetime
+    end: datetime
+
+
+SEATED = ("active", "absent", "cd")
+
+
+def inclusive_end(text: str, parsed: datetime) -> datetime:
+    """An absence ``TO 2026-12-14`` (a date without a time) takes in the whole of that day, as
+    people read it: it ends at the midnight after it (issue 22.2)."""
+    text = text.strip()
+    if text and ":" not in text and text[-1:].isdigit():
+        return parsed + timedelta(days=1)
+    return parsed
+
+
+def end_text(end: datetime, zone: str = "UTC") -> str:
+    """The end of an absence as people read it: one that ends at a midnight is shown as the last
+    minute of the day before (``TO 2026-12-14`` -> ``Mon Dec 14 2026 23:59``)."""
+    try:
+        local = end.astimezone(ZoneInfo(zone))
+    except (ZoneInfoNotFoundError, ValueError):
+        local = end
+    if (local.hour, local.minute, local.second) == (0, 0, 0):
+        return format_deadline(end - timedelta(minutes=1), zone)
+    return format_deadline(end, zone)
 
 
 def granted_days(game: Game, power: str | None) -> int:
@@ -62,6 +96,31 @@ def covered_days(spans: list[tuple[datetime, datetime]], window: timedelta) -> f
         cover = sum((min(e, high) - max(s, low) for s, e in merged if min(e, high) > max(s, low)), timedelta(0))
         best = max(best, cover)
     return best / timedelta(days=1)
+
+
+def _absences(db: Session, game: Game) -> list[Absence]:
+    """Every absence the players now holding a power set in this game."""
+    return [Absence(seat.power, start, end) for seat in game.players
+            if seat.role == "player" and seat.power and seat.status in SEATED
+            for start, end in _recorded(db, game, seat)]
+
+
+def absences_at(db: Session, game: Game, when: datetime) -> list[Absence]:
+    """The absences ``when`` falls in (both ends included)."""
+    return [a for a in _absences(db, game) if a.start <= when <= a.end]
+
+
+def clear_of_absences(db: Session, game: Game, when: datetime) -> datetime:
+    """A deadline the judge sets, moved out of every absence of a player in the game: the same time
+    of day on the first day after the absence (again if that day falls in another one)."""
+    absences = _absences(db, game)
+    for _ in range(len(absences) + 1):
+        ends = [a.end for a in absences if a.start <= when <= a.end]
+        if not ends:
+            break
+        while when <= max(ends):
+            when += timedelta(days=1)
+    return when
 
 
 def check_absence_cap(judge: Judge, db: Session, game: Game, seat: Player, begins: datetime, ends: datetime) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, OrderRow
+from app.db.models import Game, OrderRow, Phase
 
 __all__ = ["AdvanceOrders", "RetreatChoice", "advance_orders", "retreat_choices"]
 
@@ -34,9 +34,12 @@ def retreat_choices(state: dict[str, Any], power: str) -> tuple[RetreatChoice, .
 
 
 def advance_orders(db: Session, game: Game, power: str, open_phase: str) -> tuple[AdvanceOrders, ...]:
-    """Orders ``power`` gave for phases after ``open_phase`` (stored unread, by phase)."""
+    """Orders ``power`` gave for phases after ``open_phase`` (stored unread, by phase); the orders of
+    processed phases are history, never orders in advance."""
+    processed = select(Phase.code).where(Phase.game_id == game.id, Phase.status == "processed")
     rows = db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.power == power.upper(),
-                                             OrderRow.phase != open_phase, OrderRow.checked.is_(False))
+                                             OrderRow.phase != open_phase, OrderRow.phase.not_in(processed),
+                                             OrderRow.checked.is_(False))
                       .order_by(OrderRow.id)).all()
     by_phase: dict[str, list[str]] = {}
     for row in rows:

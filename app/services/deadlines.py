@@ -13,16 +13,19 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, JudgeState
 from app.services import orders as order_service
+from app.services.absence import clear_of_absences
 from app.services.context import Judge
 from app.services.notify import mail_game, mail_master, mail_seat
 from app.services.render import format_deadline
 from app.services.rulesets import ruleset_for
 from app.services.timing import early_minutes, game_setting, timing_for
+from app.services.turn_disorder import announce_abandoned, announce_civil_disorder
 from app.services.turns import ProcessError, everyone_ready, late_powers
 
 __all__ = ["TickReport", "check_early", "process_due_game", "tick"]
 
 log = logging.getLogger(__name__)
+_AT_ONCE = 3  # phases of one game a tick may process one after the other
 
 
 @dataclass
@@ -107,24 +110,26 @@ def _lock_due(db: Session, judge: Judge, game_id: int) -> Game | None:
     return game if due else None
 
 
-def process_due_game(judge: Judge, game_id: int, report: TickReport) -> None:
-    """One transaction: decide grace / NMR policy for a due game, or process its turn."""
+def process_due_game(judge: Judge, game_id: int, report: TickReport) -> bool:
+    """One transaction: decide grace / NMR policy for a due game, or process its turn; whether the
+    next phase is due at once."""
     try:
-        _process_due_game(judge, game_id, report)
+        return _process_due_game(judge, game_id, report)
     except ProcessError as error:
         log.info("skipped game %s: %s", game_id, error)
+        return False
 
 
-def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> None:
+def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> bool:
     with judge.sessions.begin() as db:
         judge.crash("tick:before_lock")
         game = _lock_due(db, judge, game_id)
         if game is None:
-            return
+            return False
         judge.crash("tick:locked")
         phase = queries.open_phase(db, game.id)
         if phase is None:
-            return
+            return False
         now = judge.now()
         late = late_powers(db, game, phase)
         policy = str(game_setting(game.settings, "nmr"))
@@ -135,14 +140,14 @@ def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> None:
             excused = [s for s in late if s.misses < allowed]
             if excused:
                 extend = timedelta(hours=float(timing_for(game.settings, phase.code)["next_hours"]))
-                game.deadline = (game.deadline or now) + extend
+                game.deadline = clear_of_absences(db, game, (game.deadline or now) + extend)
                 for seat in excused:
                     seat.misses += 1
                     mail_seat(db, judge, seat, f"Diplomacy deadline extended {game.name}",
                               f"You sent no orders for {phase.code}.  This miss is excused ({seat.misses} of "
                               f"{allowed}); the deadline is now {format_deadline(game.deadline)}.\n", kind="late")
                 report.graced.append(game.name)
-                return
+                return False
         if late and policy == "wait":
             for seat in late:
                 seat.status = "abandoned"
@@ -151,8 +156,10 @@ def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> None:
             mail_master(db, judge, game, f"Diplomacy game {game.name} waits for replacements",
                         f"No orders from {names} for {phase.code}.  Those powers are now open for TAKEOVER;\n"
                         f"the game waits until they have players (or REPLACE, or RESUME to process).\n")
+            announce_abandoned(db, judge, game, late, f"was abandoned: no orders for {phase.code}; "
+                                                      f"the game waits for a new player", master=False)
             report.paused.append(game.name)
-            return
+            return False
         if late and grace > 0 and not in_grace and policy != "hold":
             game.grace_until = (game.deadline or now) + timedelta(hours=grace)
             game.deadline = None
@@ -166,15 +173,21 @@ def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> None:
             mail_master(db, judge, game, f"Diplomacy late powers {game.name}",
                         f"Late powers in {phase.code}: {', '.join(s.power or '?' for s in late)}.\n", kind="late")
             report.graced.append(game.name)
-            return
+            return False
         for seat in late:
             if policy == "dismiss":
                 seat.status = "resigned"
             elif policy == "cd":
                 seat.status = "cd"
         judge.crash("tick:policy_applied")
-        ruleset_for(game.variant).process_turn(db, judge, game)
+        outcome = ruleset_for(game.variant).process_turn(db, judge, game)
         report.processed.append(game.name)
+        if policy == "dismiss":
+            announce_abandoned(db, judge, game, late, f"was abandoned: its player was dismissed, "
+                                                      f"no orders for {phase.code}")
+        elif policy == "cd":
+            announce_civil_disorder(db, judge, game, late, phase.code)
+        return outcome.due_at_once
 
 
 def send_reminders(judge: Judge, report: TickReport) -> None:
@@ -207,10 +220,13 @@ def tick(judge: Judge) -> TickReport:
     report = TickReport()
     _outage_guard(judge, report)
     for game_id in _due_ids(judge, judge.now()):
-        try:
-            process_due_game(judge, game_id, report)
-        except Exception:
-            log.exception("processing game %s failed", game_id)
+        for _ in range(_AT_ONCE):  # a phase due at once after this one (turn_disorder.due_at_once)
+            try:
+                if not process_due_game(judge, game_id, report):
+                    break
+            except Exception:
+                log.exception("processing game %s failed", game_id)
+                break
     send_reminders(judge, report)
     return report
 
@@ -221,7 +237,7 @@ def resume_game(db: Session, judge: Judge, game: Game) -> None:
     phase = queries.open_phase(db, game.id)
     if game.deadline is None or game.deadline < now:
         hours = float(timing_for(game.settings, game.phase or "S1901M").get("grace_hours") or 24)
-        game.deadline = now + timedelta(hours=max(hours, 1))
+        game.deadline = clear_of_absences(db, game, now + timedelta(hours=max(hours, 1)))
         if phase is not None:
             phase.deadline = game.deadline
     mail_game(db, judge, game, f"Diplomacy game {game.name} resumed",

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game
 from app.jsonapi import with_game_rules
+from app.services.absence import absences_at, clear_of_absences, end_text
 from app.services.access import audit, book_of, gm_game
 from app.services.actor import Actor
 from app.services.addresses import check_address
@@ -21,7 +22,7 @@ from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_seat
 from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
-from app.services.takeover import tell_previous_player
+from app.services.takeover import new_player, requested_password_hash, tell_previous_player, welcome_text
 from app.services.timing import game_setting, parse_when
 from app.variants import load_variant
 
@@ -58,16 +59,27 @@ def _running(db: Session, actor: Actor) -> Game:
     return game
 
 
-def set_deadline(judge: Judge, db: Session, actor: Actor, when: str) -> datetime:
-    """Move this phase's deadline (``2026-12-01 20:00`` in the game's zone, or ``+48h``); returns it."""
+def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm: bool = False) -> datetime:
+    """Move this phase's deadline (``2026-12-01 20:00`` in the game's zone, or ``+48h``); returns it.
+    A deadline inside a player's absence is refused with a warning unless ``confirm`` (issue 22.2)."""
     game = _running(db, actor)
     now = judge.now()
-    deadline = parse_when(when, now, game_setting(game.settings, "timezone"))
+    zone = str(game_setting(game.settings, "timezone"))
+    deadline = parse_when(when, now, zone)
     if deadline is None:
         raise DomainError("bad_deadline", "say the deadline as 2026-12-01 20:00, or +48h")
     if deadline > now + timedelta(days=judge.settings.max_extension_days):
         raise DomainError("deadline_too_far",
                           f"deadlines can be at most {judge.settings.max_extension_days} days ahead")
+    absent = absences_at(db, game, deadline)
+    if absent and not confirm:
+        book = book_of(judge, game)
+        who = "; ".join(f"{book.name(a.power)} is absent from {format_deadline(a.start, zone)} "
+                        f"to {end_text(a.end, zone)}" for a in absent)
+        raise DomainError("deadline_in_absence",
+                          f"deadline not changed: {who}.  The first time after that absence is "
+                          f"{format_deadline(clear_of_absences(db, game, deadline), zone)}; to set "
+                          f"{format_deadline(deadline, zone)} all the same, add CONFIRM")
     game.deadline = deadline
     game.grace_until = None
     phase = queries.open_phase(db, game.id)
@@ -223,18 +235,24 @@ def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, p
     seat = queries.seat_for_power(db, game.id, pid) if pid else None
     if seat is None:
         raise DomainError("unknown_power", f"no power '{power}'")
-    password = password or new_token()[:10]
     previous = seat.email
-    seat.email, seat.password_hash = check_address(address), hash_password(password)
-    seat.missed_in_row = 0
-    seat.status, seat.misses, seat.reply_token = "active", 0, new_token()
+    address = check_address(address)
+    chosen = None if password else requested_password_hash(db, game, seat.power or "", address)
+    password = password or ("" if chosen else new_token()[:10])
+    seat.email, seat.password_hash = address, chosen or hash_password(password)
+    new_player(seat)
     audit(db, actor, game, "replace", power=pid, address=seat.email)
     name = book.name(seat.power or "")
     if previous.lower() != seat.email:
         tell_previous_player(db, judge, game, previous, name)
+    told = ("Your password is the one you chose when you asked to take it over." if chosen
+            else f"Your password is {password}.")
     mail_seat(db, judge, seat, f"Diplomacy game {game.name}: you play {name}",
-              f"The master of '{game.name}' has made you {name}.\n"
-              f"Your password is {password}; replying to this mail signs you on without it.\n", kind="start")
+              f"The master of '{game.name}' has made you {name}.  {told}\n\n"
+              + welcome_text(judge, db, game, seat, name), kind="start")
+    mail_game(db, judge, game, f"Diplomacy game {game.name}: {name} has a new player",
+              f"{name} in game '{game.name}' has a new player, given the power by the master.\n",
+              kind="notice", skip=seat)
     if game.status == "paused" and game.paused_reason == "waiting for a replacement" and not any(
             s.status == "abandoned" for s in game.players):
         resume_game(db, judge, game)

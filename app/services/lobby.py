@@ -17,7 +17,7 @@ from app.services.addresses import check_address
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.game_names import check_game_name
-from app.services.notify import mail_seat
+from app.services.notify import mail_master, mail_seat
 from app.services.phase_snapshot import take_opening
 from app.services.powers import PowerBook
 from app.services.render import format_deadline
@@ -166,6 +166,11 @@ def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
                 f"The players:\n{roster}\n\n"
                 f"The first phase is {game.phase}; the deadline for orders is {format_deadline(game.deadline, zone)}.\n")
         mail_seat(db, judge, seat, f"Diplomacy game {game.name} has started", text, kind="start")
+    mail_master(db, judge, game, f"Diplomacy game {game.name} has started",
+                f"Game '{game.name}' ({game.variant}), of which you are the master, has started.\n\n"
+                f"The players:\n{roster}\n\n"
+                f"The first phase is {game.phase}; the deadline for orders is {format_deadline(game.deadline, zone)}.\n"
+                f"Sign on with SIGNON master@{game.name} <password> to manage it.\n", kind="notice")
     return GameStarted(game.id, game.name, game.phase, game.deadline, str(zone))
 
 

@@ -26,12 +26,13 @@ def mail_master(db: Session, judge: Judge, game: Game, subject: str, text: str, 
 
 
 def mail_game(db: Session, judge: Judge, game: Game, subject: str, text: str, *, html: str | None = None,
-              kind: str = "broadcast", master: bool = True, observers: bool = True, map_id: int | None = None) -> int:
+              kind: str = "broadcast", master: bool = True, observers: bool = True, map_id: int | None = None,
+              skip: Player | None = None) -> int:
     """One mail per seat (each with its personal reply address), plus the master; ``map_id``: the
-    stored map every one of them carries."""
+    stored map every one of them carries; ``skip``: a seat told otherwise."""
     count = 0
     for seat in game.players:
-        if seat.status not in LISTENING and seat.role == "player":
+        if seat is skip or (seat.status not in LISTENING and seat.role == "player"):
             continue
         if seat.role == "observer" and not observers:
             continue

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase
 from app.services import game_engine
+from app.services.absence import clear_of_absences
 from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
@@ -155,7 +156,7 @@ def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None
         game.phase = (plan.replayed[-1] if plan.replayed else plan.target).code
         return
     top = db.scalar(select(func.max(Phase.seq)).where(Phase.game_id == game.id)) or 0
-    deadline = next_deadline(game.settings, plan.open_code, judge.now())
+    deadline = clear_of_absences(db, game, next_deadline(game.settings, plan.open_code, judge.now()))
     row = Phase(game_id=game.id, seq=top + 1, code=plan.open_code, status="open", state_before=plan.open_state,
                 deadline=deadline)
     db.add(row)

@@ -3,7 +3,8 @@
 - ``phases.opening``: the seats (status, WAIT, misses, draw, who plays) and the game's settings
   as they were when the phase opened;
 - ``phases.advance_orders``: the orders given in advance for later phases, as they were when the
-  phase was processed (opening the next phase reads them, so they would be lost).
+  phase was processed (opening the next phase reads them, so they would be lost).  The orders of
+  the phases processed before are history: neither kept here nor touched by a rollback.
 
 ``restore`` puts them back.  A plain rollback restores what the turns changed about the seats
 (status, WAIT, misses, draw votes) of seats still held by the same player; ``FULL`` (DPjudge's
@@ -20,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase
 
-__all__ = ["restore", "take_advance_orders", "take_opening"]
+__all__ = ["past_phase_codes", "restore", "take_advance_orders", "take_opening"]
 
 _TURN_FIELDS = ("status", "wait", "misses", "missed_in_row", "draw", "concede")
 _PLAYER_FIELDS = ("email", "password_hash", "reply_token")
@@ -36,9 +37,20 @@ def take_opening(game: Game, phase: Phase) -> None:
     phase.opening = {"seats": seats, "settings": dict(game.settings or {}), "press": game.press}
 
 
+def past_phase_codes(db: Session, game: Game, before_seq: int | None = None) -> set[str]:
+    """The codes of the phases processed (before ``before_seq``): their orders are history, never
+    orders in advance (issue 22.1)."""
+    stmt = select(Phase.code).where(Phase.game_id == game.id, Phase.status == "processed")
+    if before_seq is not None:
+        stmt = stmt.where(Phase.seq < before_seq)
+    return set(db.scalars(stmt))
+
+
 def take_advance_orders(db: Session, game: Game, phase: Phase) -> None:
-    """Keep the orders given in advance for phases after ``phase`` (it is being processed)."""
-    rows = db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase != phase.code)
+    """Keep the orders given in advance for phases after ``phase`` (it is being processed); the
+    orders of the phases processed before it are history and stay where they are."""
+    past = past_phase_codes(db, game, phase.seq) | {phase.code}
+    rows = db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase.not_in(past))
                       .order_by(OrderRow.id))
     phase.advance_orders = [{"phase": r.phase, "power": r.power, "unit": r.unit, "line": r.line} for r in rows]
 
@@ -46,10 +58,13 @@ def take_advance_orders(db: Session, game: Game, phase: Phase) -> None:
 def restore(db: Session, game: Game, target: Phase, *, full: bool) -> None:
     """Put back the advance orders and the seats as they were at ``target`` (see the module doc)."""
     if target.advance_orders is not None:
-        for row in db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase != target.code)):
+        past = past_phase_codes(db, game, target.seq) | {target.code}
+        for row in db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase.not_in(past))):
             db.delete(row)
         db.flush()
         for item in target.advance_orders:
+            if str(item["phase"]) in past:
+                continue  # a snapshot taken before issue 22.1 also held the history
             db.add(OrderRow(game_id=game.id, phase=str(item["phase"]), power=str(item["power"]),
                             unit=str(item["unit"]), line=str(item["line"]), checked=False))
     opening = target.opening or {}

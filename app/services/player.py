@@ -7,8 +7,9 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, Player
-from app.services.absence import check_absence_cap, granted_days, record_absence
+from app.db import queries
+from app.db.models import AuditEntry, Game, Player
+from app.services.absence import check_absence_cap, clear_of_absences, granted_days, inclusive_end, record_absence
 from app.services.access import actor_game, actor_seat, audit, book_of, power_seat
 from app.services.actor import Actor
 from app.services.addresses import check_address
@@ -17,10 +18,11 @@ from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_master
 from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
+from app.services.takeover import announce_vacancy
 from app.services.timing import game_setting, parse_when
 
-__all__ = ["AbsenceSet", "AddressChanged", "Concession", "DrawVote", "Resigned", "resign", "set_absence",
-           "set_address", "set_concede", "set_draw", "set_password", "set_wait"]
+__all__ = ["AbsenceSet", "AddressChanged", "Concession", "DrawVote", "Resigned", "check_standing_draw", "resign",
+           "set_absence", "set_address", "set_concede", "set_draw", "set_password", "set_wait"]
 
 MAX_ABSENCE_DAYS = 14
 MIN_PASSWORD = 8
@@ -84,16 +86,34 @@ def set_draw(judge: Judge, db: Session, actor: Actor, powers: str | None) -> Dra
     wanted = sorted(listed) if listed else alive
     seat.draw = ",".join(wanted)
     names = tuple(book.name(p) for p in wanted)
+    over = _declare_agreed_draw(judge, db, game, actor.address)
+    return DrawVote(tuple(wanted), names, game_over=over)
+
+
+def _declare_agreed_draw(judge: Judge, db: Session, game: Game, by: str) -> bool:
+    """Every surviving power with a player voted for the same draw: the game ends in it."""
     votes = {s.draw for s in _surviving(game) if s.status not in ("cd", "abandoned")}
-    if votes != {seat.draw}:
-        return DrawVote(tuple(wanted), names)
+    if len(votes) != 1 or None in votes:
+        return False
+    wanted = sorted(p for p in (votes.pop() or "").split(",") if p)
+    book = book_of(judge, game)
+    names = [book.name(p) for p in wanted]
     game.status, game.deadline = "finished", None
     listed_text = ", ".join(names[:-1]) + f", and {names[-1]}" if len(names) > 2 else " and ".join(names)
-    audit(db, actor, game, "draw", powers=wanted)
+    db.add(AuditEntry(game_id=game.id, actor=by[:320], action="draw", created_at=judge.now(),
+                      detail={"powers": wanted}))
     mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
               f"Game '{game.name}' has been declared a draw between {listed_text}.\n"
               f"Congratulations on a well-played game.\n", kind="end")
-    return DrawVote(tuple(wanted), names, game_over=True)
+    return True
+
+
+def check_standing_draw(judge: Judge, db: Session, game: Game) -> bool:
+    """After a processed phase: the votes stand until withdrawn (njudge, DPjudge; issue 22.4), so a
+    draw the survivors all voted for (one of them eliminated, or gone to civil disorder) ends the game."""
+    if game.status != "active":
+        return False
+    return _declare_agreed_draw(judge, db, game, "judge")
 
 
 def set_concede(judge: Judge, db: Session, actor: Actor, power: str | None) -> Concession:
@@ -119,14 +139,17 @@ def set_concede(judge: Judge, db: Session, actor: Actor, power: str | None) -> C
 
 
 def set_absence(judge: Judge, db: Session, actor: Actor, start: str, end: str) -> AbsenceSet:
-    """An absence from ``start`` to ``end`` (dates or times in the game's zone, ``+48h``; no start: now);
-    a deadline inside it moves after it."""
+    """An absence from ``start`` to ``end`` (dates or times in the game's zone, ``+48h``; no start: now;
+    an end date without a time takes in that whole day); the deadline, if inside it, moves after it
+    (and so does every deadline the judge sets later: ``absence.clear_of_absences``)."""
     seat = power_seat(db, actor)
     game = actor_game(db, actor)
     zone = str(game_setting(game.settings, "timezone"))
     now = judge.now()
     begins = parse_when(start.strip(), now, zone) if start.strip() else now
     ends = parse_when(end.strip(), now, zone) if end.strip() else None
+    if ends is not None:
+        ends = inclusive_end(end, ends)
     if begins is None or ends is None or ends <= begins:
         raise DomainError("bad_absence", "say SET ABSENCE 2026-12-01 TO 2026-12-07")
     if ends - begins > timedelta(days=MAX_ABSENCE_DAYS + granted_days(game, seat.power)) and not actor.is_gm:
@@ -135,12 +158,19 @@ def set_absence(judge: Judge, db: Session, actor: Actor, start: str, end: str) -
         check_absence_cap(judge, db, game, seat, begins, ends)
     record_absence(judge, db, actor, game, seat, begins, ends)
     seat.absence_from, seat.absence_to = begins, ends
-    moved = game.deadline is not None and begins <= game.deadline <= ends
-    if moved:
-        game.deadline = ends + timedelta(hours=1)
-        mail_game(db, judge, game, f"Diplomacy deadline changed {game.name}",
-                  f"Because of an absence, the deadline for {game.phase} is now "
-                  f"{format_deadline(game.deadline, zone)}.\n")
+    db.flush()
+    moved = False
+    if game.deadline is not None and game.grace_until is None:
+        deadline = clear_of_absences(db, game, game.deadline)
+        moved = deadline != game.deadline
+        if moved:
+            game.deadline = deadline
+            phase = queries.open_phase(db, game.id)
+            if phase is not None and (phase.deadline is None or phase.deadline < deadline):
+                phase.deadline = deadline
+            mail_game(db, judge, game, f"Diplomacy deadline changed {game.name}",
+                      f"Because of an absence, the deadline for {game.phase} is now "
+                      f"{format_deadline(game.deadline, zone)}.\n")
     return AbsenceSet(begins, ends, zone, moved)
 
 
@@ -183,4 +213,5 @@ def resign(judge: Judge, db: Session, actor: Actor) -> Resigned:
     mail_master(db, judge, game, f"Diplomacy player resigned {game.name}",
                 f"{name} ({seat.email}) has resigned from '{game.name}'.  The power is open for TAKEOVER,\n"
                 f"or REPLACE it.\n")
+    announce_vacancy(db, judge, game, seat, name, "has lost its player, who resigned", master=False)
     return Resigned(False, name)

@@ -6,8 +6,10 @@ otherwise ``abandon_after`` missed deadlines in a row (default 2; a power in civ
 after one miss is not vacant).  A missed deadline alone never opens a power.
 
 Who may take it: anyone when the GM set ``SET TAKEOVER open``; otherwise (the default) the
-request goes to the GM, who approves it with ``REPLACE power address``.  The previous player
-and the GM are told of every takeover.
+request goes to the GM, who approves it with ``REPLACE power address`` (the password asked with
+is kept: ``requested_password_hash``).  The previous player, the GM, the players and the
+observers are told of every takeover; a vacancy is announced with a call for a replacement
+(``announce_vacancy``), and the new player is welcomed with the position (``welcome_text``).
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import Game, Player
+from app.db.models import AuditEntry, Game, Player
 from app.services.access import audit, book_of, find_game
 from app.services.actor import Actor
 from app.services.addresses import check_address
@@ -26,10 +29,13 @@ from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_master
 from app.services.outbox import enqueue
+from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
+from app.services.timing import game_setting
 
-__all__ = ["ABANDON_AFTER", "TakeoverAsked", "TookOver", "VACANT", "abandon_after", "is_vacant", "open_takeovers",
-           "request_or_take", "tell_previous_player"]
+__all__ = ["ABANDON_AFTER", "TakeoverAsked", "TookOver", "VACANT", "abandon_after", "announce_vacancy",
+           "is_vacant", "new_player", "open_takeovers", "request_or_take", "requested_password_hash",
+           "tell_previous_player", "welcome_text"]
 
 VACANT = ("resigned", "abandoned")
 ABANDON_AFTER = 2
@@ -84,6 +90,64 @@ def tell_previous_player(db: Session, judge: Judge, game: Game, address: str, po
             kind="notice", game_id=game.id)
 
 
+def requested_password_hash(db: Session, game: Game, power: str, address: str) -> str | None:
+    """The password (hashed) ``address`` chose when asking to take ``power`` over, if it asked."""
+    rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action == "takeover_request")
+                      .order_by(AuditEntry.id.desc()))
+    for row in rows:
+        if row.detail.get("power") == power and str(row.detail.get("address", "")).lower() == address.lower():
+            hashed = row.detail.get("password_hash")
+            return str(hashed) if hashed else None
+    return None
+
+
+def new_player(seat: Player) -> None:
+    """What a seat's new player starts with: no misses, no WAIT, no vote or concession of the last one."""
+    seat.status = "active"
+    seat.reply_token = new_token()
+    seat.misses = 0
+    seat.missed_in_row = 0
+    seat.wait = False
+    seat.draw = None
+    seat.concede = None
+
+
+def welcome_text(judge: Judge, db: Session, game: Game, seat: Player, name: str) -> str:
+    """How a new player of a running game signs on, and where the power stands: the phase, its units
+    and centres, the deadline (issue 22.5)."""
+    book = book_of(judge, game)
+    zone = str(game_setting(game.settings, "timezone"))
+    lines = [f"You now play {name} in game '{game.name}' ({game.variant}).  Sign on with",
+             "", f"  SIGNON {book.letter(seat.power or '')}{game.name} <your password>", "",
+             f"or simply reply to this mail: replies to {judge.settings.token_address(seat.reply_token)}",
+             "sign you on without a password.  Keep that address private.", ""]
+    phase = queries.open_phase(db, game.id)
+    if phase is not None:
+        state = phase.state_before or {}
+        units = (state.get("units") or {}).get(seat.power or "")
+        centres = (state.get("centers") or {}).get(seat.power or "")
+        if units is not None:
+            lines.append(f"Your units: {', '.join(str(u) for u in units) or 'none'}.")
+        if centres is not None:
+            lines.append(f"Your supply centres ({len(centres)}): {', '.join(str(c) for c in centres) or 'none'}.")
+        lines.append(f"The current phase is {phase.code}; the deadline for its orders is "
+                     f"{format_deadline(game.deadline, zone)}.")
+        lines.append(f"Send STATUS for the orders your power has so far, HISTORY {game.name} for the results.")
+    return "\n".join(lines) + "\n"
+
+
+def announce_vacancy(db: Session, judge: Judge, game: Game, seat: Player, name: str, why: str, *,
+                     master: bool = True) -> None:
+    """Tell the board (and the GM) that a power has no player, and call for a replacement."""
+    how = ("anyone may take it" if open_takeovers(game.settings)
+           else "the master approves the request")
+    mail_game(db, judge, game, f"Diplomacy game {game.name}: {name} needs a new player",
+              f"{name} in game '{game.name}' {why}.\n"
+              f"A replacement is wanted: the power is open for takeover ({how}) with\n\n"
+              f"  TAKEOVER {(seat.power or '').lower()}@{game.name} <password>\n\n"
+              f"Pass the word to anyone who might play it.\n", kind="notice", master=master)
+
+
 def _vacant_seat(judge: Judge, db: Session, game: Game, power: str) -> tuple[Player, str]:
     if power.lower() == "master":
         raise DomainError("master_not_vacant", "the master role is handed over by the GM with REPLACE")
@@ -106,7 +170,8 @@ def request_or_take(judge: Judge, db: Session, actor: Actor, game_name: str, pow
     seat, name = _vacant_seat(judge, db, game, power)
     pid = seat.power or ""
     if not open_takeovers(game.settings):
-        audit(db, actor, game, "takeover_request", power=pid)
+        audit(db, actor, game, "takeover_request", power=pid, address=actor.address,
+              password_hash=hash_password(password))  # REPLACE without a password gives it (issue 22.5)
         mail_master(db, judge, game, f"Diplomacy game {game.name}: {actor.address} asks for {name}",
                     f"{actor.address} asks to take over {name} ({seat.status}) in game '{game.name}'.\n"
                     f"To approve, sign on as master and send\n\n  REPLACE {name} {actor.address}\n\n"
@@ -116,10 +181,7 @@ def request_or_take(judge: Judge, db: Session, actor: Actor, game_name: str, pow
     previous = seat.email
     seat.email = check_address(actor.address)
     seat.password_hash = hash_password(password)
-    seat.status = "active"
-    seat.reply_token = new_token()
-    seat.misses = 0
-    seat.missed_in_row = 0
+    new_player(seat)
     db.flush()
     audit(db, actor, game, "takeover", power=pid)
     if previous.lower() != actor.address.lower():

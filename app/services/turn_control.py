@@ -16,6 +16,7 @@ from app.db import queries
 from app.db.models import Game, Phase
 from app.services import game_engine
 from app.services import phase_snapshot as snapshot
+from app.services.absence import clear_of_absences
 from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.errors import DomainError
@@ -50,6 +51,23 @@ class RolledBack:
     restore: bool  # its orders were kept
     deadline: datetime | None
     mails: int
+    cleared: tuple[str, ...] = ()  # the phases whose orders were cleared, in order
+
+
+def _rollback_notice(game: Game, target: str, cleared: tuple[str, ...], restore: bool) -> str:
+    """What a rollback did to the orders, for everyone (issue 22.1)."""
+    phases = ", ".join(cleared)
+    lines = [f"The master rolled game '{game.name}' back to {target}"
+             f"{' with its orders' if restore else ''}."]
+    if cleared:
+        lines.append(f"Cleared: every order given for {phases}.")
+    if restore:
+        lines.append(f"The orders of {target} stand again; send new ones to change them.")
+    else:
+        lines.append(f"Send your orders for {target} again.")
+    lines.append(f"Orders given in advance (PHASE) for the phases after {target} are as they were "
+                 f"when {target} was processed (STATUS lists yours).")
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -114,6 +132,8 @@ def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: 
         target = matches[-1]
     later = list(db.scalars(select(Phase).where(Phase.game_id == game.id, Phase.seq > target.seq,
                                                 Phase.status != "rolled_back")))
+    cleared = tuple(dict.fromkeys(([] if restore else [target.code]) + [p.code for p in
+                                                                         sorted(later, key=lambda p: p.seq)]))
     for phase in later:
         phase.status = "rolled_back"
         queries.clear_orders(db, game.id, phase.code)
@@ -126,16 +146,17 @@ def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: 
     game.phase = target.code
     if game.status == "finished":
         game.status = "active"
-    game.deadline = judge.now() + timedelta(hours=24)
+    game.deadline = clear_of_absences(db, game, judge.now() + timedelta(hours=24))
     target.deadline = game.deadline
     game.grace_until = None
     game.version += 1
     db.flush()
     record_audit(db, actor, game, "rollback", phase=target.code, restore=restore, full=full)
     mails = mail_game(db, judge, game, f"Diplomacy game {game.name} rolled back",
-                      f"The master rolled game '{game.name}' back to {target.code}"
-                      f"{' with its orders' if restore else ''}.  New deadline: {format_deadline(game.deadline)}.\n")
-    return RolledBack(game=game.name, phase=target.code, restore=restore, deadline=game.deadline, mails=mails)
+                      _rollback_notice(game, target.code, cleared, restore)
+                      + f"\nNew deadline: {format_deadline(game.deadline)}.\n")
+    return RolledBack(game=game.name, phase=target.code, restore=restore, deadline=game.deadline, mails=mails,
+                      cleared=cleared)
 
 
 def rollforward(judge: Judge, db: Session, actor: Actor, game: Game) -> RolledForward:

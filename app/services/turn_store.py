@@ -16,10 +16,12 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
+from app.services.absence import clear_of_absences
 from app.services.orders import check_advance_orders
 from app.services.phase_snapshot import take_advance_orders, take_opening
 from app.services.timing import next_deadline
 from app.services.turn_adjudicate import Adjudication, ProcessError, orders_as_json, orders_as_text
+from app.services.turn_disorder import reached_abandonment
 
 __all__ = ["StoredTurn", "bump_version", "eliminate", "open_next_phase", "store_turn"]
 
@@ -31,6 +33,7 @@ class StoredTurn:
     next_phase: str | None  # None: the game is over
     next_deadline: datetime | None
     winner: str | None
+    abandoned: tuple[int, ...] = ()  # the seats this turn's miss abandoned (issue 22.3)
 
 
 def bump_version(db: Session, game: Game) -> None:
@@ -88,19 +91,25 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     db.flush()
     crash("turn:phase_stored")
     ordered = {power.upper() for power, items in adjudication.orders.orders.items() if items}
+    # Processed before its deadline (early, or by the GM), the phase is no missed deadline for a
+    # power that had time left (issue 22.3).
+    missed = phase.deadline is None or now >= phase.deadline
+    abandoned: list[int] = []
     for seat in game.players:
         if seat.power in adjudication.nmr:
-            seat.misses += 1
-            seat.missed_in_row += 1
+            if missed:
+                seat.misses += 1
+                seat.missed_in_row += 1
+                if reached_abandonment(seat, game.settings):
+                    abandoned.append(seat.id)
         elif (seat.power or "").upper() in ordered:
             seat.missed_in_row = 0
-        seat.wait = False
-        seat.draw = None
+        seat.wait = False  # draw votes stand until withdrawn (issue 22.4)
     eliminate(game, outcome.state_after)
     crash("turn:seats_updated")
     next_code = outcome.next_phase
-    next_at = next_deadline(game.settings, next_code, now) if next_code else None
+    next_at = clear_of_absences(db, game, next_deadline(game.settings, next_code, now)) if next_code else None
     open_next_phase(db, game, phase, next_code, outcome.state_after, next_at)
     crash("turn:next_phase_opened")
     return StoredTurn(phase_code=phase.code, deadline=deadline, next_phase=next_code, next_deadline=next_at,
-                      winner=outcome.winner)
+                      winner=outcome.winner, abandoned=tuple(abandoned))

@@ -13,11 +13,15 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
+from app.db import queries
 from app.db.models import Game, Phase, Player
 from app.services.context import Judge
 from app.services.orders import seat_statuses
 from app.services.phases import PhaseName
+from app.services.player import check_standing_draw
+from app.services.takeover import abandon_after
 from app.services.turn_adjudicate import ProcessError, adjudicate_open_phase
+from app.services.turn_disorder import announce_abandoned, due_at_once
 from app.services.turn_publish import publish_turn
 from app.services.turn_store import bump_version, store_turn
 
@@ -32,6 +36,7 @@ class TurnOutcome:
     next_phase: str | None
     winner: str | None
     mails: int
+    due_at_once: bool = False  # the next phase waits for nobody (turn_disorder.due_at_once)
 
 
 def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str | None = None,
@@ -48,9 +53,18 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
     crash("turn:next_state")
     stored = store_turn(db, game, phase, adjudication, judge.now(), crash)
     mails = publish_turn(db, judge, game, phase, stored, adjudication.nmr, list(notes or []), crash)
+    at_once = False
+    abandoned = [seat for seat in game.players if seat.id in stored.abandoned]
+    announce_abandoned(db, judge, game, abandoned,
+                       f"was abandoned: no orders for {abandon_after(game.settings)} deadlines in a row")
+    if stored.next_phase:
+        check_standing_draw(judge, db, game)
+    if stored.next_phase and game.status == "active":
+        opened = queries.open_phase(db, game.id)
+        at_once = opened is not None and due_at_once(db, game, opened, judge.now())
     crash("turn:done")
     return TurnOutcome(game=game.name, phase=phase.code, next_phase=stored.next_phase, winner=stored.winner,
-                       mails=mails)
+                       mails=mails, due_at_once=at_once)
 
 
 def late_powers(db: Session, game: Game, phase: Phase) -> list[Player]:

@@ -124,7 +124,10 @@ async def process(request: Request, name: str, judge: JudgeDep, db: Db, actor: P
 @router.post("/games/{name}/deadline")
 async def deadline(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
     form = await request.form()
-    return _run(lambda: gm.set_deadline(judge, db, actor, _text(form, "when")), name, "deadline")
+    words = _text(form, "when").split()
+    confirm = bool(words) and words[-1].upper() == "CONFIRM"  # a deadline inside an absence (issue 22.2)
+    when = " ".join(words[:-1] if confirm else words)
+    return _run(lambda: gm.set_deadline(judge, db, actor, when, confirm=confirm), name, "deadline")
 
 
 @router.post("/games/{name}/replace")
