@@ -68,6 +68,10 @@ def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm:
     deadline = parse_when(when, now, zone)
     if deadline is None:
         raise DomainError("bad_deadline", "say the deadline as 2026-12-01 20:00, or +48h")
+    if deadline <= now:  # every power would be late at once, or defaulted without grace (issue 21.4)
+        raise DomainError("deadline_in_past",
+                          f"deadline not changed: {format_deadline(deadline, zone)} is not in the future; "
+                          "to adjudicate the phase now, use PROCESS")
     if deadline > now + timedelta(days=judge.settings.max_extension_days):
         raise DomainError("deadline_too_far",
                           f"deadlines can be at most {judge.settings.max_extension_days} days ahead")

@@ -101,6 +101,8 @@ REFUSALS: list[tuple[str, Callable[[Judge, Session], Any], str]] = [
     ("pause as a player", lambda j, db: gm.pause(j, db, _power(db, "FRANCE")), "not_gm"),
     ("resume a running game", lambda j, db: gm.resume(j, db, _gm(db)), "not_paused"),
     ("deadline in a year", lambda j, db: gm.set_deadline(j, db, _gm(db), "+9000h"), "deadline_too_far"),
+    ("deadline now", lambda j, db: gm.set_deadline(j, db, _gm(db), "+0m"), "deadline_in_past"),
+    ("deadline in the past", lambda j, db: gm.set_deadline(j, db, _gm(db), "2020-01-01 10:00"), "deadline_in_past"),
     ("hours out of range", lambda j, db: gm.set_timing(j, db, _gm(db), "movement", "next_hours", -1.0),
      "hours_out_of_range"),
     ("unknown rule", lambda j, db: gm.set_rule(j, db, _gm(db), "no_such_option", True), "bad_rule"),

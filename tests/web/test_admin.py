@@ -168,3 +168,15 @@ def test_the_override_over_the_json_api(fresh: World) -> None:
     assert done.status_code == 200 and done.json()["mails"] >= 8
     results = {o["order"]: o["result"] for o in client.get("/api/games/alpha/phases/S1901M").json()["orders"]}
     assert results["A PAR - BUR"] == "succeeds" and results["A MUN - RUH"] == "succeeds"
+
+
+def test_a_deadline_in_the_past_is_refused_and_nobody_is_mailed(fresh: World) -> None:
+    """Issue 21, item 4: 2020-01-01 10:00 (or +0m) was accepted, and the next tick mailed every
+    player that their orders were late."""
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    before = len(fresh.harness.outbox())
+    for when in ("2020-01-01 10:00", "+0m"):
+        response = _post(client, "/games/alpha/deadline", {"when": when})
+        assert response.status_code == 400, when  # type: ignore[attr-defined]
+        assert "is not in the future" in response.text and "PROCESS" in response.text  # type: ignore[attr-defined]
+    assert len(fresh.harness.outbox()) == before
