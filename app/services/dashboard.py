@@ -18,11 +18,11 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, InboundMessage, OutboundMessage, Phase, Player, Press
 from app.db.models_web import GmAccount, GmAccountGame
+from app.services import game_engine
 from app.services.actor import Actor, Role
 from app.services.contests import open_contest_count
 from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services import game_engine
 from app.services.order_need import public_units
 from app.services.orders import seat_statuses
 from app.services.phases import PhaseName
