@@ -58,8 +58,9 @@ def _reread_for_the_af(variant: Variant, before: GameState, boarded: GameState, 
         if order is None or isinstance(order, (Board, Waive)) or twin.result is not None:
             continue
         province = province_of(order.unit.location)
-        if before.units.get(province) == boarded.units.get(province) or boarded.units[province][1].type != ARMY_FLEET:
-            continue
+        now = boarded.units.get(province)
+        if now is None or now == before.units.get(province) or now[1].type != ARMY_FLEET:
+            continue  # not a fleet boarded this phase (an army that boarded has left its province)
         try:
             twin.order = legal_order(armyfleet_orders.as_army_fleet(order), twin.power, boarded, variant)
         except IllegalOrder as error:

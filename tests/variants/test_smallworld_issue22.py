@@ -46,3 +46,9 @@ def test_the_suez_canal_refusal_cites_the_rule_too() -> None:
     state = {"variant": V, "phase": "S02M", "units": {"ISLAM": ["A/F EMS"]}}
     [checked] = jsonapi.check_orders(state, "ISLAM", ["A/F Eastern Mediterranean - Red Sea"])
     assert not checked["ok"] and "Suez Canal is closed to A/Fs" in checked["error"], checked
+
+
+def test_an_earlier_order_of_the_army_that_boards_is_left_as_it_was() -> None:
+    state = {"variant": V, "phase": "S02M", "units": {"NORTH_AMERICA": ["A MEX", "F CAR"]}}
+    held, board = jsonapi.check_orders(state, "NORTH_AMERICA", ["A Mexico H", "A Mexico boards F Caribbean"])
+    assert held["ok"] and held["order"] == "A MEX H" and board["ok"], (held, board)
