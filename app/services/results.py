@@ -240,7 +240,7 @@ def build_results_view(
                                      before=previous_centres).chart
     retreating = unit_count([u for units in (result.get("dislodged") or {}).values() if isinstance(units, dict)
                              for u, item in units.items() if isinstance(item, dict) and item.get("retreats")])
-    waiting = counted is not units_after
+    waiting = phase.kind == "movement" and next_phase is not None and next_phase.kind == "adjustment"
     return ResultsView(
         game=game_name,
         variant=variant,
