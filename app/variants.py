@@ -118,9 +118,11 @@ def variant_from_data(data: dict[str, Any], name: str | None = None) -> Variant:
                 xy=tuple(info["xy"]) if "xy" in info else None,
                 group=info.get("group"),
                 no_attack_before=info.get("no_attack_before"),
+                rules_name=info.get("rules_name"),
             )
         )
-        aliases[pid] = [pid, info["name"], *info.get("aliases", [])]
+        aliases[pid] = [pid, info["name"], *([info["rules_name"]] if "rules_name" in info else []),
+                        *info.get("aliases", [])]
         if "army" in info:
             army[pid] = list(info["army"])
         if "fleet" in info:

@@ -185,22 +185,29 @@ def _num(value: Any) -> str:
     return format_number(parse_number(value))
 
 
-def tally_lines(view: Mapping[str, Any]) -> list[str]:
-    """Rule 4's victory tally (``VictoryResult.to_dict()``, or ``{"error": ...}``)."""
+def tally_lines(view: Mapping[str, Any], *, final: bool = True) -> list[str]:
+    """Rule 4's victory tally (``VictoryResult.to_dict()``, or ``{"error": ...}``). ``final``:
+    the game is over and the tally names the winners; during play (issue 22.17) it names who
+    leads and who would win if the game ended now, never a "winning player"."""
+    heading = "VICTORY TALLY" if final else "VICTORY TALLY (as it stands: the game goes on)"
     if "error" in view:
-        return ["VICTORY TALLY", f"  not possible: {view['error']}"]
-    lines = ["VICTORY TALLY"]
+        return [heading, f"  not possible: {view['error']}"]
+    mark = "  WINS" if final else "  LEADS"
+    lines = [heading]
     for credited, shares in (view.get("neutral_credits") or {}).items():
         lines.append(f"  {credited}: " + ", ".join(f"{p} {_num(v)}" for p, v in shares.items()))
     for ideology, row in view["ideologies"].items():
         lines.append(f"  {ideology:<11} holds {_num(row['objectives']):>5}, needs {_num(row['needed']):>3}: "
-                     f"net {_num(row['net'])}" + ("  WINS" if row["winner"] else ""))
+                     f"net {_num(row['net'])}" + (mark if row["winner"] else ""))
     for row in view["players"]:
         lines.append(f"  {row['player']:<20} {_num(row['objectives'])} ({row['objectives_rounded']}) of "
-                     f"{_num(row['needed'])}: net {_num(row['net'])}" + ("  WINS" if row["winner"] else ""))
-    winners = view["winning_players"]
-    lines.append("  Winning ideology: " + " and ".join(view["winning_ideologies"]) + "; winning player: "
-                 + (" and ".join(winners) if winners else "none"))
+                     f"{_num(row['needed'])}: net {_num(row['net'])}" + (mark if row["winner"] else ""))
+    winners = " and ".join(view["winning_players"]) or "none"
+    ideologies = " and ".join(view["winning_ideologies"])
+    if final:
+        lines.append(f"  Winning ideology: {ideologies}; winning player: {winners}")
+    else:
+        lines.append(f"  Leading ideology: {ideologies or 'none'}; would win if the game ended now: {winners}")
     return lines
 
 
@@ -280,7 +287,7 @@ def turn_report_view(
         powers=_power_rows(state, shown),
         conquered=tuple(name(p.power) for p in state.powers if p.conquered),
         us_entry=us_entry, wars=wars, record=record, events=tuple(events),
-        tally=None if tally is None else tuple(tally_lines(tally)),
+        tally=None if tally is None else tuple(tally_lines(tally, final=bool(state.ended))),
         commitment=commitment or state.dice_commitment,
         seed=None if gm else seed,
         rolls=tuple(RollRow(r.counter, r.purpose, r.result, f"{r.game}/{r.turn}/{r.purpose}/{r.counter}")

@@ -53,6 +53,18 @@ def _closed_links(variant: Variant) -> set[frozenset[str]]:
     }
 
 
+def closed_link_reason(variant: Variant, source: str, target: str) -> str | None:
+    """Why an A/F may not sail from `source` to `target` when a canal closed to A/Fs
+    joins them (Small World 10.1), with the rule the variant cites; None otherwise."""
+    link = frozenset((province_of(source), province_of(target)))
+    for canal in variant.extra.get("canals", []):
+        if not canal.get("army_fleet", True) and frozenset(canal["seas"]) == link:
+            rule = canal.get("army_fleet_rule")
+            return (f"the {canal.get('name', 'canal')} is closed to A/Fs; the army must land in an adjacent"
+                    f" land province first{f' ({rule})' if rule else ''}")
+    return None
+
+
 def af_water(game_map: GameMap, province: str) -> bool:
     return game_map.provinces[province].convoy_water
 
@@ -169,12 +181,13 @@ def after_movement(
     units: dict[str, tuple[str, Unit]],
     removed: list[tuple[str, Unit]],
     starved: set[str] | None = None,
+    aboard: dict[str, str] | None = None,
 ) -> dict[str, int]:
     """Landings, Fast Ferry boardings and rations, on the board after the moves.
 
-    Changes `units` and `removed` in place (and adds to `starved` the provinces, before
-    the moves, of the A/Fs whose army ran out of rations); returns each A/F's moves made
-    at sea."""
+    Changes `units` and `removed` in place (adds to `starved` the provinces, before the
+    moves, of the A/Fs whose army ran out of rations, and to `aboard` each army that its
+    own Fast Ferry took aboard: army -> fleet); returns each A/F's moves made at sea."""
     af_moves: dict[str, int] = {}
     where = {}  # A/F province before the moves -> after (when not dislodged)
     for province, (power, unit) in state.units.items():
@@ -200,6 +213,8 @@ def after_movement(
         del units[army]
         units[fleet] = (power, Unit(ARMY_FLEET, fleet_unit.location))
         af_moves[fleet] = 1
+        if aboard is not None:
+            aboard[army] = fleet
     limit = rations(variant)
     origin_of = {now: origin for origin, now in where.items()}
     for province, moves in list(af_moves.items()):

@@ -106,6 +106,8 @@ def _landing_failed(outcome: oc.LandingFailed, name: Namer) -> str:
     why = why_move_failed(outcome.cause, name)
     if outcome.stage == "sea":
         return f"the A/F could not reach {outcome.via} ({why}): the army stays aboard"
+    if outcome.stage == "ferry":
+        return f"{why}: the army stays aboard {name(outcome.via or '')} as an A/F"
     return f"could not land ({why}): the army stays aboard"
 
 

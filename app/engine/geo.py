@@ -34,6 +34,7 @@ class Province:
     xy: tuple[float, float] | None = None
     group: str | None = None
     no_attack_before: str | None = None  # a phase: moves into it are illegal until then
+    rules_name: str | None = None  # the name the variant's rules give it, when not `name`: never a trap
 
     @property
     def convoy_water(self) -> bool:

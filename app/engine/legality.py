@@ -293,6 +293,12 @@ def _legal_boarding(army: Unit, fleet: str, power: str, state: GameState, varian
     return Board(army, fleet)
 
 
+def _af_cannot_move(variant: Variant, here: str, there: str) -> str:
+    words = f"an A/F cannot move from {variant.map.name(here)} to {variant.map.name(there)}"
+    reason = armyfleet.closed_link_reason(variant, here, there)
+    return f"{words}: {reason}" if reason else words
+
+
 def _army_fleet_order(order: Order, unit: Unit, state: GameState, variant: Variant) -> Order:
     game_map = variant.map
     here = unit.location
@@ -300,12 +306,12 @@ def _army_fleet_order(order: Order, unit: Unit, state: GameState, variant: Varia
         order = Land(unit, order.target)
     if isinstance(order, Move):
         if not armyfleet.af_can_move(variant, here, order.target):
-            raise IllegalOrder(f"an A/F cannot move from {game_map.name(here)} to {game_map.name(order.target)}")
+            raise IllegalOrder(_af_cannot_move(variant, here, order.target))
         return Move(unit, province_of(order.target))
     if isinstance(order, Land):
         sea = order.via or here
         if order.via and not armyfleet.af_can_move(variant, here, order.via):
-            raise IllegalOrder(f"an A/F cannot move from {game_map.name(here)} to {game_map.name(order.via)}")
+            raise IllegalOrder(_af_cannot_move(variant, here, order.via))
         if not armyfleet.can_land(game_map, sea, order.target):
             raise IllegalOrder(f"the army cannot land at {game_map.name(order.target)} from {game_map.name(sea)}")
         return Land(unit, province_of(order.target), order.via)

@@ -62,7 +62,8 @@ def movement_phase(
     resolution = resolve_movement(variant.map, variant.rules, units, movement_orders, carried)
     names = UnitNames(state)
     starved: set[str] = set()
-    new_state, removed = after_movement(variant, state, resolution, starved)
+    aboard: dict[str, str] = {}  # army -> fleet: a failed Fast Ferry landing of one power (Davis rule 2)
+    new_state, removed = after_movement(variant, state, resolution, starved, aboard)
     for entry in entries:
         if entry.result is not None or entry.order is None:
             continue
@@ -74,7 +75,8 @@ def movement_phase(
         province = province_of(entry.order.unit.location)
         twin = chosen.get(province)  # a repeated or joined order shares its twin's result
         if twin is entry or (twin is not None and entry.order == twin.order):
-            entry.result = _result(entry, province, resolution, names, starved=province in starved)
+            entry.result = _result(entry, province, resolution, names, starved=province in starved,
+                                   ferry=aboard.get(province))
     for entry in defaults:
         if entry.order is not None and not isinstance(entry.order, Waive):
             province = province_of(entry.order.unit.location)
@@ -85,12 +87,14 @@ def movement_phase(
 
 def _result(
     entry: OrderEntry, province: str, res: MovementResolution, names: UnitNames,
-    default: bool = False, starved: bool = False,
+    default: bool = False, starved: bool = False, ferry: str | None = None,
 ) -> OrderResult:
     order = entry.order
     if order is None or isinstance(order, Board):  # pragma: no cover - callers pass movement orders
         raise ValueError("no movement order")
     outcome = order_outcome(order, province, res)
+    if ferry is not None:  # the army could not land from its own Fast Ferry: it is aboard, an A/F
+        outcome = oc.LandingFailed("ferry", outcome, ferry)
     if starved:  # Army/Fleet rations: the A/F's army did not land in time
         outcome = oc.ArmyStarved(outcome)
     text = entry.text if default else describe_order(order, names)
@@ -100,7 +104,8 @@ def _result(
 
 
 def after_movement(
-    variant: Variant, state: GameState, res: MovementResolution, starved: set[str] | None = None
+    variant: Variant, state: GameState, res: MovementResolution, starved: set[str] | None = None,
+    aboard: dict[str, str] | None = None,
 ) -> tuple[GameState, list[tuple[str, Unit]]]:
     """The board after the moves: units moved, dislodged units with their retreats."""
     units: dict[str, tuple[str, Unit]] = {}
@@ -117,7 +122,7 @@ def after_movement(
     removed: list[tuple[str, Unit]] = []
     af_moves: dict[str, int] = {}
     if armyfleet.enabled(variant):
-        af_moves = armyfleet.after_movement(variant, state, res, units, removed, starved)
+        af_moves = armyfleet.after_movement(variant, state, res, units, removed, starved, aboard)
     standoffs = {
         target
         for source, target in res.resolver.target.items()  # every move, by its target province

@@ -170,7 +170,9 @@ class Landed(_Kinded):
 @dataclass(frozen=True, slots=True)
 class LandingFailed(_Kinded):
     """An A/F's army stays aboard: its fleet did not reach the sea `via`
-    (`stage="sea"`), or the landing itself failed (`stage="land"`), for `cause`."""
+    (`stage="sea"`), or the landing itself failed (`stage="land"`), for `cause`; or an
+    army's Fast Ferry landing failed and its own fleet at `via` took it aboard, an A/F
+    (`stage="ferry"`, Davis rule 2)."""
 
     stage: str
     cause: Outcome

@@ -271,16 +271,17 @@ _TRAPS_KEY = ("traps",)
 
 def _traps(game_map: GameMap) -> dict[str, tuple[str, ...]]:
     """Aliases that are also words of another place's full name: alias key -> the
-    locations it could mean, the alias's own first. Zeus 5's `Okhotsk` is an alias of
-    Magadan, but a player writing `F Amu - Okhotsk` means the Sea of Okhotsk; Small
-    World's `Atlantic` (France's north coast) is in four ocean names. Such a name is
-    read as the one candidate that fits the order, else refused with the candidates
-    (`_Reader.location`). Full names and province ids are never traps.
+    locations it could mean, the alias's own first. Small World's `Atlantic` (France's
+    north coast) is in four ocean names. Such a name is read as the one candidate that
+    fits the order, else refused with the candidates (`_Reader.location`). Full names,
+    province ids and the name the variant's rules give a province (`rules_name`: Zeus 5
+    rule 3's `Okhotsk` is Magadan, never the Sea of Okhotsk) are never traps.
     Computed once per map and kept in the map's memo."""
     cached = game_map.memo.get(_TRAPS_KEY)
     if cached is not None:
         return cached  # type: ignore[return-value]
     full = {pid: name_words(province.name) for pid, province in game_map.provinces.items()}
+    firm = {name_words(p.rules_name) for p in game_map.provinces.values() if p.rules_name}
     inside: dict[tuple[str, ...], set[str]] = {}  # every run of words of a full name -> provinces
     for pid, name in full.items():
         for start in range(len(name)):
@@ -290,7 +291,7 @@ def _traps(game_map: GameMap) -> dict[str, tuple[str, ...]]:
     for words, location in game_map.word_aliases.items():
         province = province_of(location)
         key = "".join(words)
-        if words == full[province] or key in (province.lower(), normalize_name(location)):
+        if words == full[province] or words in firm or key in (province.lower(), normalize_name(location)):
             continue
         others = inside.get(words, set()) - {province}
         if others:

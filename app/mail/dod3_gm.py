@@ -230,7 +230,7 @@ class Dod3Tally(Dod3Command):
 
     def run(self, ctx: MailSession, args: str) -> None:
         done = report.show_tally(ctx.judge, ctx.db, actor_of(ctx))
-        ctx.add_section("\n".join(tally_lines(done.tally)))
+        ctx.add_section("\n".join(tally_lines(done.tally, final=done.finished)))
         ctx.add_note("The final victory tally: the game is over." if done.finished
                      else "Victory tally computed; it will also appear in this turn's report.")
 

@@ -32,6 +32,7 @@ class Board:
     marks: tuple[OrderMark, ...] = ()
     results: bool = False  # a results map (orders and outcomes) rather than a position
     winner: str | None = None
+    unit_totals: dict[str, int] | None = None  # a results map: the units as the results text counts them
 
     def centre_counts(self) -> dict[str, int]:
         counts = {p.id: 0 for p in self.variant.powers}
@@ -42,6 +43,8 @@ class Board:
 
     def unit_counts(self) -> dict[str, int]:
         counts = {p.id: 0 for p in self.variant.powers}
+        if self.unit_totals is not None:
+            return {power: self.unit_totals.get(power, 0) for power in counts}
         for drawn in self.pieces:
             if drawn.power in counts and not drawn.dislodged and drawn.mark not in ("removed", "disbanded", "destroyed"):
                 counts[drawn.power] += 2 if drawn.type == "AF" else 1
@@ -74,9 +77,13 @@ def build_board(variant: Variant, position: dict[str, Any] | None, result: dict[
         marks = [_landing(_public_mark(m, hidden), variant) for m in order_marks(result)]
         pieces = _with_outcomes(variant, phase, pieces, marks, result, hidden)
     pieces = undeclared(variant, pieces, published)
-    source = result if result is not None else position
-    winner = str(result["winner"]).upper() if result is not None and result.get("winner") else None
-    return Board(variant, phase, tuple(pieces), _centres(variant, source), tuple(marks), result is not None, winner)
+    if result is None:
+        return Board(variant, phase, tuple(pieces), _centres(variant, position), tuple(marks), False)
+    winner = str(result["winner"]).upper() if result.get("winner") else None
+    centres = _centres(variant, result)
+    if phase.season == "F" and phase.kind == "M":
+        centres = _after_the_moves(variant, centres, result)
+    return Board(variant, phase, tuple(pieces), centres, tuple(marks), True, winner, _unit_totals(variant, phase, result))
 
 
 def _centres(variant: Variant, data: dict[str, Any]) -> dict[str, str]:
@@ -84,6 +91,38 @@ def _centres(variant: Variant, data: dict[str, Any]) -> dict[str, str]:
         return {c: p.id for p in variant.powers for c in p.centres}
     owned = data.get("centers") or data.get("centres") or {}
     return {str(c).upper().split("/")[0]: str(p).upper() for p, cs in owned.items() for c in cs}
+
+
+def _province(unit: Any) -> str:
+    return str(unit).split()[-1].split("/")[0].upper()
+
+
+def _after_the_moves(variant: Variant, centres: dict[str, str], result: dict[str, Any]) -> dict[str, str]:
+    """A Fall movement's owners as its results text shows them: each centre a unit stands on
+    after the moves belongs to that unit's power (before any retreat; issue 22.14)."""
+    owners = dict(centres)
+    powers = {p.id for p in variant.powers}
+    for power, units in (result.get("units") or {}).items():
+        for unit in units or ():
+            province = _province(unit)
+            info = variant.map.provinces.get(province)
+            if str(power).upper() in powers and info is not None and info.centre:
+                owners[province] = str(power).upper()
+    return owners
+
+
+def _unit_totals(variant: Variant, phase: Phase, result: dict[str, Any]) -> dict[str, int]:
+    """The units after the phase as the results text counts them (an A/F is two): those
+    standing, and after a movement followed at once by the adjustments (Small World 11.2)
+    also those still to retreat."""
+    counted: dict[str, list[str]] = {str(p).upper(): [str(u) for u in us or ()] for p, us in (result.get("units") or {}).items()}
+    after = variant.phase(str(result["next_phase"])) if result.get("next_phase") else None
+    if phase.kind == "M" and after is not None and after.kind == "A":
+        for power, entries in (result.get("dislodged") or {}).items():
+            for text, info in (entries or {}).items() if isinstance(entries, dict) else ():
+                if isinstance(info, dict) and info.get("retreats"):
+                    counted.setdefault(str(power).upper(), []).append(str(text))
+    return {power: sum(2 if u.upper().startswith("A/F ") else 1 for u in units) for power, units in counted.items()}
 
 
 def _dislodged_pieces(dislodged: dict[str, Any], variant: Variant, hidden: list[dict[str, Any]]) -> list[Piece]:
@@ -175,7 +214,10 @@ def _movement_outcomes(
     for drawn in pieces:
         if drawn.province in dislodged and not drawn.dislodged:
             info = dislodged[drawn.province]
-            drawn = replace(drawn, dislodged=True, retreats=_retreats(info), attacker=_attacker(info))
+            retreats = _retreats(info)
+            # with nowhere to retreat it is destroyed at once: crossed, not left to retreat
+            drawn = replace(drawn, dislodged=True, retreats=retreats, attacker=_attacker(info),
+                            mark="destroyed" if isinstance(info, dict) and not retreats else "")
         elif drawn.power == NEUTRAL and drawn.province in taken:
             drawn = replace(drawn, mark="destroyed")
         elif drawn.type == "AF" and drawn.province not in landed:

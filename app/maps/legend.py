@@ -56,7 +56,7 @@ def _key(x: float, y: float, px: float, results: bool) -> str:
                            stroke_dasharray=None if dash is None else " ".join(f"{float(v) * px:.1f}" for v in dash.split())))
         out.append(text(x + 36 * px, y, words, font_size=11 * px, fill=INK, dominant_baseline="central"))
         x += 36 * px + 0.6 * 11 * px * len(words) + 18 * px
-    for words in ("○ hold", "◌ dislodged (drawn aside)", "+ built", "× removed or disbanded"):
+    for words in ("○ hold", "◌ dislodged (drawn aside)", "+ built", "× removed, disbanded or destroyed"):
         out.append(text(x, y, words, font_size=11 * px, fill=INK, dominant_baseline="central"))
         x += 0.6 * 11 * px * len(words) + 18 * px
     return "".join(out)

@@ -56,17 +56,24 @@ def svg_of_board(board: Board, drawing: Drawing, variant_name: str, heading: str
         owner = board.centres.get(province)
         out.append(draw_centre(province, drawn.centre, powers.get(owner) if owner else None, px))
     out.append("</g>")
-    out.append(label_layer(drawing, variant_name))
     if not (board.results and board.phase.kind == "R"):
         out.append(draw_retreat_options(drawing, board.pieces, r))
+    standing = sorted((p for p in board.pieces if not p.dislodged and p.province in drawing.provinces),
+                      key=lambda p: p.province)
+    aside = sorted((p for p in board.pieces if p.dislodged and p.province in drawing.provinces),
+                   key=lambda p: p.province)
     out.append('<g class="units">')
-    # Dislodged units last, so they stay visible beside their attacker.
-    for piece in sorted(board.pieces, key=lambda p: (p.dislodged, p.province)):
-        if piece.province in drawing.provinces:
-            out.append(draw_piece(piece, drawing, powers.get(piece.power) or powers[NEUTRAL], r))
+    out.extend(draw_piece(piece, drawing, powers.get(piece.power) or powers[NEUTRAL], r) for piece in standing)
     out.append("</g>")
     if board.results:  # above the units: arrows start and end beside them
         out.append(draw_orders(drawing, board.pieces, board.marks, powers, r))
+    # Names above the arrows, so no arrow covers one (issue 22.14); they keep clear of the
+    # units' places (tests/maps/test_map_legibility.py).
+    out.append(label_layer(drawing, variant_name))
+    # Dislodged units last, so they stay visible beside their attacker.
+    out.append('<g class="units dislodged-units">')
+    out.extend(draw_piece(piece, drawing, powers.get(piece.power) or powers[NEUTRAL], r) for piece in aside)
+    out.append("</g>")
     out.append(draw_legend(board, powers, drawing.height, width, px, heading))
     out.append("</svg>")
     return "".join(out)

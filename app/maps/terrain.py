@@ -96,7 +96,7 @@ def base_layer(drawing: Drawing, variant_name: str) -> str:
 
 @cache
 def label_layer(drawing: Drawing, variant_name: str) -> str:
-    """Names and coasts: drawn over the centre markers, under the units."""
+    """Names and coasts: drawn over the centre markers, the units and the arrows (not the dislodged units)."""
     px = style.pixel(drawing.width)
     names = {pid: p.name for pid, p in load_variant(variant_name).map.provinces.items()}
     # A drawing that places full names has left out those that do not fit; else we find room.

@@ -87,6 +87,9 @@ def describe(piece: Piece, power: PowerStyle) -> str:
         words += f": built in one of {', '.join(piece.sites)}, which is secret"
     elif piece.secret_coast:
         words += ": its coast is not declared yet"
+    if piece.dislodged and piece.mark == "destroyed":
+        words += ", dislodged with no retreat: destroyed"
+        return words
     if piece.dislodged:
         words += ", dislodged" + (f" (may retreat to {', '.join(piece.retreats)})" if piece.retreats else "")
     if piece.mark:
@@ -97,14 +100,15 @@ def describe(piece: Piece, power: PowerStyle) -> str:
 def draw_piece(piece: Piece, drawing: Drawing, power: PowerStyle, r: float) -> str:
     classes = ["unit", f"type-{ {'AF': 'af', UNDECLARED: 'undeclared'}.get(piece.type, piece.type.lower())}",
                f"power-{power.id.lower()}"]
-    if piece.dislodged:
+    destroyed = piece.mark == "destroyed"  # drawn aside too, but crossed: it does not retreat
+    if piece.dislodged and not destroyed:
         classes.append("dislodged")
     if piece.mark:
         classes.append(f"mark-{piece.mark.replace('_', '-')}")
     secret = piece.secret_site or piece.secret_coast or piece.type == UNDECLARED
     out = [f'<g class="{esc(" ".join(classes))}">', title(describe(piece, power))]
     for x, y in piece_points(piece, drawing, r):
-        if piece.dislodged:
+        if piece.dislodged and not destroyed:
             out.append(element("circle", cx=x, cy=y, r=1.3 * r, fill="#FFFFFF", fill_opacity=0.7, stroke=INK,
                                stroke_width=0.16 * r, stroke_dasharray=f"{num(0.35 * r)} {num(0.25 * r)}",
                                class_="dislodged-ring"))

@@ -18,13 +18,16 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, InboundMessage, OutboundMessage, Phase, Player, Press
 from app.db.models_web import GmAccount, GmAccountGame
+from app.services import game_engine
 from app.services.actor import Actor, Role
 from app.services.contests import open_contest_count
 from app.services.context import Judge
 from app.services.errors import DomainError
+from app.services.order_need import public_units
 from app.services.orders import seat_statuses
 from app.services.phases import PhaseName
 from app.services.powers import PowerBook
+from app.services.rulesets import ruleset_for
 
 __all__ = [
     "Attention",
@@ -438,8 +441,11 @@ def show_public_game(judge: Judge, db: Session, actor: Actor, name: str) -> Publ
     state = (done[-1].state_after or {}) if done else (_open_state(db, game)[1] if game.status != "forming" else {})
     swaps = _hidden_swaps(done)
     book = _book(judge, game)
-    units = tuple((book.name(p), tuple(swaps.get(u, u) for u in us))
-                  for p, us in (state.get("units") or {}).items() if us)
+    shown = {p: [swaps.get(u, u) for u in us] for p, us in (state.get("units") or {}).items()}
+    if ruleset_for(game.variant).has_map:  # Small World's secret starts: undeclared until their reveal is published
+        variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
+        shown = public_units(variant, {p.code.upper() for p in done}, shown)
+    units = tuple((book.name(p), tuple(us)) for p, us in shown.items() if us)
     centres = tuple((book.name(p), len(cs)) for p, cs in (state.get("centers") or {}).items() if cs)
     return PublicGame(
         name=game.name, variant=game.variant, status=game.status, phase=game.phase, deadline=game.deadline,

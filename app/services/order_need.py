@@ -20,7 +20,7 @@ from app.engine.variant import Variant
 from app.services import game_engine
 from app.services.game_engine import Orderable
 
-__all__ = ["Undeclared", "needed", "undeclared_units", "unit_label"]
+__all__ = ["Undeclared", "needed", "public_units", "undeclared_units", "unit_label"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,23 @@ def undeclared_units(variant: Variant, state: GameState, power: str) -> dict[str
         options = tuple(str(read_unit(option, variant)).upper() for option in choice.options)
         out[province.upper()] = Undeclared(province.upper(), str(default).upper(), options)
     return out
+
+
+def public_units(variant: Variant, published: set[str], units: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Units as anyone may see them (`MAP`, the public page): a secret starting unit whose
+    reveal phase is not among the ``published`` phase codes is shown with its options,
+    ``A PEK or F PEK (undeclared)``, as its picture shows ``?`` (Small World 6.1/6.2)."""
+    secret: dict[tuple[str, str], Undeclared] = {}
+    for choice in variant.hidden_choices:
+        if str(variant.phase(choice.reveal_with)) in published:
+            continue
+        default = str(read_unit(choice.unit, variant)).upper()
+        options = tuple(str(read_unit(option, variant)).upper() for option in choice.options)
+        secret[(choice.power.upper(), default)] = Undeclared(province_of(default.split()[-1]), default, options)
+    if not secret:
+        return units
+    return {power: [secret[(power.upper(), str(u).upper())].label if (power.upper(), str(u).upper()) in secret
+                    else u for u in us] for power, us in units.items()}
 
 
 def needed(variant: Variant, state: GameState, power: str) -> Orderable:

@@ -11,7 +11,7 @@ from typing import Any
 from app.engine.orders import Build, Order, Remove, Waive
 from app.services.phases import PhaseName
 from app.services.powers import PowerBook
-from app.services.results_centres import centre_report, projected_centres
+from app.services.results_centres import centre_report, projected_centres, unit_count
 from app.services.results_orders import annotation, default_note, describe_order, units_by_province
 
 __all__ = ["Names", "ResultsView", "build_results_view", "describe_order", "publishable"]
@@ -125,6 +125,11 @@ class ResultsView:
     press: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     preview: bool = False
+    # The unit counts of the tables are provisional when units still have to retreat:
+    # `units_left_out` dislodged units are not counted (a retreat phase comes next),
+    # `units_waiting` are counted as if they got away (Small World 11.2, retreats with the Winter orders).
+    units_left_out: int = 0
+    units_waiting: int = 0
 
 
 def _wrap(text: str, width: int = 75, indent: str = "") -> list[str]:
@@ -233,6 +238,9 @@ def build_results_view(
         report.chart = centre_report(book, names, projected_centres(centres, units_after, names.centres),
                                      counted, names.centres, show=False, winner=None,
                                      before=previous_centres).chart
+    retreating = unit_count([u for units in (result.get("dislodged") or {}).values() if isinstance(units, dict)
+                             for u, item in units.items() if isinstance(item, dict) and item.get("retreats")])
+    waiting = phase.kind == "movement" and next_phase is not None and next_phase.kind == "adjustment"
     return ResultsView(
         game=game_name,
         variant=variant,
@@ -249,4 +257,6 @@ def build_results_view(
         game_over=bool(winner),
         winner=book.name(str(winner)) if winner else None,
         nmr=[book.name(p) for p in nmr_powers],
+        units_left_out=0 if waiting or phase.kind != "movement" else retreating,
+        units_waiting=retreating if waiting else 0,
     )

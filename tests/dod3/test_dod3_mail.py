@@ -248,15 +248,17 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
                         "DOD3 OBJECTIVES RU 15\nDOD3 OBJECTIVES GE 0\nDOD3 TALLY")
     assert "not printed in the draft: the GM must enter them" in flat(reply)
     reply = gm(harness, "DOD3 SET NEEDED GE 20\nDOD3 SET NEEDED JA 12\nDOD3 NEUTRAL Sao_Paulo CW 6 US 6\nDOD3 TALLY")
-    assert "Democrats   holds    48, needs  50: net -2  WINS" in reply
-    assert "Communists  holds    15, needs  17: net -2  WINS" in reply
+    assert "Democrats   holds    48, needs  50: net -2  LEADS" in reply  # during play (issue 22.17)
+    assert "Communists  holds    15, needs  17: net -2  LEADS" in reply
     assert "Fascists    holds     0, needs  40: net -40" in reply
-    assert "USA/China            20.5 (21) of 20: net 0.5  WINS" in reply
+    assert "USA/China            20.5 (21) of 20: net 0.5  LEADS" in reply
     assert "France/Commonwealth  27.5 (28) of 30: net -2.5" in reply
-    assert "Winning ideology: Democrats and Communists; winning player: USA/China" in reply
+    assert "Leading ideology: Democrats and Communists; would win if the game ended now: USA/China" in reply
     gm(harness, "DOD3 PROCESS")
     text = harness.outbox(to="axis@example.com", kind="results")[-1].body_text
-    assert "May/Jun 1936" in text and "VICTORY TALLY" in text and "winning player: USA/China" in text
+    assert "May/Jun 1936" in text and "VICTORY TALLY" in text
+    assert "would win if the game ended now: USA/China" in flat(text)
+    assert "winning player" not in text
     assert "#0 weather: d10 =" in text
     code, state = open_state(harness)
     assert code == "JA1936A" and state.turn == 3

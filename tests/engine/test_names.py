@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from app.engine.geo import GameMap, Terrain, province_of
-from app.engine.orders import ARMY_FLEET, Convoy, Hold, Land, Move, Retreat, SupportHold, SupportMove, Unit
+from app.engine.orders import ARMY_FLEET, Convoy, Hold, Land, Move, Remove, Retreat, SupportHold, SupportMove, Unit
 from app.engine.parse import OrderSyntaxError, parse_order
 from app.variants import load_variant
 
@@ -141,6 +141,10 @@ NATURAL = [
     ("zeus5", "F Ess S A Sib - Okhotsk", SupportMove(Unit("F", "ESS"), "SIB", "MAG")),  # the army reaches one
     ("zeus5", "F Amu - Sea of Okhotsk", Move(Unit("F", "AMU"), "SOO")),  # full names always work
     ("zeus5", "F Amu - OKH", Move(Unit("F", "AMU"), "MAG")),  # and so do exact, unambiguous aliases
+    # the name the rules give a province is never a trap (issue 22.16: Zeus 5 rule 3's Okhotsk)
+    ("zeus5", "F Amu - Okhotsk", Move(Unit("F", "AMU"), "MAG")),
+    ("zeus5", "F Okhotsk H", Hold(Unit("F", "MAG"))),
+    ("zeus5", "Remove F Okhotsk", Remove(Unit("F", "MAG"))),
     # the documented multi-step forms
     ("standard", "A Lon - Nth - Nwy", Move(Unit("A", "LON"), "NWY", True)),  # convoy path (DATC 4.A.6)
     ("smallworld8", "A/F South China Sea - Bay of Bengal - Burma", Land(Unit(ARMY_FLEET, "SCS"), "BUR", "BOB")),
@@ -156,9 +160,6 @@ def test_natural_names(variant: str, text: str, expected: object) -> None:
 
 REFUSED = [
     # issue 8 item 11: a trap name gets a "did you mean" with every place it could be
-    ("zeus5", "F Amu - Okhotsk", ["did you mean", "Magadan (MAG)", "Sea of Okhotsk (SOO)"]),
-    ("zeus5", "F Ess S F Amu - Okhotsk", ["did you mean", "Magadan", "Sea of Okhotsk"]),
-    ("zeus5", "Remove F Okhotsk", ["did you mean", "Magadan", "Sea of Okhotsk"]),  # a fleet stands on either
     ("smallworld8", "F Bay of Biscay - Atlantic", ["did you mean", "France (FRA/NC)", "North Atlantic (NAO)"]),
     # a move has one destination
     ("standard", "F Adr-Rom-Ven", ["one destination", "order the fleets to convoy"]),
@@ -184,5 +185,5 @@ def test_a_refused_order_names_its_unit() -> None:
         parse_order("F Tri-Alb-Ven", MAPS["standard"])
     assert caught.value.unit == Unit("F", "TRI")
     with pytest.raises(OrderSyntaxError) as caught:
-        parse_order("F Amu - Okhotsk", MAPS["zeus5"])
-    assert caught.value.unit == Unit("F", "AMU")
+        parse_order("F Bay of Biscay - Atlantic", MAPS["smallworld8"])
+    assert caught.value.unit == Unit("F", "MAO")

@@ -401,6 +401,11 @@ def test_rule10_india_taken_in_fall_is_owned():
         (["A SIB"], "A Siberia - Okhotsk", "A SIB - MAG"),
         (["F SOO"], "F Sea of Okhotsk - Okhotsk", "F SOO - MAG"),
         (["F SOO"], "F Sea of Okhotsk - Magadan", "F SOO - MAG"),
+        # issue 22.16: a fleet order reads "Okhotsk" as the centre too, as a build does
+        (["F MAG"], "F Okhotsk H", "F MAG H"),
+        (["F MAG"], "F Okhotsk - Sea of Okhotsk", "F MAG - SOO"),
+        (["F AMU"], "F Amursk - Okhotsk", "F AMU - MAG"),
+        (["F ESS", "A SIB"], "F East Siberian Sea S A Siberia - Okhotsk", "F ESS S SIB - MAG"),
     ],
 )
 def test_rule3_okhotsk_and_magadan_are_one_province(units, written, normalized):
@@ -414,3 +419,16 @@ def test_rule3_ussr_builds_in_okhotsk():
     r = jsonapi.adjudicate_request({**state, "orders": {"USSR": ["BUILD F Okhotsk"]}})
     assert outcome(r, "BUILD F Okhotsk") == "succeeds"
     assert "F MAG" in r["units"]["USSR"]
+
+
+def test_rule3_okhotsk_names_magadan_in_every_order_that_can_name_a_fleet():
+    """Issue 22.16: `BUILD F Okhotsk` builds in Magadan, so `F Okhotsk H` and
+    `REMOVE F Okhotsk` order the fleet in Magadan, never "could name more than one place"."""
+    units = {"USSR": ["F MAG", "F SOO"]}
+    for written, normalized in [("F Okhotsk H", "F MAG H"), ("Fleet Okhotsk holds", "F MAG H"),
+                                ("F Okhotsk S F Sea of Okhotsk", "F MAG S SOO")]:
+        checked = check(V, "S1941M", units, "USSR", written)
+        assert checked["ok"] and checked["order"] == normalized, checked
+    removal = check(V, "W1941A", {"USSR": ["F MAG", "F SOO"]}, "USSR", "REMOVE F Okhotsk",
+                    centers={"USSR": ["MOS"]})
+    assert removal["ok"] and removal["order"] == "REMOVE F MAG", removal

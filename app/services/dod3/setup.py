@@ -17,7 +17,7 @@ from app.dod3.exact import to_json_number
 from app.dod3.political import option_family
 from app.dod3.state import GameSetup, new_game
 from app.dod3.turns import turn_label
-from app.dod3.variant import VARIANT
+from app.dod3.variant import LETTERS, VARIANT
 from app.services.actor import Actor
 from app.services.addresses import check_address
 from app.services.context import Judge
@@ -173,12 +173,33 @@ def start_game(judge: Judge, db: Session, actor: Actor) -> Started:
                   "The seed is revealed with the turn report so that every roll can be checked."]),
     ] + ([("So far", events)] if events else [])
     title = f"The game begins: {turn_label(0)}"
-    mail_all(db, judge, game, f"DoD3 {game.name}: the game begins",
-             lambda reveal: (judge.templates.render("mail/dod3/notice.txt.j2",
-                                                    n=notice(game, title, sections, opened, reveal)), None),
-             kind="start")
+
+    def render(reveal: frozenset[str]) -> tuple[str, None]:
+        signing = [("Signing on", _signing_on(game.name, setup, reveal))]
+        return judge.templates.render("mail/dod3/notice.txt.j2",
+                                      n=notice(game, title, signing + sections, opened, reveal)), None
+
+    mail_all(db, judge, game, f"DoD3 {game.name}: the game begins", render, kind="start")
     audit(db, game, actor, "start")
     return Started(opened.text)
+
+
+def _signing_on(game_name: str, setup: GameSetup, reveal: frozenset[str]) -> list[Line]:
+    """How to sign on (issue 22.17): a player is told his own powers' letters and his reply
+    address; the GM's copy (every power) and observers' get the letters of all."""
+    mine = [(player, powers) for player, powers in setup.players if reveal and set(powers) <= reveal]
+    if len(mine) == 1:
+        player, powers = mine[0]
+        codes = [f"{LETTERS[p]}{game_name}" for p in powers]
+        more = f" (or {' or '.join(codes[1:])}: the letter of any of your powers)" if len(codes) > 1 else ""
+        return [f"You are {player}: {', '.join(name(p) for p in powers)}.",
+                f"Sign on with SIGNON {codes[0]} <your password>{more},",
+                "or simply reply to this mail: its reply address signs you on without a password "
+                "(keep it private).",
+                "Once signed on you act for every one of your powers."]
+    letters = ", ".join(f"{LETTERS[p]} {name(p)}" for _, powers in setup.players for p in powers)
+    return [f"Each player signs on with SIGNON <letter>{game_name} <password>, the letter of any power he "
+            f"plays: {letters}; or by replying to his own copy of this mail."]
 
 
 class SetupItem(str, Enum):
