@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine.orders import Build, Order, Remove, Waive
+from app.engine.geo import province_of
+from app.engine.orders import Build, Convoy, Move, Order, Remove, Waive
 from app.services.phases import PhaseName
 from app.services.powers import PowerBook
 from app.services.results_centres import centre_report, projected_centres
@@ -146,6 +147,43 @@ def _sort_key(order: Order | None, text: str, public: Mapping[str, str]) -> tupl
     return (0, words[1] if len(words) > 1 else "")
 
 
+ConvoyPath = Callable[[str, str, list[str], bool], Sequence[str]]
+_BY_SEA = {"no_convoy_route", "convoy_disrupted", "paradox"}
+
+
+def _by_convoy(entry: dict[str, Any]) -> bool:
+    """The engine said this move went (or tried to go) by sea, or the player wrote ``VIA``."""
+    outcome = entry.get("outcome")
+    outcomes = [outcome, outcome.get("failed")] if isinstance(outcome, dict) else []
+    return (_order_text(entry).upper().endswith(" VIA")
+            or any(isinstance(o, dict) and (o.get("by_convoy") or o.get("kind") in _BY_SEA) for o in outcomes))
+
+
+def _destroyed_before(entry: dict[str, Any]) -> bool:
+    """A unit with no retreat, destroyed at the movement phase, that the retreat phase disbands."""
+    outcome = entry.get("outcome")
+    return bool(entry.get("default")) and isinstance(outcome, dict) and outcome.get("kind") == "disbanded" \
+        and bool(outcome.get("no_retreat"))
+
+
+def _convoy_paths(read: list[tuple[dict[str, Any], Order | None]], convoy_path: ConvoyPath) -> dict[int, Sequence[str]]:
+    """Each convoyed move's path (keyed by the id of its result entry): njudge's
+    ``Army London -> North Sea -> Belgium``."""
+    fleets: dict[tuple[str, str], list[str]] = {}
+    for _entry, order in read:
+        if isinstance(order, Convoy):
+            key = (province_of(order.army), province_of(order.target))
+            fleets.setdefault(key, []).append(order.unit.location)
+    paths: dict[int, Sequence[str]] = {}
+    for entry, order in read:
+        if isinstance(order, Move) and order.unit.type == "A":
+            ordered = fleets.get((province_of(order.unit.location), province_of(order.target)), [])
+            path = convoy_path(order.unit.location, order.target, ordered, _by_convoy(entry)) if ordered else ()
+            if path:
+                paths[id(entry)] = path
+    return paths
+
+
 _PIECES = {"A": "army", "F": "fleet", "A/F": "A/F", "AF": "A/F"}
 
 
@@ -195,9 +233,11 @@ def build_results_view(
     nmr_powers: list[str],
     read_order: Callable[[str], Order | None],
     previous_centres: dict[str, int] | None = None,
+    convoy_path: ConvoyPath | None = None,
 ) -> ResultsView:
     """``result`` as the engine gave it; ``read_order`` reads an order's stored text (the engine's
-    parser); a build whose site is secret (``result["hidden"]``) shows in its public form."""
+    parser); a build whose site is secret (``result["hidden"]``) shows in its public form;
+    ``convoy_path(source, target, fleets, by_convoy)``: the fleets a convoyed move went through."""
     phase = PhaseName(str(result.get("phase") or state_before.get("phase")))
     units_at = units_by_province(state_before)
     public = {str(h["unit"]): str(h["public"]) for h in result.get("hidden") or []}
@@ -205,11 +245,14 @@ def build_results_view(
     for pid in book.ids:
         blocks[pid] = PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers)
     read = [(entry, read_order(_order_text(entry))) for entry in result.get("orders") or []]
+    paths = _convoy_paths(read, convoy_path) if convoy_path else {}
     for entry, order in sorted(read, key=lambda pair: _sort_key(pair[1], _order_text(pair[0]), public)):
+        if phase.kind == "retreat" and _destroyed_before(entry):
+            continue  # the movement results said it was destroyed (njudge lists it once)
         pid = str(entry.get("power", "")).upper()
         block = blocks.setdefault(pid, PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers))
         text = (describe_order(order, names, units_at, book, public, place=names.place,
-                               default=bool(entry.get("default")))
+                               default=bool(entry.get("default")), path=paths.get(id(entry), ()))
                 if order is not None else _order_text(entry))
         note = annotation(entry)
         why = default_note(entry, order)

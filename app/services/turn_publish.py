@@ -58,6 +58,8 @@ def results_view(judge: Judge, game: Game, phase: Phase, results: dict[str, Any]
         deadline_text=format_deadline(deadline_at, zone),
         next_deadline_text=format_deadline(next_deadline_at, zone),
         nmr_powers=list(nmr), previous_centres=centres_before,
+        convoy_path=lambda source, target, fleets, by_sea: game_engine.convoy_path(variant, source, target, fleets,
+                                                                                   by_sea),
     )
 
 
