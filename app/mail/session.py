@@ -387,6 +387,7 @@ class MailSession:
             "game": game.name,
             "variant": game.variant,
             "phase_code": PhaseName(game.phase).header_code if game.phase else "forming",
+            "phase": game.phase or "forming",  # the zine's own name for it (W1901A, not F1901B)
             "deadline_text": format_deadline(game.deadline, game_setting(game.settings, "timezone")),
         }
 

@@ -43,7 +43,7 @@ class GameInfo:
     name: str
     variant: str
     status: str
-    press: str
+    press: str  # the press rule, ``white (postal)`` when press is published with the results
     phase: str | None
     deadline: datetime | None
     timezone: str
@@ -76,7 +76,8 @@ def game_info(judge: Judge, db: Session, actor: Actor, name: str) -> GameInfo:
     game = find_game(db, name)
     book = book_of(judge, game)
     seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email) for s in game.players)
-    return GameInfo(game.name, game.variant, game.status, game.press, game.phase, game.deadline,
+    press = game.press + (" (postal)" if game_setting(game.settings, "postal_press") else "")
+    return GameInfo(game.name, game.variant, game.status, press, game.phase, game.deadline,
                     str(game_setting(game.settings, "timezone")), seats)
 
 

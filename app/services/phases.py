@@ -50,11 +50,15 @@ class PhaseName:
 
 
 def parse_phase_words(text: str) -> str | None:
-    """Accept ``S1901M``, ``Spring 1901 Movement``, ``F 1901 R`` and similar; return the code."""
+    """Accept ``S1901M``, ``Spring 1901 Movement``, ``F 1901 R`` and similar; return the code.
+    ``F1901B`` (the name the judge layout's header gives W1901A) and ``Fall 1901 Builds`` are W1901A."""
     words = text.upper().replace(",", " ").split()
     if len(words) == 1 and len(words[0]) >= 6 and words[0][1:-1].isdigit():
-        return words[0]
+        code = words[0]
+        return f"W{code[1:-1]}A" if code[0] == "F" and code[-1] == "B" else code  # F1902B: the header's name
     if len(words) == 3 and words[1].isdigit():
         season, year, kind = words
-        return f"{season[0]}{year}{kind[0] if kind[0] != 'B' else 'A'}"
+        if kind[0] in "AB" and season[0] in "FW":  # Fall 1902 Builds, Winter 1902 Adjustments
+            return f"W{year}A"
+        return f"{season[0]}{year}{kind[0]}"
     return None

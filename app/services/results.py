@@ -12,7 +12,7 @@ from app.engine.geo import province_of
 from app.engine.orders import Build, Convoy, Move, Order, Remove, Waive
 from app.services.phases import PhaseName
 from app.services.powers import PowerBook
-from app.services.results_centres import centre_report, projected_centres
+from app.services.results_centres import centre_owners, centre_report, projected_centres
 from app.services.results_orders import annotation, default_note, describe_order, units_by_province
 
 __all__ = ["Names", "ResultsView", "build_results_view", "describe_order", "publishable"]
@@ -126,6 +126,9 @@ class ResultsView:
     press: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     preview: bool = False
+    owners: list[tuple[str, str]] = field(default_factory=list)  # the zine's (power, its centres)
+    changes: list[str] = field(default_factory=list)  # centres that changed hands: ``Bel F→E``
+    awaiting_retreat: int = 0  # Spring units counted in the zine's chart that still have to retreat
 
 
 def _wrap(text: str, width: int = 75, indent: str = "") -> list[str]:
@@ -157,6 +160,16 @@ def _by_convoy(entry: dict[str, Any]) -> bool:
     outcomes = [outcome, outcome.get("failed")] if isinstance(outcome, dict) else []
     return (_order_text(entry).upper().endswith(" VIA")
             or any(isinstance(o, dict) and (o.get("by_convoy") or o.get("kind") in _BY_SEA) for o in outcomes))
+
+
+def _awaiting_retreat(result: dict[str, Any]) -> dict[str, list[str]]:
+    """The dislodged units that can retreat (they are still in play until the retreat phase)."""
+    waiting: dict[str, list[str]] = {}
+    for power, units in (result.get("dislodged") or {}).items():
+        if isinstance(units, dict):
+            waiting[str(power).upper()] = [str(u) for u, item in units.items()
+                                           if isinstance(item, dict) and item.get("retreats")]
+    return waiting
 
 
 def _destroyed_before(entry: dict[str, Any]) -> bool:
@@ -272,10 +285,18 @@ def build_results_view(
     counted = with_waiting_units(result, units_after, next_phase)
     report = centre_report(book, names, centres, counted, names.centres, show=show_centres,
                            winner=str(winner) if winner else None, before=previous_centres)
+    charted = centres
+    waiting = _awaiting_retreat(result) if phase.kind == "movement" and phase.season == "Spring" else {}
     if phase.kind == "movement" and phase.season == "Fall":  # the chart shows who owns what after the moves
-        report.chart = centre_report(book, names, projected_centres(centres, units_after, names.centres),
-                                     counted, names.centres, show=False, winner=None,
+        charted = projected_centres(centres, units_after, names.centres)
+        report.chart = centre_report(book, names, charted, counted, names.centres, show=False, winner=None,
                                      before=previous_centres).chart
+    elif waiting:  # a Spring unit that retreats is still in play: not a build in the chart
+        in_play = {p: [*units_after.get(p, []), *waiting.get(p, [])] for p in {*units_after, *waiting}}
+        report.chart = centre_report(book, names, charted, in_play, names.centres, show=False, winner=None,
+                                     before=previous_centres).chart
+    before = {p.upper(): list(c) for p, c in (state_before.get("centers") or {}).items()}
+    owners, changes = centre_owners(book, charted, before, names.centres)
     return ResultsView(
         game=game_name,
         variant=variant,
@@ -292,4 +313,7 @@ def build_results_view(
         game_over=bool(winner),
         winner=book.name(str(winner)) if winner else None,
         nmr=[book.name(p) for p in nmr_powers],
+        owners=owners,
+        changes=changes,
+        awaiting_retreat=sum(len(units) for units in waiting.values()),
     )

@@ -14,14 +14,14 @@ GM = "gm@example.com"
 UNITS: dict[str, list[str]] = {
     "AUSTRIA": ["A GAL", "A VIE", "F TRI"], "ENGLAND": ["A LVP", "F EDI", "F LON"],
     "FRANCE": ["A MAR", "A PAR", "F BRE"], "GERMANY": ["A BER", "A MUN", "F KIE"],
-    "ITALY": ["A ROM", "A VEN", "F NAP"], "RUSSIA": ["A UKR", "A WAR", "A MOS", "F SEV", "F STP/SC"],
+    "ITALY": ["A ROM", "A VEN", "F NAP"], "RUSSIA": ["A UKR", "A WAR", "A MOS", "F SEV"],
     "TURKEY": ["F ANK", "A CON", "A SMY"],
 }
 CENTERS = {"AUSTRIA": ["BUD", "TRI", "VIE"], "ENGLAND": ["EDI", "LON", "LVP"], "FRANCE": ["BRE", "MAR", "PAR"],
            "GERMANY": ["BER", "KIE", "MUN"], "ITALY": ["NAP", "ROM", "VEN"],
            "RUSSIA": ["MOS", "SEV", "STP", "WAR"], "TURKEY": ["ANK", "CON", "SMY"]}
 # Russia takes Rumania and dislodges the Austrian army in Galicia, which can retreat.
-RUSSIA = ["A Ukr - Gal", "A War S A Ukr - Gal", "F Sev - Rum", "A Mos H", "F StP/sc H"]
+RUSSIA = ["A Ukr - Gal", "A War S A Ukr - Gal", "F Sev - Rum", "A Mos H"]
 
 
 def _fall_position(harness: Harness) -> None:
@@ -71,7 +71,37 @@ def test_summary_after_a_fall_with_retreats_counts_the_centres_after_that_fall(s
     started.send(player("AUSTRIA"), signon("AUSTRIA") + "A Gal - Boh")
     started.clock.advance(hours=49)
     tick(started.judge)
-    assert _phase(started) in ("W1902A", "S1903M")
+    assert _phase(started) == "W1902A"  # Russia builds
     started.send("x@example.com", "SUMMARY alpha")
     after = started.last_reply("x@example.com")
     assert _row(after, "F1902R")[1:] == ["3", "3", "3", "3", "3", "5", "3"], after
+
+
+# -- item 13: LIST after SET PRESS postal ------------------------------------------------------------
+
+def test_list_shows_the_press_rule_after_set_press_postal(started: Harness) -> None:
+    started.send(GM, "SIGNON master@alpha masterpw\nSET PRESS white\nSET PRESS postal")
+    started.send("x@example.com", "LIST alpha")
+    assert "press white (postal)." in started.last_reply("x@example.com")
+
+
+# -- item 13: one naming of the adjustment phase per mail -------------------------------------------------
+
+def test_the_winter_acknowledgement_and_results_name_the_phase_one_way(started: Harness) -> None:
+    started.send(GM, "SIGNON master@alpha masterpw\nSET GRACE 0")
+    _fall_position(started)
+    _play_fall(started)
+    started.send(player("AUSTRIA"), signon("AUSTRIA") + "A Gal - Boh")
+    started.clock.advance(hours=49)
+    tick(started.judge)
+    assert _phase(started) == "W1902A"
+    started.send(player("RUSSIA"), signon("RUSSIA") + "BUILD F StP/sc")
+    ack = started.last_reply(player("RUSSIA"))
+    assert ":: Deadline: F1902B " in ack, ack
+    assert "The deadline for F1902B orders is" in ack
+    assert "W1902A" not in ack
+    started.clock.advance(hours=49)
+    tick(started.judge)
+    results = started.outbox(to=player("ITALY"), kind="results")[-1].body_text
+    assert ":: Deadline: F1902B " in results and "(alpha.F1902B)" in results, results
+    assert "W1902A" not in results

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app import jsonapi
-from tests.services.test_results_view import _judge, _standard, _view, _zine
+from tests.services.test_results_view import TEMPLATES, _judge, _standard, _view, _zine
 
 _CONVOY_AND_BOUNCE = {
     "ENGLAND": ["F NTH C A Lon - Bel", "A Lon - Bel", "F ENG S A Lon - Bel"],
@@ -95,3 +95,49 @@ def test_a_unit_destroyed_at_the_movement_is_not_listed_in_the_retreat_results()
     assert "Austria:    Army Galicia -> Bohemia.\n" in text, text
     assert "Skagerrak" not in text
     assert "Skagerrak" not in _zine(_view("standard", retreat_state, {}, result=retreats))
+
+
+# -- item 13: the zine's centres, a Spring retreat, one phase name per mail ----------------------------
+
+def test_the_zine_lists_who_owns_which_centres_and_what_changed_hands() -> None:
+    state = _standard("F1901M", ENGLAND=["F NTH", "A LON", "F ENG"], FRANCE=["A BEL", "A PIC", "F BRE"],
+                      GERMANY=["A HOL", "A RUH", "A KIE"])
+    state["centers"] = {**state["centers"], "FRANCE": ["BRE", "MAR", "PAR", "BEL"]}
+    orders = {"ENGLAND": ["F NTH C A Lon - Bel", "A Lon - Bel", "F ENG S A Lon - Bel"], "FRANCE": ["A Bel - Hol"]}
+    view = _view("standard", state, orders)
+    zine = _zine(view)
+    assert "OWNERSHIP\n" in zine, zine
+    assert "  England:     Bel Edi Lon Lvp\n" in zine
+    assert "  France:      Bre Mar Par\n" in zine
+    assert "  Changed hands: Bel F\u2192E, Hol -\u2192G.\n" in zine
+    html = TEMPLATES.render("mail/zine/results.html.j2", v=view)
+    assert "Bel F\u2192E" in html
+
+
+def test_a_spring_unit_that_must_retreat_is_not_counted_as_a_build() -> None:
+    state = _standard("S1901M", AUSTRIA=["F ALB", "A SER", "A GAL"], RUSSIA=["A WAR", "A UKR", "F SEV", "F STP/SC"])
+    view = _view("standard", state, {"AUSTRIA": ["A Gal H"], "RUSSIA": ["A War - Gal", "A Ukr S A War - Gal"]})
+    assert view.next_phase is not None and view.next_phase.code == "S1901R"
+    zine = _zine(view)
+    row = next(line.split() for line in zine.split("SUPPLY CENTRES", 1)[1].splitlines()
+               if line.strip().startswith("Austria"))
+    assert row == ["Austria", "3", "+0", "3", "+0"], zine
+    assert "Units include 1 awaiting retreat." in zine
+
+
+def test_an_adjustment_mail_names_its_phase_one_way() -> None:
+    """The :: header says F1901B for the Mapper tool (as DPjudge does); the title says the same."""
+    state = _standard("W1901A", ENGLAND=["F NTH", "F EDI", "A LVP", "A YOR"])
+    text = _judge(_view("standard", state, {"ENGLAND": ["Remove F NTH"]}))
+    assert ":: Deadline: F1901B then\n" in text, text
+    assert "Adjustment orders for Winter of 1901.  (g.F1901B)\n" in text
+    assert "W1901A" not in text
+
+
+def test_the_headers_name_of_an_adjustment_phase_is_understood() -> None:
+    from app.services.phases import parse_phase_words
+
+    assert parse_phase_words("F1902B") == "W1902A"
+    assert parse_phase_words("Fall 1902 Builds") == "W1902A"
+    assert parse_phase_words("Winter 1902 Adjustments") == "W1902A"
+    assert parse_phase_words("F1902R") == "F1902R"
