@@ -10,6 +10,7 @@ from app.mail.render_status import render_overview
 from app.mail.session import MailSession
 from app.services import identity, player
 from app.services.game_status import game_overview
+from app.services.powers import full_stop
 from app.services.render import format_deadline
 from app.services.rulesets import ruleset_for
 
@@ -45,7 +46,7 @@ class Status(Command):
 
     def process(self, ctx: MailSession, args: str) -> None:
         if ctx.game is not None and "dod3" in ruleset_for(ctx.game.variant).help_topics:
-            ctx.add_note(status_text(ctx))  # a DoD III game has no orders: its status report
+            ctx.add_section(status_text(ctx))  # a DoD III game has no orders: its status report (unwrapped)
             return
         actor = ctx.actor()
         if actor.power:
@@ -116,7 +117,7 @@ def _draw(ctx: MailSession, powers: str | None) -> None:
     if powers is None:
         ctx.add_note("Draw vote withdrawn.")
     else:
-        ctx.add_note(f"You vote for a draw between {', '.join(vote.power_names)}.")
+        ctx.add_note(f"You vote for a draw between {full_stop(', '.join(vote.power_names))}")
 
 
 @register
@@ -143,7 +144,7 @@ def _concede(ctx: MailSession, power: str | None) -> None:
     if concession.power is None:
         ctx.add_note("Concession withdrawn.")
     else:
-        ctx.add_note(f"You concede to {concession.power_name}.")
+        ctx.add_note(f"You concede to {full_stop(concession.power_name or '')}")
 
 
 @register

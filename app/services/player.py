@@ -15,6 +15,7 @@ from app.services.addresses import check_address
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_master
+from app.services.powers import full_stop
 from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
 from app.services.timing import game_setting, parse_when
@@ -91,7 +92,7 @@ def set_draw(judge: Judge, db: Session, actor: Actor, powers: str | None) -> Dra
     listed_text = ", ".join(names[:-1]) + f", and {names[-1]}" if len(names) > 2 else " and ".join(names)
     audit(db, actor, game, "draw", powers=wanted)
     mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
-              f"Game '{game.name}' has been declared a draw between {listed_text}.\n"
+              f"Game '{game.name}' has been declared a draw between {full_stop(listed_text)}\n"
               f"Congratulations on a well-played game.\n", kind="end")
     return DrawVote(tuple(wanted), names, game_over=True)
 
@@ -114,7 +115,7 @@ def set_concede(judge: Judge, db: Session, actor: Actor, power: str | None) -> C
     game.status, game.deadline = "finished", None
     audit(db, actor, game, "concede", power=pid)
     mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
-              f"Game '{game.name}' has been conceded to {book.name(pid)}.  Congratulations!\n", kind="end")
+              f"Game '{game.name}' has been conceded to {full_stop(book.name(pid))}  Congratulations!\n", kind="end")
     return Concession(pid, book.name(pid), game_over=True)
 
 

@@ -27,6 +27,7 @@ class Names:
         self.full: dict[str, str] = {}
         self.centres: set[str] = set()  # the supply centres (for the ``Unowned:`` line)
         self.seas: set[str] = set()  # named with "the" after "in": "the fleet in the North Sea"
+        self.title = str(info.get("title") or "")  # the variant's own title: "Small World II-R"
         provinces = info.get("provinces") or {}
         if isinstance(provinces, dict):
             for key, value in provinces.items():
@@ -122,6 +123,7 @@ class ResultsView:
     next_deadline_text: str
     game_over: bool
     winner: str | None
+    variant_title: str  # the variant's own title: "Standard Diplomacy", "Small World II-R"
     nmr: list[str]
     press: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -310,6 +312,7 @@ def build_results_view(
         centre_chart=report.chart,
         next_phase=next_phase,
         next_deadline_text=next_deadline_text,
+        variant_title=names.title or f"{variant.title()} Diplomacy",
         game_over=bool(winner),
         winner=book.name(str(winner)) if winner else None,
         nmr=[book.name(p) for p in nmr_powers],

@@ -141,3 +141,14 @@ def test_the_headers_name_of_an_adjustment_phase_is_understood() -> None:
     assert parse_phase_words("Fall 1902 Builds") == "W1902A"
     assert parse_phase_words("Winter 1902 Adjustments") == "W1902A"
     assert parse_phase_words("F1902R") == "F1902R"
+
+
+# -- item 18: the variant's own title in the zine -------------------------------------------------------
+
+def test_the_zine_is_titled_with_the_variants_own_name() -> None:
+    state = {**jsonapi.initial_state("smallworld"), "phase": "S01M"}
+    view = _view("smallworld", state, {}, result={"phase": "S01M", "orders": [], "units": state["units"],
+                                                  "dislodged": {}, "centers": state["centers"], "next_phase": "F01M"})
+    zine = _zine(view)
+    assert "Small World II-R  *  Spring 01 Movement" in zine, zine
+    assert "Smallworld" not in zine
