@@ -10,6 +10,7 @@ from app.mail.render_status import render_overview
 from app.mail.session import MailSession
 from app.services import identity, player
 from app.services.game_status import game_overview
+from app.services.phases import PhaseName
 from app.services.powers import full_stop
 from app.services.render import format_deadline
 from app.services.rulesets import ruleset_for
@@ -34,7 +35,10 @@ class PhaseCommand(Command):
 
     def process(self, ctx: MailSession, args: str) -> None:
         ctx.set_target_phase(args)
-        ctx.add_note(f"Orders that follow are for {ctx.target_phase or 'the current phase'}.")
+        target = ctx.target_phase
+        if target and ctx.layout() == "judge":  # the judge layout's name for W1902A is F1902B
+            target = PhaseName(target).header_code
+        ctx.add_note(f"Orders that follow are for {target or 'the current phase'}.")
 
 
 @register

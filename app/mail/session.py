@@ -293,7 +293,8 @@ class MailSession:
             self.orders_accepted += len(pending.items)
             for item, _ in pending.items:
                 if not item.notes:
-                    item.notes.append(f"Stored for {receipt.phase}; it will be checked when that phase begins.")
+                    named = PhaseName(receipt.phase).header_code if self.layout() == "judge" else receipt.phase
+                    item.notes.append(f"Stored for {named}; it will be checked when that phase begins.")
             self.changed = True
             return
         for (item, part), result in zip(pending.items, receipt.lines, strict=False):

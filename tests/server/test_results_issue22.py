@@ -91,12 +91,17 @@ def test_the_winter_acknowledgement_and_results_name_the_phase_one_way(started: 
     started.send(GM, "SIGNON master@alpha masterpw\nSET GRACE 0")
     _fall_position(started)
     _play_fall(started)
+    started.send(player("RUSSIA"), signon("RUSSIA") + "PHASE F1902B\nBUILD F StP/sc")  # the header's name
+    advance = started.last_reply(player("RUSSIA"))
+    assert "Orders that follow are for F1902B." in advance, advance
+    assert "Orders stored in advance for F1902B" in advance and "W1902A" not in advance
     started.send(player("AUSTRIA"), signon("AUSTRIA") + "A Gal - Boh")
     started.clock.advance(hours=49)
     tick(started.judge)
     assert _phase(started) == "W1902A"
-    started.send(player("RUSSIA"), signon("RUSSIA") + "BUILD F StP/sc")
+    started.send(player("RUSSIA"), signon("RUSSIA") + "STATUS")
     ack = started.last_reply(player("RUSSIA"))
+    assert "BUILD F STP/SC" in ack, ack
     assert ":: Deadline: F1902B " in ack, ack
     assert "The deadline for F1902B orders is" in ack
     assert "W1902A" not in ack
