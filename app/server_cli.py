@@ -129,7 +129,8 @@ def _mail_read(args: argparse.Namespace) -> int:
     for path in files if args.all else files[-args.last:]:
         message = message_from_bytes(path.read_bytes(), policy=policy.default)
         print("=" * 72)
-        print(f"Subject: {message['Subject']}\nDate: {message['Date']}\nReply-To: {message.get('Reply-To', '')}\n")
+        reply_to = f"Reply-To: {message['Reply-To']}\n" if message.get("Reply-To") else ""
+        print(f"Subject: {message['Subject']}\nDate: {message['Date']}\n{reply_to}")
         body = message.get_body(preferencelist=("plain",))
         print(body.get_content() if body is not None else "(no text part)")
     return 0

@@ -431,8 +431,10 @@ def _adjustment(order: Order, power: str, state: GameState, variant: Variant) ->
     unit = order.unit
     province = province_of(unit.location)
     prov = game_map.provinces[province]
-    if province in state.units:
-        raise IllegalOrder(f"{prov.name} is occupied")
+    if province in state.units:  # occupied: say so only where one could otherwise build
+        empty = {p: u for p, u in state.units.items() if p != province}
+        if province in build_sites(power, state.evolve(units=empty), variant):
+            raise IllegalOrder(f"{prov.name} is occupied")
     sites = build_sites(power, state, variant)
     if province not in sites:
         if state.centres.get(province) != power and province in variant.power(power).home:

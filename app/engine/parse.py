@@ -355,6 +355,8 @@ def parse_order(text: str, game_map: GameMap) -> Order:
     if reader.at_end():
         raise OrderSyntaxError("empty order")
     first = reader.peek()
+    if first == "if" and reader._province_at(0) is None:
+        raise OrderSyntaxError("conditional orders (IF ... THEN ...) are not supported: give the order itself")
     if first in _WAIVE and reader._province_at(0) is None or first in _WAIVE and len(reader.tokens) == 1:
         reader.pos += 1
         return _finish(reader, Waive())

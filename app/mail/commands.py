@@ -145,7 +145,9 @@ def run_commands(ctx: MailSession, lines: Iterable[str]) -> int:
             break
         if found is None:
             if ctx.can_order():
-                ctx.order_line(stripped)
+                order = stripped.partition("//")[0].rstrip()  # ``A Par-Bur // to Burgundy``: a DPjudge comment
+                if order:
+                    ctx.order_line(order)
                 continue
             errors_before_signon += 1
             ctx.echo(stripped, [ctx.not_a_command_reason()])

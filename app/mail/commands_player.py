@@ -11,6 +11,8 @@ from app.mail.session import MailSession
 from app.services import identity, player
 from app.services.absence import end_text as absence_end_text
 from app.services.game_status import game_overview
+from app.services.phases import PhaseName
+from app.services.powers import full_stop
 from app.services.render import format_deadline
 from app.services.rulesets import ruleset_for
 
@@ -34,7 +36,10 @@ class PhaseCommand(Command):
 
     def process(self, ctx: MailSession, args: str) -> None:
         ctx.set_target_phase(args)
-        ctx.add_note(f"Orders that follow are for {ctx.target_phase or 'the current phase'}.")
+        target = ctx.target_phase
+        if target and ctx.layout() == "judge":  # the judge layout's name for W1902A is F1902B
+            target = PhaseName(target).header_code
+        ctx.add_note(f"Orders that follow are for {target or 'the current phase'}.")
 
 
 @register
@@ -46,7 +51,7 @@ class Status(Command):
 
     def process(self, ctx: MailSession, args: str) -> None:
         if ctx.game is not None and "dod3" in ruleset_for(ctx.game.variant).help_topics:
-            ctx.add_note(status_text(ctx))  # a DoD III game has no orders: its status report
+            ctx.add_section(status_text(ctx))  # a DoD III game has no orders: its status report (unwrapped)
             return
         actor = ctx.actor()
         if actor.power:
@@ -117,7 +122,7 @@ def _draw(ctx: MailSession, powers: str | None) -> None:
     if powers is None:
         ctx.add_note("Draw vote withdrawn.")
     else:
-        ctx.add_note(f"You vote for a draw between {', '.join(vote.power_names)}."
+        ctx.add_note(f"You vote for a draw between {full_stop(', '.join(vote.power_names))}"
                      + ("" if vote.game_over else "  Your vote stands until you withdraw it (SET NODRAW)."))
 
 
@@ -145,7 +150,7 @@ def _concede(ctx: MailSession, power: str | None) -> None:
     if concession.power is None:
         ctx.add_note("Concession withdrawn.")
     else:
-        ctx.add_note(f"You concede to {concession.power_name}.")
+        ctx.add_note(f"You concede to {full_stop(concession.power_name or '')}")
 
 
 @register

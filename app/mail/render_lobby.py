@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.mail.render_status import seat_status
 from app.services.listing import GameInfo, GameRow, History, Summary
 from app.services.lobby import GameStarted, Joined
 from app.services.render import format_deadline
@@ -18,7 +19,7 @@ def render_games(rows: tuple[GameRow, ...]) -> str:
 def render_game_info(info: GameInfo) -> str:
     lines = [f"Game '{info.name}': {info.variant}, {info.status}, press {info.press}.",
              f"Phase {info.phase or '-'}, deadline {format_deadline(info.deadline, info.timezone)}."]
-    lines.extend(f"  {seat.label:<10} {seat.status}" for seat in info.seats)
+    lines.extend(f"  {seat.label:<10} {seat_status(seat.status)}" for seat in info.seats)
     return "\n".join(lines)
 
 
@@ -33,7 +34,7 @@ def render_summary(summary: Summary) -> str:
     lines.extend("  " + phase.ljust(8) + "".join(f"{n:>5}" for n in counts) for phase, counts in summary.centres)
     lines.append("")
     lines.append("Players:")
-    lines.extend(f"  {seat.label:<10} {seat.email} ({seat.status})" for seat in summary.players)
+    lines.extend(f"  {seat.label:<10} {seat.email} ({seat_status(seat.status)})" for seat in summary.players)
     return "\n".join(lines)
 
 

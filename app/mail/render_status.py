@@ -5,7 +5,14 @@ from __future__ import annotations
 from app.services.game_status import GameOverview, PowerLine
 from app.services.render import format_deadline
 
-__all__ = ["render_overview"]
+__all__ = ["render_overview", "seat_status"]
+
+_SEAT_WORDS = {"cd": "civil disorder"}
+
+
+def seat_status(code: str) -> str:
+    """A seat's stored status as words: ``cd`` -> ``civil disorder``."""
+    return ", ".join(_SEAT_WORDS.get(part.strip(), part.strip().replace("_", " ")) for part in code.split(","))
 
 
 def _orders(line: PowerLine) -> str:
@@ -27,6 +34,6 @@ def render_overview(view: GameOverview) -> str:
     for line in view.powers:
         last = format_deadline(line.last_mail, zone) if line.last_mail else "no mail yet"
         body.append(f"  {line.power_name:<14} {line.player}")
-        body.append(f"      status {line.status}; {_orders(line)}; WAIT {'set' if line.wait else 'not set'};"
+        body.append(f"      status {seat_status(line.status)}; {_orders(line)}; WAIT {'set' if line.wait else 'not set'};"
                     f" last mail {last}.")
     return "\n".join(head + (body or ["  (no powers)"]))

@@ -293,7 +293,8 @@ class MailSession:
             self.orders_accepted += len(pending.items)
             for item, _ in pending.items:
                 if not item.notes:
-                    item.notes.append(f"Stored for {receipt.phase}; it will be checked when that phase begins.")
+                    named = PhaseName(receipt.phase).header_code if self.layout() == "judge" else receipt.phase
+                    item.notes.append(f"Stored for {named}; it will be checked when that phase begins.")
             self.changed = True
             return
         for (item, part), result in zip(pending.items, receipt.lines, strict=False):
@@ -388,6 +389,7 @@ class MailSession:
             "game": game.name,
             "variant": game.variant,
             "phase_code": PhaseName(game.phase).header_code if game.phase else "forming",
+            "phase": game.phase or "forming",  # the zine's own name for it (W1901A, not F1901B)
             "deadline_text": format_deadline(game.deadline, game_setting(game.settings, "timezone")),
         }
 

@@ -17,6 +17,7 @@ from app.db import codec
 from app.engine import api as engine
 from app.engine.adjudicate import OrderInput
 from app.engine.api import GameState, Orderable, OrderCheck, PhaseResult, RuleOptionError, Variant
+from app.engine.convoy import fleet_routes
 from app.engine.geo import province_of
 from app.engine.orders import Build, Order, Retreat, Unit
 from app.engine.parse import OrderSyntaxError, parse_order
@@ -34,6 +35,7 @@ __all__ = [
     "Variant",
     "adjudicate",
     "check_orders",
+    "convoy_path",
     "game_rules",
     "game_variant",
     "order_from_json",
@@ -158,6 +160,17 @@ def read_order(variant: Variant, text: str) -> Order | None:
         return parse_order(text, variant.map)
     except OrderSyntaxError:
         return None
+
+
+def convoy_path(variant: Variant, source: str, target: str, fleets: Sequence[str], by_convoy: bool) -> tuple[str, ...]:
+    """The fleets an army's move from ``source`` to ``target`` goes through, in order (the
+    shortest chain of the ``fleets`` ordered to convoy it), for the results' ``-> North Sea ->``;
+    empty when the move went by land or no chain of them reaches."""
+    source, target = province_of(source), province_of(target)
+    if not fleets or (not by_convoy and variant.map.army_can_move(source, target)):
+        return ()
+    routes = fleet_routes(source, target, [province_of(f) for f in fleets], variant.map)
+    return min(routes, key=len) if routes else ()
 
 
 def parse_unit(variant: Variant, line: str) -> Unit | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -13,6 +14,9 @@ from app.db.models import Game
 from app.services.access import book_of, find_game
 from app.services.actor import Actor
 from app.services.context import Judge
+from app.services.phases import PhaseName
+from app.services.results import Names
+from app.services.results_centres import projected_centres
 from app.services.timing import game_setting
 
 __all__ = ["GameInfo", "GameRow", "History", "SeatRow", "Summary", "game_history", "game_info", "game_summary",
@@ -39,7 +43,7 @@ class GameInfo:
     name: str
     variant: str
     status: str
-    press: str
+    press: str  # the press rule, ``white (postal)`` when press is published with the results
     phase: str | None
     deadline: datetime | None
     timezone: str
@@ -72,7 +76,8 @@ def game_info(judge: Judge, db: Session, actor: Actor, name: str) -> GameInfo:
     game = find_game(db, name)
     book = book_of(judge, game)
     seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email) for s in game.players)
-    return GameInfo(game.name, game.variant, game.status, game.press, game.phase, game.deadline,
+    press = game.press + (" (postal)" if game_setting(game.settings, "postal_press") else "")
+    return GameInfo(game.name, game.variant, game.status, press, game.phase, game.deadline,
                     str(game_setting(game.settings, "timezone")), seats)
 
 
@@ -93,13 +98,25 @@ def game_history(judge: Judge, db: Session, actor: Actor, name: str, start: str 
 
 
 def game_summary(judge: Judge, db: Session, actor: Actor, name: str) -> Summary:
+    """The centre counts after each processed phase. A Fall movement that retreats follow
+    counts who stands on each centre after the moves, and its retreat phase has its own row
+    (the ownership the Winter adjustments use)."""
     game = find_game(db, name)
     book = book_of(judge, game)
+    supply = Names(judge.variant_data(game.variant)).centres
     centres: list[tuple[str, tuple[int, ...]]] = []
     for phase in queries.phases_of(db, game.id):
-        if phase.state_after and not phase.code.endswith("R"):
-            held = phase.state_after.get("centers") or {}
-            centres.append((phase.code, tuple(len(held.get(p, [])) for p in book.ids)))
+        if not phase.state_after:
+            continue
+        held: dict[str, list[str]] = {p.upper(): list(c) for p, c in (phase.state_after.get("centers") or {}).items()}
+        if _fall_before_retreats(phase.code, phase.state_after):
+            held = projected_centres(held, phase.state_after.get("units") or {}, supply)
+        centres.append((phase.code, tuple(len(held.get(p, [])) for p in book.ids)))
     players = tuple(SeatRow(book.name(s.power) if s.power else "?", s.status, s.email)
                     for s in game.players if s.role == "player")
     return Summary(game.name, game.variant, game.status, tuple(book.ids), tuple(centres), players)
+
+
+def _fall_before_retreats(code: str, state_after: dict[str, Any]) -> bool:
+    name, following = PhaseName(code), PhaseName(str(state_after.get("phase") or ""))
+    return name.kind == "movement" and name.season == "Fall" and following.kind == "retreat"

@@ -55,12 +55,18 @@ _CODE = re.compile(r"^[A-Z][0-9]{4,10}[A-Z]$")  # at most 12 characters: a phase
 
 def parse_phase_words(text: str) -> str | None:
     """Accept ``S1901M``, ``Spring 1901 Movement``, ``F 1901 R`` and similar; return the code
-    (a letter, a year of 4 to 10 digits, a letter), or None."""
+    (a letter, a year of 4 to 10 digits, a letter), or None.  ``F1901B`` (the name the judge
+    layout's header gives W1901A) and ``Fall 1901 Builds`` are W1901A."""
     words = text.upper().replace(",", " ").split()
     code = None
     if len(words) == 1:
         code = words[0]
-    elif len(words) == 3:
+        if len(code) >= 6 and code[1:-1].isdigit() and code[0] == "F" and code[-1] == "B":
+            code = f"W{code[1:-1]}A"  # F1902B: the header's name
+    elif len(words) == 3 and words[1].isdigit():
         season, year, kind = words
-        code = f"{season[0]}{year}{kind[0] if kind[0] != 'B' else 'A'}"
+        if kind[0] in "AB" and season[0] in "FW":  # Fall 1902 Builds, Winter 1902 Adjustments
+            code = f"W{year}A"
+        else:
+            code = f"{season[0]}{year}{kind[0]}"
     return code if code is not None and _CODE.match(code) else None

@@ -16,6 +16,7 @@ from app.services.addresses import check_address
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_master
+from app.services.powers import full_stop
 from app.services.render import format_deadline
 from app.services.security import hash_password, new_token
 from app.services.takeover import announce_vacancy
@@ -103,7 +104,7 @@ def _declare_agreed_draw(judge: Judge, db: Session, game: Game, by: str) -> bool
     db.add(AuditEntry(game_id=game.id, actor=by[:320], action="draw", created_at=judge.now(),
                       detail={"powers": wanted}))
     mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
-              f"Game '{game.name}' has been declared a draw between {listed_text}.\n"
+              f"Game '{game.name}' has been declared a draw between {full_stop(listed_text)}\n"
               f"Congratulations on a well-played game.\n", kind="end")
     return True
 
@@ -134,7 +135,7 @@ def set_concede(judge: Judge, db: Session, actor: Actor, power: str | None) -> C
     game.status, game.deadline = "finished", None
     audit(db, actor, game, "concede", power=pid)
     mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
-              f"Game '{game.name}' has been conceded to {book.name(pid)}.  Congratulations!\n", kind="end")
+              f"Game '{game.name}' has been conceded to {full_stop(book.name(pid))}  Congratulations!\n", kind="end")
     return Concession(pid, book.name(pid), game_over=True)
 
 

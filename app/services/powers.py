@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["PowerBook"]
+__all__ = ["PowerBook", "full_stop"]
+
+
+def full_stop(text: str) -> str:
+    """``text`` ending a sentence: one stop, even after a name that ends with one (``U.S.A.``)."""
+    return text if text.endswith(".") else text + "."
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from app.services.actor import Actor, Role
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.notify import mail_master, mail_seat
+from app.services.powers import PowerBook
 from app.services.timing import game_setting
 
 __all__ = ["PressPlan", "PressRequest", "PressSent", "plan_press", "send_press"]
@@ -39,6 +40,7 @@ class PressPlan:
     recipients: tuple[str, ...]
     grey: bool
     to_master: bool = False
+    to_observers: bool = False
 
 
 @dataclass(frozen=True)
@@ -62,13 +64,37 @@ def plan_press(judge: Judge, db: Session, actor: Actor, request: PressRequest) -
     book = book_of(judge, game)
     if request.broadcast:
         return PressPlan(True, tuple(book.ids), grey, request.to_master)
-    listed, unknown = book.parse_list(request.powers)
+    powers, master, observers = _master_and_observers(book, request.powers)
+    listed, unknown = book.parse_list(powers)
     if unknown:
         raise DomainError("unknown_powers", f"unknown powers: {', '.join(unknown)}")
     recipients = [p for p in book.ids if p not in listed and p != actor.power] if request.exclude else listed
-    if not recipients and not request.to_master:
+    to_master = (request.to_master or master) and not request.exclude  # TO ALL BUT ...M: not the master
+    to_observers = observers and not request.exclude
+    if not recipients and not to_master and not to_observers:
         raise DomainError("no_recipients", "no recipients")
-    return PressPlan(False, tuple(recipients), grey, request.to_master)
+    return PressPlan(False, tuple(recipients), grey, to_master, to_observers)
+
+
+def _master_and_observers(book: PowerBook, powers: str) -> tuple[str, bool, bool]:
+    """njudge's recipient letters: ``M`` the master and ``O`` the observers, alone or among the
+    powers' initials (``RTMO``); returns the rest, and whether M and O were named."""
+    letters = {p.letter for p in book.powers}
+    words: list[str] = []
+    master = observers = False
+    for word in powers.replace(",", " , ").split():
+        upper = word.upper()
+        extra = {"M", "O"} - letters
+        if (book.find(word) is None and upper.isalpha() and set(upper) & extra
+                and set(upper) <= letters | extra):
+            master = master or "M" in upper and "M" in extra
+            observers = observers or "O" in upper and "O" in extra
+            upper = "".join(c for c in upper if c not in extra)
+            if upper:
+                words.append(upper)
+            continue
+        words.append(word)
+    return " ".join(words), master, observers
 
 
 def _sender(actor: Actor) -> str:
@@ -94,7 +120,9 @@ def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: s
     book = book_of(judge, game)
     db.add(Press(game_id=game.id, phase=game.phase, sender=sender, recipients=list(plan.recipients),
                  broadcast=plan.broadcast, grey=plan.grey, postal=postal, body=body))
-    names = () if plan.broadcast else tuple(book.name(p) for p in plan.recipients)
+    names = () if plan.broadcast else (*(book.name(p) for p in plan.recipients),
+                                       *(("the GM",) if plan.to_master else ()),
+                                       *(("the observers",) if plan.to_observers else ()))
     if postal:
         return PressSent(True, names)
     who = "Someone" if plan.grey else (book.name(sender) if sender not in ("GM", "OBSERVER") else sender.title())
@@ -106,7 +134,7 @@ def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: s
     for seat in game.players:
         if seat.status not in ("active", "absent", "cd"):
             continue
-        if seat.role == "observer" and not plan.broadcast:
+        if seat.role == "observer" and not (plan.broadcast or plan.to_observers):
             continue
         if seat.role == "player" and not plan.broadcast and seat.power not in plan.recipients:
             continue
@@ -116,4 +144,5 @@ def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: s
         sent += 1
     if (plan.to_master or plan.broadcast) and sender != "GM":
         mail_master(db, judge, game, subject, text, kind="press")
+        sent += 1
     return PressSent(False, names, sent)

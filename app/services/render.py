@@ -11,6 +11,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
 
+from app.services.phases import PhaseName
+
 __all__ = ["Templates", "format_deadline"]
 
 DEFAULT_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
@@ -50,6 +52,7 @@ class Templates:
         )
         env.filters["wrap"] = _wrap
         env.filters["deadline"] = format_deadline
+        env.filters["header_code"] = lambda code: PhaseName(str(code)).header_code if code else code
         return env
 
     def render(self, name: str, **context: Any) -> str:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine.orders import Build, Order, Remove, Waive
+from app.engine.geo import province_of
+from app.engine.orders import Build, Convoy, Move, Order, Remove, Waive
 from app.services.phases import PhaseName
 from app.services.powers import PowerBook
-from app.services.results_centres import centre_report, projected_centres, unit_count
+from app.services.results_centres import centre_owners, centre_report, projected_centres, unit_count
 from app.services.results_orders import annotation, default_note, describe_order, units_by_province
 
 __all__ = ["Names", "ResultsView", "build_results_view", "describe_order", "publishable"]
@@ -26,6 +27,7 @@ class Names:
         self.full: dict[str, str] = {}
         self.centres: set[str] = set()  # the supply centres (for the ``Unowned:`` line)
         self.seas: set[str] = set()  # named with "the" after "in": "the fleet in the North Sea"
+        self.title = str(info.get("title") or "")  # the variant's own title: "Small World II-R"
         provinces = info.get("provinces") or {}
         if isinstance(provinces, dict):
             for key, value in provinces.items():
@@ -121,6 +123,7 @@ class ResultsView:
     next_deadline_text: str
     game_over: bool
     winner: str | None
+    variant_title: str  # the variant's own title: "Standard Diplomacy", "Small World II-R"
     nmr: list[str]
     press: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -130,6 +133,9 @@ class ResultsView:
     # `units_waiting` are counted as if they got away (Small World 11.2, retreats with the Winter orders).
     units_left_out: int = 0
     units_waiting: int = 0
+    owners: list[tuple[str, str]] = field(default_factory=list)  # the zine's (power, its centres)
+    changes: list[str] = field(default_factory=list)  # centres that changed hands: ``Bel F→E``
+    awaiting_retreat: int = 0  # Spring units counted in the zine's chart that still have to retreat
 
 
 def _wrap(text: str, width: int = 75, indent: str = "") -> list[str]:
@@ -149,6 +155,53 @@ def _sort_key(order: Order | None, text: str, public: Mapping[str, str]) -> tupl
         return (0, order.unit.location)
     words = text.split()  # an order the judge could not read: as written
     return (0, words[1] if len(words) > 1 else "")
+
+
+ConvoyPath = Callable[[str, str, list[str], bool], Sequence[str]]
+_BY_SEA = {"no_convoy_route", "convoy_disrupted", "paradox"}
+
+
+def _by_convoy(entry: dict[str, Any]) -> bool:
+    """The engine said this move went (or tried to go) by sea, or the player wrote ``VIA``."""
+    outcome = entry.get("outcome")
+    outcomes = [outcome, outcome.get("failed")] if isinstance(outcome, dict) else []
+    return (_order_text(entry).upper().endswith(" VIA")
+            or any(isinstance(o, dict) and (o.get("by_convoy") or o.get("kind") in _BY_SEA) for o in outcomes))
+
+
+def _awaiting_retreat(result: dict[str, Any]) -> dict[str, list[str]]:
+    """The dislodged units that can retreat (they are still in play until the retreat phase)."""
+    waiting: dict[str, list[str]] = {}
+    for power, units in (result.get("dislodged") or {}).items():
+        if isinstance(units, dict):
+            waiting[str(power).upper()] = [str(u) for u, item in units.items()
+                                           if isinstance(item, dict) and item.get("retreats")]
+    return waiting
+
+
+def _destroyed_before(entry: dict[str, Any]) -> bool:
+    """A unit with no retreat, destroyed at the movement phase, that the retreat phase disbands."""
+    outcome = entry.get("outcome")
+    return bool(entry.get("default")) and isinstance(outcome, dict) and outcome.get("kind") == "disbanded" \
+        and bool(outcome.get("no_retreat"))
+
+
+def _convoy_paths(read: list[tuple[dict[str, Any], Order | None]], convoy_path: ConvoyPath) -> dict[int, Sequence[str]]:
+    """Each convoyed move's path (keyed by the id of its result entry): njudge's
+    ``Army London -> North Sea -> Belgium``."""
+    fleets: dict[tuple[str, str], list[str]] = {}
+    for _entry, order in read:
+        if isinstance(order, Convoy):
+            key = (province_of(order.army), province_of(order.target))
+            fleets.setdefault(key, []).append(order.unit.location)
+    paths: dict[int, Sequence[str]] = {}
+    for entry, order in read:
+        if isinstance(order, Move) and order.unit.type == "A":
+            ordered = fleets.get((province_of(order.unit.location), province_of(order.target)), [])
+            path = convoy_path(order.unit.location, order.target, ordered, _by_convoy(entry)) if ordered else ()
+            if path:
+                paths[id(entry)] = path
+    return paths
 
 
 _PIECES = {"A": "army", "F": "fleet", "A/F": "A/F", "AF": "A/F"}
@@ -200,9 +253,11 @@ def build_results_view(
     nmr_powers: list[str],
     read_order: Callable[[str], Order | None],
     previous_centres: dict[str, int] | None = None,
+    convoy_path: ConvoyPath | None = None,
 ) -> ResultsView:
     """``result`` as the engine gave it; ``read_order`` reads an order's stored text (the engine's
-    parser); a build whose site is secret (``result["hidden"]``) shows in its public form."""
+    parser); a build whose site is secret (``result["hidden"]``) shows in its public form;
+    ``convoy_path(source, target, fleets, by_convoy)``: the fleets a convoyed move went through."""
     phase = PhaseName(str(result.get("phase") or state_before.get("phase")))
     units_at = units_by_province(state_before)
     public = {str(h["unit"]): str(h["public"]) for h in result.get("hidden") or []}
@@ -210,11 +265,14 @@ def build_results_view(
     for pid in book.ids:
         blocks[pid] = PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers)
     read = [(entry, read_order(_order_text(entry))) for entry in result.get("orders") or []]
+    paths = _convoy_paths(read, convoy_path) if convoy_path else {}
     for entry, order in sorted(read, key=lambda pair: _sort_key(pair[1], _order_text(pair[0]), public)):
+        if phase.kind == "retreat" and _destroyed_before(entry):
+            continue  # the movement results said it was destroyed (njudge lists it once)
         pid = str(entry.get("power", "")).upper()
         block = blocks.setdefault(pid, PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers))
         text = (describe_order(order, names, units_at, book, public, place=names.place,
-                               default=bool(entry.get("default")))
+                               default=bool(entry.get("default")), path=paths.get(id(entry), ()))
                 if order is not None else _order_text(entry))
         note = annotation(entry)
         why = default_note(entry, order)
@@ -234,13 +292,24 @@ def build_results_view(
     counted = with_waiting_units(result, units_after, next_phase)
     report = centre_report(book, names, centres, counted, names.centres, show=show_centres,
                            winner=str(winner) if winner else None, before=previous_centres)
+    charted = centres
+    waiting = _awaiting_retreat(result) if phase.kind == "movement" and phase.season == "Spring" else {}
     if phase.kind == "movement" and phase.season == "Fall":  # the chart shows who owns what after the moves
-        report.chart = centre_report(book, names, projected_centres(centres, units_after, names.centres),
-                                     counted, names.centres, show=False, winner=None,
+        charted = projected_centres(centres, units_after, names.centres)
+        report.chart = centre_report(book, names, charted, counted, names.centres, show=False, winner=None,
                                      before=previous_centres).chart
+    elif waiting:  # a Spring unit that retreats is still in play: not a build in the chart
+        in_play = {p: [*units_after.get(p, []), *waiting.get(p, [])] for p in {*units_after, *waiting}}
+        report.chart = centre_report(book, names, charted, in_play, names.centres, show=False, winner=None,
+                                     before=previous_centres).chart
+    before = {p.upper(): list(c) for p, c in (state_before.get("centers") or {}).items()}
+    owners, changes = centre_owners(book, charted, before, names.centres)
     retreating = unit_count([u for units in (result.get("dislodged") or {}).values() if isinstance(units, dict)
                              for u, item in units.items() if isinstance(item, dict) and item.get("retreats")])
-    waiting = phase.kind == "movement" and next_phase is not None and next_phase.kind == "adjustment"
+    # Small World 11.2: the retreats are ordered with the Winter adjustments, counted as if they get away;
+    # a Spring chart counts them in play and says so itself (awaiting_retreat).
+    with_adjustments = phase.kind == "movement" and next_phase is not None and next_phase.kind == "adjustment"
+    left_out = 0 if with_adjustments or phase.kind != "movement" or waiting else retreating
     return ResultsView(
         game=game_name,
         variant=variant,
@@ -254,9 +323,13 @@ def build_results_view(
         centre_chart=report.chart,
         next_phase=next_phase,
         next_deadline_text=next_deadline_text,
+        variant_title=names.title or f"{variant.title()} Diplomacy",
         game_over=bool(winner),
         winner=book.name(str(winner)) if winner else None,
         nmr=[book.name(p) for p in nmr_powers],
-        units_left_out=0 if waiting or phase.kind != "movement" else retreating,
-        units_waiting=retreating if waiting else 0,
+        units_left_out=left_out,
+        units_waiting=retreating if with_adjustments else 0,
+        owners=owners,
+        changes=changes,
+        awaiting_retreat=sum(len(units) for units in waiting.values()),
     )

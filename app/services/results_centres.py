@@ -10,7 +10,7 @@ from typing import Any
 
 from app.services.powers import PowerBook
 
-__all__ = ["CentreReport", "centre_report", "projected_centres", "unit_count"]
+__all__ = ["CentreReport", "centre_owners", "centre_report", "projected_centres", "unit_count"]
 
 Namer = Callable[[str], str]
 
@@ -81,3 +81,31 @@ def centre_report(book: PowerBook, names: Namer, centres: Mapping[str, Sequence[
     if show and unowned:
         report.ownership.extend(_wrap(f"{_label('Unowned')} {', '.join(unowned)}.", 75, " " * 12))
     return report
+
+
+def _short(centre: str) -> str:
+    """A centre as the zine writes it: ``Bel``, ``StP`` stays as the map's id, title-cased."""
+    return centre.split("/")[0].title()
+
+
+def centre_owners(book: PowerBook, after: Mapping[str, Sequence[str]], before: Mapping[str, Sequence[str]],
+                  supply_centres: set[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """The zine's ownership: (power name, its centres) per power that owns any, then ``Unowned``;
+    and what changed hands since ``before``: ``Bel F→E`` (the powers' letters; ``-`` is unowned)."""
+    owner_after = {c.upper(): p.upper() for p, cs in after.items() for c in cs}
+    owner_before = {c.upper(): p.upper() for p, cs in before.items() for c in cs}
+    rows: list[tuple[str, str]] = []
+    for pid in book.ids:
+        owned = sorted(c for c, p in owner_after.items() if p == pid)
+        if owned:
+            rows.append((book.name(pid), " ".join(_short(c) for c in owned)))
+    unowned = sorted(c for c in supply_centres if c not in owner_after)
+    if unowned:
+        rows.append(("Unowned", " ".join(_short(c) for c in unowned)))
+
+    def letter(pid: str | None) -> str:
+        return book.letter(pid) if pid else "-"
+
+    changes = [f"{_short(c)} {letter(owner_before.get(c))}\u2192{letter(owner_after.get(c))}"
+               for c in sorted(set(owner_after) | set(owner_before)) if owner_after.get(c) != owner_before.get(c)]
+    return rows, changes

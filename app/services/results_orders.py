@@ -6,7 +6,7 @@ The wording comes from the order (``describe_order``) and from the engine's type
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from app.engine.geo import province_of
@@ -48,14 +48,20 @@ def units_by_province(state: dict[str, Any]) -> dict[str, tuple[str, str]]:
     return where
 
 
+def _owner(location: str, units_at: dict[str, tuple[str, str]]) -> str:
+    return units_at.get(province_of(location), ("", ""))[0].upper()
+
+
 def _unit_text(unit: Unit, names: Namer) -> str:
     return f"{UNIT_WORDS.get(unit.type, unit.type)} {names(unit.location)}"
 
 
 def _supported(province: str, verb: str, units_at: dict[str, tuple[str, str]], book: PowerBook,
-               names: Namer) -> str:
+               names: Namer, mine: str) -> str:
+    """The supported or convoyed unit; njudge names its owner only when it is another power's:
+    ``SUPPORT Army Rumania``, ``SUPPORT German Army Ruhr``."""
     power, utype = units_at.get(province_of(province), ("", "A" if verb == "C" else ""))
-    owner = f"{book.adjective(power)} " if power else ""
+    owner = f"{book.adjective(power)} " if power and power.upper() != mine else ""
     return f"{owner}{UNIT_WORDS.get(utype, 'unit')} {names(province)}".strip()
 
 
@@ -72,19 +78,24 @@ def _adjustment(order: Build | Remove, place: Namer, public: Mapping[str, str] |
 
 def describe_order(order: Order, names: Namer, units_at: dict[str, tuple[str, str]], book: PowerBook,
                    public: Mapping[str, str] | None = None, *, place: Namer | None = None,
-                   default: bool = False) -> str:
+                   default: bool = False, path: Sequence[str] = ()) -> str:
     """``A PAR - BUR`` -> ``Army Paris -> Burgundy``; supports name the supported unit in full.
     ``public`` maps a build whose site is secret (``F CAL``) to what others see (``F NYK/CAL``);
-    ``place`` names a province after "in" (``the North Sea``); ``default``: the judge gave the order."""
+    ``place`` names a province after "in" (``the North Sea``); ``default``: the judge gave the order
+    (a unit nobody ordered: njudge's ``Army Venice, No Order Processed``); ``path``: the fleets
+    that convoy a move, in order (``Army London -> North Sea -> Belgium``)."""
     if isinstance(order, Waive):
         return "Build waived"
     if isinstance(order, (Build, Remove)):
         return _adjustment(order, place or names, public, default)
     unit = _unit_text(order.unit, names)
+    mine = _owner(order.unit.location, units_at)
     if isinstance(order, Hold):
-        return f"{unit} HOLD"
+        return f"{unit}, No Order Processed" if default else f"{unit} HOLD"
     if isinstance(order, Disband):
         return f"{unit} DISBAND"
+    if isinstance(order, Move) and path:
+        return f"{unit} -> " + " -> ".join(names(w) for w in (*path, order.target))
     if isinstance(order, (Move, Retreat)):
         return f"{unit} -> {names(order.target)}"
     if isinstance(order, Land):
@@ -92,12 +103,12 @@ def describe_order(order: Order, names: Namer, units_at: dict[str, tuple[str, st
     if isinstance(order, Board):
         return f"{unit} BOARDS Fleet {names(order.fleet)}"
     if isinstance(order, SupportHold):
-        return f"{unit} SUPPORT {_supported(order.supported, 'S', units_at, book, names)}"
+        return f"{unit} SUPPORT {_supported(order.supported, 'S', units_at, book, names, mine)}"
     if isinstance(order, SupportMove):
-        return (f"{unit} SUPPORT {_supported(order.supported, 'S', units_at, book, names)} "
+        return (f"{unit} SUPPORT {_supported(order.supported, 'S', units_at, book, names, mine)} "
                 f"-> {names(order.target)}")
     if isinstance(order, Convoy):
-        return f"{unit} CONVOY {_supported(order.army, 'C', units_at, book, names)} -> {names(order.target)}"
+        return f"{unit} CONVOY {_supported(order.army, 'C', units_at, book, names, mine)} -> {names(order.target)}"
     return str(order)
 
 
@@ -106,6 +117,14 @@ REASON_WORDS = {
     "disrupted": "disrupted", "void": "void", "illegal": "void", "unreadable": "void", "duplicate": "void",
     "paradox": "void", "destroyed": "destroyed", "no_support": "no support", "ruling": "GM ruling",
     "too_many": "void",
+}
+
+
+# what a dislodged unit's own order did (``Dislodged.failed``): njudge's ``(*bounce, dislodged*)``
+FAILED_WORDS = {
+    "bounced": "bounce", "own_unit": "bounce", "fleet_stayed": "bounce", "no_convoy_route": "no convoy",
+    "convoy_disrupted": "disrupted", "support_cut": "cut", "support_void": "void", "convoy_void": "void",
+    "paradox": "void",
 }
 
 
@@ -123,6 +142,10 @@ def _outcome_words(outcome: Mapping[str, Any]) -> tuple[str | None, list[str]]:
         return None, ["destroyed"]
     if kind == "landing_failed":
         return None, ["the army stays aboard"]
+    if kind == "dislodged":
+        failed = outcome.get("failed")
+        word = FAILED_WORDS.get(str(failed.get("kind"))) if isinstance(failed, Mapping) else None
+        return word or "dislodged", []
     if kind == "army_starved":
         then = outcome.get("then")
         word, notes = _outcome_words(then) if isinstance(then, Mapping) else (None, [])
@@ -145,7 +168,8 @@ def annotation(entry: dict[str, Any]) -> str:
             word = "void"
         if word:
             notes.append(word)
-    if (entry.get("dislodged_by") or entry.get("dislodged")) and "dislodged" not in notes:
+    dislodged = isinstance(outcome, Mapping) and outcome.get("kind") == "dislodged"
+    if (dislodged or entry.get("dislodged_by") or entry.get("dislodged")) and "dislodged" not in notes:
         notes.append("dislodged")
     notes.extend(extra)
     return f"  (*{', '.join(notes)}*)" if notes else ""

@@ -14,7 +14,7 @@ from app.services import game_engine
 from app.services.context import Judge
 from app.services.maps_cache import content_id, inline_map_html, phase_map
 from app.services.notify import mail_game
-from app.services.powers import PowerBook
+from app.services.powers import PowerBook, full_stop
 from app.services.render import format_deadline
 from app.services.results import Names, ResultsView, build_results_view
 from app.services.timing import game_setting
@@ -58,6 +58,8 @@ def results_view(judge: Judge, game: Game, phase: Phase, results: dict[str, Any]
         deadline_text=format_deadline(deadline_at, zone),
         next_deadline_text=format_deadline(next_deadline_at, zone),
         nmr_powers=list(nmr), previous_centres=centres_before,
+        convoy_path=lambda source, target, fleets, by_sea: game_engine.convoy_path(variant, source, target, fleets,
+                                                                                   by_sea),
     )
 
 
@@ -95,5 +97,5 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
     crash("turn:results_queued")
     if stored.winner:
         mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
-                  f"Game '{game.name}' has been won by {book.name(stored.winner).rstrip('.')}.  Congratulations!\n", kind="end")
+                  f"Game '{game.name}' has been won by {full_stop(book.name(stored.winner))}  Congratulations!\n", kind="end")
     return mails

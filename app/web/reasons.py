@@ -128,8 +128,13 @@ def _helpers(order: str, others: Sequence[Mapping[str, Any]]) -> list[str]:
             if helped == wanted or (noun == "Support" and not is_move and helped == unit):
                 result = str(entry.get("result") or "").lower()
                 found.append(f"{noun} from {helper.strip()} ({entry.get('power')}): {result}"
-                             + (f", {entry.get('reason')}" if entry.get("reason") not in (None, "", "ok") else ""))
+                             + (f", {_words(entry.get('reason'))}" if entry.get("reason") not in (None, "", "ok") else ""))
     return found
+
+
+def _words(code: Any) -> str:
+    """A stored reason code as words: ``civil_disorder`` -> ``civil disorder``."""
+    return str(code or "").replace("_", " ")
 
 
 def review_orders(orders: Sequence[Any], power_name: Callable[[str], str] = str) -> tuple[Review, ...]:
@@ -137,7 +142,8 @@ def review_orders(orders: Sequence[Any], power_name: Callable[[str], str] = str)
     entries = [{"power": power_name(o.power), "order": o.order, "result": o.result, "reason": o.reason}
                for o in orders]
     return tuple(Review(
-        power=power_name(o.power), order=o.order, result=o.result, reason=o.reason or "", explanation=o.explanation or "",
+        power=power_name(o.power), order=o.order, result=o.result, reason=_words(o.reason),
+        explanation=o.explanation or "",
         default=o.default, facts=tuple(_facts(o.outcome)),
         helpers=tuple(_helpers(o.order, [e for e in entries if e["order"] != o.order])),
     ) for o in orders)

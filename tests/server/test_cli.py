@@ -36,3 +36,25 @@ def test_game_create_and_mail_send(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert len(list((tmp_path / "in" / "new").iterdir())) == 1
     assert main(["mail", "read", "france@example.com"]) == 0
     assert "no mail" in capsys.readouterr().out
+
+
+def test_mail_read_shows_no_empty_reply_to(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21 item 11: a mail without a Reply-To (the GM's, a resent one) is shown without an
+    empty ``Reply-To:`` line; a player's mail shows its personal reply address."""
+    from app.mail.maildir import mailbox_for
+    from app.mail.messages import OutgoingMail, render_message
+
+    monkeypatch.setenv("JUDGE_DATABASE_URL", f"sqlite:///{tmp_path / 'j.sqlite3'}")
+    monkeypatch.setenv("JUDGE_MAILDIR_OUTBOX", str(tmp_path / "out"))
+    for address, reply_to in (("gm@example.com", None), ("france@example.com", "judge+tok@judge.test")):
+        box = mailbox_for(tmp_path / "out", address)
+        (box / "new").mkdir(parents=True)
+        raw = render_message(OutgoingMail(to=address, subject="Diplomacy results demo S1901M", text="Results.\n",
+                                          reply_to=reply_to), "judge@judge.test")
+        (box / "new" / "1.judge").write_bytes(raw)
+    assert main(["mail", "read", "gm@example.com"]) == 0
+    out = capsys.readouterr().out
+    assert "Subject: Diplomacy results demo S1901M" in out and "Reply-To" not in out, out
+    assert main(["mail", "read", "france@example.com"]) == 0
+    assert "Reply-To: judge+tok@judge.test\n" in capsys.readouterr().out

@@ -33,7 +33,7 @@ def test_gm_status_lists_every_power(started: Harness) -> None:
     england = about("ENGLAND")
     assert "without orders: A LVP, F EDI" in england and "WAIT set" in england, england
     assert "last mail Sun Mar 01 2026 12:07 UTC" in england
-    assert "status cd" in about("TURKEY") and "without orders: A CON, A SMY, F ANK" in about("TURKEY")
+    assert "status civil disorder" in about("TURKEY") and "without orders: A CON, A SMY, F ANK" in about("TURKEY")
     # Players joined by mail, so each has a last mail; nobody else is shown "no mail yet".
     assert "no mail yet" not in blocks
 

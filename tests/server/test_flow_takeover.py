@@ -56,7 +56,7 @@ def test_two_missed_deadlines_in_a_row_abandon_the_power(started: Harness) -> No
     _miss(started, "TURKEY")
     assert _seat(started, "TURKEY")[0] == "cd"  # still told the results, but open for TAKEOVER
     started.send("gm@example.com", GM + "STATUS")
-    assert "status cd, abandoned" in started.last_reply("gm@example.com")
+    assert "status civil disorder, abandoned" in started.last_reply("gm@example.com")
     started.send("stranger@example.com", "TAKEOVER turkey@alpha newpw")
     assert "You now play Turkey" in started.last_reply("stranger@example.com")
     told = started.outbox(to=player("TURKEY"))[-1]

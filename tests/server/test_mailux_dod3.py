@@ -34,3 +34,16 @@ def test_map_of_a_dod3_game_says_it_has_none(harness: Harness) -> None:
     reply = harness.last_reply("someone@example.com")
     assert f"Error: game '{GAME}' has no map" in reply
     assert harness.outbox(to="someone@example.com")[-1].map_id is None
+
+
+def test_a_players_status_keeps_the_reports_rules_whole(harness: Harness) -> None:
+    """Issue 22 item 18: the ``===`` lines of the report are not wrapped, in either layout."""
+    create(harness)
+    gm(harness, "DOD3 START")
+    email = PLAYERS["Soviet"][0]
+    for layout in ("judge", "zine"):
+        harness.send(GM, f"SIGNON master@{GAME} masterpw\nSET LAYOUT {layout}")
+        harness.send(email, SIGNON["Soviet"] + "STATUS")
+        reply = harness.last_reply(email)
+        rules = [line for line in reply.splitlines() if line.strip().startswith("==")]
+        assert rules and all(line == "=" * 72 for line in rules), (layout, reply)

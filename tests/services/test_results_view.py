@@ -25,7 +25,9 @@ def _view(variant: str, state: dict[str, Any], orders: dict[str, list[str]], *, 
         game_name="g", variant=variant, judge_id="TEST", state_before=state, result=result,
         state_after=jsonapi.next_state(result, variant=variant), book=PowerBook(info), names=Names(info),
         deadline_text="then", next_deadline_text="later", nmr_powers=nmr or [],
-        read_order=lambda text: game_engine.read_order(engine_variant, text), previous_centres=previous)
+        read_order=lambda text: game_engine.read_order(engine_variant, text), previous_centres=previous,
+        convoy_path=lambda source, target, fleets, by_sea: game_engine.convoy_path(engine_variant, source, target,
+                                                                                   fleets, by_sea))
 
 
 def _judge(view: ResultsView) -> str:
@@ -208,7 +210,7 @@ def test_an_army_lost_to_rations_is_said_with_the_real_engine() -> None:
     text = _judge(_view("smallworld8", state, {"WESTERN_EUROPE": ["A/F NTH - NWG"]}))
     assert "A/F North Sea -> Norwegian Sea.  (*army lost at sea*)\n" in text, text
     unordered = _judge(_view("smallworld8", state, {}))
-    assert "A/F North Sea HOLD.  (*army lost at sea*)\n" in unordered, unordered
+    assert "A/F North Sea, No Order Processed.  (*army lost at sea*)\n" in unordered, unordered
 
 
 def test_a_least_impact_removal_is_said_with_the_real_engine() -> None:

@@ -103,6 +103,8 @@ def test_resend_a_mail_and_set_a_quarantined_mail_aside(fresh: World) -> None:
     assert _post(client, f"/games/alpha/mail/out/{results[0].id}/resend", {}).status_code == 303  # type: ignore[attr-defined]
     again = h.outbox(to=player("FRANCE"))
     assert len(again) == before + 1 and again[-1].subject == results[0].subject
+    assert results[0].reply_to and again[-1].reply_to == results[0].reply_to  # issue 21.11: not emptied
+    assert again[-1].map_id == results[0].map_id
     with fresh.judge.sessions.begin() as db:
         mail = db.scalar(select(InboundMessage).where(InboundMessage.game_id.is_not(None)))
         assert mail is not None

@@ -205,3 +205,10 @@ def test_a_move_lists_the_supports_and_convoys_given_to_it() -> None:
     assert move.power == "France"
     assert move.helpers == ("Support from A MAR (France): succeeds", "Support from A MUN (Germany): fails, cut")
     assert hold_support.helpers == ()
+
+
+def test_a_reason_code_reads_as_words() -> None:
+    """Issue 21 item 11: the phase page said ``(civil_disorder)``."""
+    (review,) = review_orders([_o("ENGLAND", "REMOVE F NTH", "succeeds",
+                                  {"kind": "civil_disorder_removal", "unit": "F NTH"}, "civil_disorder")])
+    assert review.reason == "civil disorder"
