@@ -14,7 +14,7 @@ from app.db.models import Game
 from app.jsonapi import with_game_rules
 from app.services.access import audit, book_of, gm_game
 from app.services.actor import Actor
-from app.services.addresses import check_address
+from app.services.addresses import check_player_address
 from app.services.context import Judge
 from app.services.deadlines import resume_game
 from app.services.errors import DomainError
@@ -139,18 +139,30 @@ def _early_value(value: str, settings: dict[str, Any]) -> str:
     return f"{settings['early_minutes']} minutes"
 
 
+def _press_value(game: Game, settings: dict[str, Any], value: str) -> str:
+    """``SET PRESS rules [OBSERVERS]``: the press rules, and whether observers may send (white) press;
+    ``SET PRESS OBSERVERS`` alone lets them without changing the rules.  Returns the value stored."""
+    words = value.split()
+    observers = any(word in ("observers", "observer") for word in words)
+    rules = [word for word in words if word not in ("observers", "observer")]
+    if len(rules) > 1 or (rules and rules[0] not in (_OPTIONS["press"] or ())):
+        raise DomainError("bad_option", "press is none, white, grey, white/grey or postal, optionally followed "
+                                        "by OBSERVERS")
+    if rules and rules[0] == "postal":
+        settings["postal_press"] = True
+    elif rules:
+        game.press = rules[0]
+    settings["observer_press"] = observers
+    return " ".join(rules + (["(observers may send press)"] if observers else []))
+
+
 def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) -> str:
     """A game option: nmr, layout, orders, press, timezone, reminder_hours; returns the value stored."""
     game = gm_game(db, actor)
     value = value.strip().lower()
     settings = dict(game.settings)
     if key == "press":
-        if value not in (_OPTIONS["press"] or ()):
-            raise DomainError("bad_option", "press is none, white, grey, white/grey or postal")
-        if value == "postal":
-            settings["postal_press"] = True
-        else:
-            game.press = value
+        value = _press_value(game, settings, value)
     elif key == "nmr":
         if value not in NMR_POLICIES and not (value.startswith("excuse") and value.partition(":")[2].isdigit()):
             raise DomainError("bad_option", "NMR policy is cd, hold, wait, dismiss or excuse:N")
@@ -225,7 +237,8 @@ def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, p
         raise DomainError("unknown_power", f"no power '{power}'")
     password = password or new_token()[:10]
     previous = seat.email
-    seat.email, seat.password_hash = check_address(address), hash_password(password)
+    seat.email = check_player_address(address, judge.settings.judge_address)
+    seat.password_hash = hash_password(password)
     seat.missed_in_row = 0
     seat.status, seat.misses, seat.reply_token = "active", 0, new_token()
     audit(db, actor, game, "replace", power=pid, address=seat.email)
