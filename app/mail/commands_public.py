@@ -105,9 +105,9 @@ class MapCommand(Command):
         name = args.split()[0] if args.split() else (ctx.game.name if ctx.game else "")
         if not name:
             raise CommandError("usage: MAP <game>")
-        ctx.require_of_record("MAP")
         if not ruleset_for(ctx.find_game(name).variant).has_map:
             raise CommandError(f"game '{name}' has no map: send STATUS (signed on) or DOD3 STATUS")
+        ctx.require_of_record("MAP")
         shown = maps_cache.current_map(ctx.judge, ctx.db, ctx.actor(), name)
         if shown.map_id is not None:
             ctx.attach_map(shown.map_id)
