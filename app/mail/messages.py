@@ -145,7 +145,7 @@ def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "") -> Inco
         text = ""
     else:
         msg = message_from_bytes(raw[:MAX_PARSED_BYTES], policy=compat32)
-        text = _body_text(msg, problems, _arrived_cut(msg, len(raw)))  # before the defects: decoding adds some
+        text = _body_text(msg, problems, _arrived_cut(msg, raw))  # before the defects: decoding adds some
         problems[:0] = _defects(msg)
 
     sender_name, sender = first_address(msg, "From", problems)
@@ -208,10 +208,13 @@ def _is_attachment(part: Message) -> bool:
         return True
 
 
-def _arrived_cut(msg: Message, size: int) -> str | None:
-    """Why the message's last part is known to be cut short, if it is: more than the judge reads,
-    or a multipart message without its closing boundary (the transport cut it)."""
-    if size > MAX_PARSED_BYTES:
+def _arrived_cut(msg: Message, raw: bytes) -> str | None:
+    """Why the message's last part is known to end in a cut line, if it does: its bytes (those the
+    judge reads) end in the middle of a line, and it is longer than the judge reads or a multipart
+    message without its closing boundary (the transport cut it)."""
+    if raw[:MAX_PARSED_BYTES].endswith(b"\n"):
+        return None  # cut, if at all, at the end of a line: every line read is whole
+    if len(raw) > MAX_PARSED_BYTES:
         return f"the message is longer than the {MAX_PARSED_BYTES} bytes the judge reads"
     for part in _walk(msg, 0):
         if any(isinstance(defect, CloseBoundaryNotFoundDefect) for defect in getattr(part, "defects", ())):

@@ -153,7 +153,8 @@ def _press_value(game: Game, settings: dict[str, Any], value: str) -> str:
     elif rules:
         game.press = rules[0]
     settings["observer_press"] = observers
-    return " ".join(rules + (["(observers may send press)"] if observers else []))
+    shown = rules[0] if rules else ("postal" if settings.get("postal_press") else game.press)
+    return shown + (" (observers may send press)" if observers else "")
 
 
 def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) -> str:

@@ -289,9 +289,10 @@ def test_the_last_line_of_a_mail_that_arrived_cut_is_not_run(started: Harness, r
     assert "A BER H" in orders and not any(order.startswith("A MUN") for order in orders)
 
 
-def test_a_complete_multipart_mail_runs_its_last_line(started: Harness) -> None:
+@pytest.mark.parametrize("end", [b"\r\n--BB--\r\n", b"\r\n"])
+def test_a_multipart_mail_ending_with_a_whole_line_runs_it(started: Harness, end: bytes) -> None:
     handle_raw(started.judge, _raw(b"--BB\r\nContent-Type: text/plain\r\n\r\nSIGNON Galpha pwgermany\r\n"
-                                   b"A Mun-Sil\r\n--BB--\r\n", 'Content-Type: multipart/alternative; boundary="BB"'))
+                                   b"A Mun-Sil" + end, 'Content-Type: multipart/alternative; boundary="BB"'))
     assert "A MUN - SIL" in _orders(started, "GERMANY")
 
 
