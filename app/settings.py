@@ -46,6 +46,10 @@ JUDGE_AUTHSERV_ID              "" (none)                              the authse
                                                                       (RFC 8601); SPF/DMARC fail: a stranger
 JUDGE_ANSWER_BUDGET            3                                      answers an hour to a sender whose mails
                                                                       have no command (loop guard)
+JUDGE_STRANGER_BUDGET          5                                      answers an hour in all to an address that
+                                                                      is no player, observer or GM of record
+JUDGE_CREATES_PER_DAY          5                                      games one address may CREATE in 24 hours
+JUDGE_OBSERVER_SEATS           10                                     observer seats one address may hold
 JUDGE_ABSENCE_CAP_DAYS         14                                     days of absence a player may take in any
 JUDGE_ABSENCE_WINDOW_DAYS      60                                     window of this many days (GRANT ABSENCE)
 JUDGE_CRASH_AT                 (unset)                                tests only: die at a named crash point
@@ -110,6 +114,9 @@ class Settings(BaseSettings):
     # Security (docs/commands.md, "Limits"): see the table above.
     authserv_id: str = ""
     answer_budget: int = 3
+    stranger_budget: int = 5
+    creates_per_day: int = 5
+    observer_seats: int = 10
     absence_cap_days: int = 14
     absence_window_days: int = 60
     templates_dir: Path = Path(__file__).resolve().parent.parent / "templates"

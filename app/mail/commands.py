@@ -17,6 +17,8 @@ from typing import ClassVar
 from app.mail.errors import CommandError
 from app.mail.session import MailSession
 from app.services.errors import DomainError
+from app.services.redact import mask_passwords
+from app.services.text_clean import strip_invisible
 
 __all__ = ["REGISTRY", "Command", "CommandError", "masked_line", "register", "run_commands", "split_lines"]
 
@@ -77,9 +79,10 @@ def find(line: str) -> Found | None:
 
 
 def split_lines(text: str) -> list[str]:
-    """Body lines without quoted reply text (``>``) and without DPjudge ``//`` comments."""
+    """Body lines without quoted reply text (``>``) and without DPjudge ``//`` comments; characters
+    that show nothing (a byte-order mark, zero-width spaces, bidi controls) are dropped first."""
     lines: list[str] = []
-    for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+    for raw in strip_invisible(text).replace("\r\n", "\n").replace("\r", "\n").split("\n"):
         line = raw.rstrip()
         if line.endswith("<br>"):
             line = line[:-4].rstrip()
@@ -91,18 +94,19 @@ def split_lines(text: str) -> list[str]:
 
 def _masked(found: Found, line: str) -> str:
     """The line as echoed: every argument word from the command's first secret one on is ``****``,
-    however the arguments parse (a password is never echoed)."""
+    however the arguments parse (a password is never echoed); then every other password position
+    (``mask_passwords``)."""
     if not found.command.secret_args:
-        return line.strip()
+        return mask_passwords(line.strip())
     words = line.split()
     keep = found.name.count(" ") + 1 + found.command.secret_from
-    return " ".join(words[:keep] + ["****"]) if len(words) > keep else " ".join(words)
+    return mask_passwords(" ".join(words[:keep] + ["****"]) if len(words) > keep else " ".join(words))
 
 
 def masked_line(line: str) -> str:
-    """``line`` with its passwords masked when it is a command that carries one."""
+    """``line`` with its passwords masked: a command that carries one, or any password position."""
     found = find(line.strip())
-    return _masked(found, line) if found is not None else line.strip()
+    return _masked(found, line) if found is not None else mask_passwords(line.strip())
 
 
 def _skip_rest(ctx: MailSession, lines: list[str], first: int, why: str) -> None:
@@ -129,8 +133,8 @@ def run_commands(ctx: MailSession, lines: Iterable[str]) -> int:
         if ctx.collector is not None:
             if line.strip().upper() in END_PRESS or line.rstrip() == "--":
                 ctx.finish_collector()
-                if line.strip().upper() in ("SIGNOFF", "SIGN OFF"):
-                    break
+                if line.strip().upper() in ("SIGNOFF", "SIGN OFF") or line.rstrip() == "--":
+                    break  # a signature ends the press and the mail: what follows it is no command
                 continue
             ctx.collector.append(line)
             continue

@@ -234,6 +234,8 @@ class Resign(Command):
 
     def process(self, ctx: MailSession, args: str) -> None:
         words = args.split()
+        if len(words) == 1:  # RESIGN <password>? not a form of RESIGN: nothing is resigned
+            raise CommandError("say RESIGN alone once signed on, or RESIGN <power letter><game> <password>")
         if len(words) >= 2:
             ctx.sign_on(words[0], words[1])
         elif ctx.game is None:

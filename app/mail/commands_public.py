@@ -74,6 +74,7 @@ class History(Command):
 
     def process(self, ctx: MailSession, args: str) -> None:
         words = _words(args, 1, "HISTORY <game> [FROM <phase>] [TO <phase>]")
+        ctx.require_of_record("HISTORY")
         upper = [w.upper() for w in words]
         start = upper[upper.index("FROM") + 1] if "FROM" in upper[:-1] else None
         end = upper[upper.index("TO") + 1] if "TO" in upper[:-1] else None
@@ -106,6 +107,7 @@ class MapCommand(Command):
             raise CommandError("usage: MAP <game>")
         if not ruleset_for(ctx.find_game(name).variant).has_map:
             raise CommandError(f"game '{name}' has no map: send STATUS (signed on) or DOD3 STATUS")
+        ctx.require_of_record("MAP")
         shown = maps_cache.current_map(ctx.judge, ctx.db, ctx.actor(), name)
         if shown.map_id is not None:
             ctx.attach_map(shown.map_id)
@@ -120,6 +122,7 @@ class Create(Command):
 
     def process(self, ctx: MailSession, args: str) -> None:
         words = _words(args, 2, "CREATE <game> <master password> [variant]")
+        ctx.require_authenticated_sender("create a game")
         variant = words[2].lower() if len(words) > 2 else "standard"
         created = lobby.create_game(ctx.judge, ctx.db, ctx.actor(), words[0], words[1], variant)
         ctx.enter_as_creator(created.game_id)

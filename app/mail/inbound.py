@@ -25,6 +25,7 @@ from app.mail.replies import reply_context, reply_template
 from app.mail.session import MailSession, parse_sign_on_target
 from app.services.context import Judge
 from app.services.deadlines import check_early
+from app.services.limits import address_of_record
 from app.services.outbox import enqueue, hold, queue_held, take_held
 
 __all__ = ["InboundOutcome", "handle_raw", "process_stored", "report_unreadable", "store_raw"]
@@ -119,11 +120,16 @@ def _run(judge: Judge, inbound_id: int) -> str:
         ctx.sender_trusted = not sender_failed_authentication(mail.auth_results, judge.settings.authserv_id,
                                                               mail.sender)
         tokens = _reply_tokens(judge, mail)
-        if tokens and not any(ctx.sign_on_token(token) for token in tokens):
+        by_token = bool(tokens) and any(ctx.sign_on_token(token) for token in tokens)
+        if tokens and not by_token:
             ctx.echo("(personal reply address)", [_STALE_TOKEN])
+        ctx.of_record = by_token or (ctx.sender_trusted and address_of_record(judge, db, ctx.sender))
+        if not ctx.of_record and not answer_budget.may_answer_stranger(judge, db, ctx.sender):
+            row.status, row.error, row.processed_at = "ignored", "stranger: answer budget spent", judge.now()
+            return "ignored"  # neither run nor answered: the judge is no mail cannon
         for cut in mail.cuts:
-            ctx.echo("(this mail was cut)", [f"Warning: {cut}.  The rest of the mail was not read: "
-                                             f"send it again in a shorter mail."])
+            ctx.echo("(this mail was cut)", [f"Warning: {cut}.  What was not read was not run: send it "
+                                             f"again (in a shorter mail, if it was too long)."])
         lines = split_lines(mail.text)
         found = run_commands(ctx, lines)
         crash("inbound:commands_run")
@@ -135,6 +141,8 @@ def _run(judge: Judge, inbound_id: int) -> str:
             if not ctx.echoes and not ctx.sections:
                 ctx.echo("(no commands found)", [_NO_COMMAND + (f" ({'; '.join(mail.problems)})" if mail.problems
                                                                 else "")])
+        if not ctx.of_record:
+            answer_budget.record_stranger_answer(judge, db, ctx.sender)
         db.flush()
         crash("inbound:flushed")
         for game_id in ctx.games_touched:

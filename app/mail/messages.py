@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import message_from_bytes
+from email.errors import CloseBoundaryNotFoundDefect
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from email.policy import SMTP, compat32
@@ -144,7 +145,7 @@ def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "") -> Inco
         text = ""
     else:
         msg = message_from_bytes(raw[:MAX_PARSED_BYTES], policy=compat32)
-        text = _body_text(msg, problems)  # before the defects: decoding adds some
+        text = _body_text(msg, problems, _arrived_cut(msg, raw))  # before the defects: decoding adds some
         problems[:0] = _defects(msg)
 
     sender_name, sender = first_address(msg, "From", problems)
@@ -207,24 +208,52 @@ def _is_attachment(part: Message) -> bool:
         return True
 
 
-def _body_text(msg: Message, problems: list[str]) -> str:
-    leaves = [p for p in _walk(msg, 0) if not p.is_multipart() and not _is_attachment(p)]
+def _arrived_cut(msg: Message, raw: bytes) -> str | None:
+    """Why the message's last part is known to end in a cut line, if it does: its bytes (those the
+    judge reads) end in the middle of a line, and it is longer than the judge reads or a multipart
+    message without its closing boundary (the transport cut it)."""
+    if raw[:MAX_PARSED_BYTES].endswith(b"\n"):
+        return None  # cut, if at all, at the end of a line: every line read is whole
+    if len(raw) > MAX_PARSED_BYTES:
+        return f"the message is longer than the {MAX_PARSED_BYTES} bytes the judge reads"
+    for part in _walk(msg, 0):
+        if any(isinstance(defect, CloseBoundaryNotFoundDefect) for defect in getattr(part, "defects", ())):
+            return "it arrived cut short (its closing MIME boundary is missing)"
+    return None
+
+
+def _body_text(msg: Message, problems: list[str], arrived_cut: str | None = None) -> str:
+    every = [p for p in _walk(msg, 0) if not p.is_multipart()]
+    leaves = [p for p in every if not _is_attachment(p)]
     for wanted in ("text/plain", "text/html"):
         for part in leaves:
             if part.get_content_type() == wanted:
                 text = _part_text(part, problems)
+                cut = arrived_cut if part is every[-1] else None  # only the last part runs into the cut
+                if _base64_short(part):
+                    cut = "its text part ends in the middle of its base64 encoding"
                 if wanted == "text/html":
                     if len(text) > _HTML_LIMIT:
                         problems.append(f"HTML body of {len(text)} characters truncated: only its first {_HTML_LIMIT} "
                                         f"characters were read")
                         text = text[:_HTML_LIMIT]
+                        cut = cut or "its HTML part was cut"
                     text = html_to_text(text)
-                return _finish(text, problems)
+                return _finish(text, problems, cut)
     problems.append(f"no text part (the message is {msg.get_content_type()})")
     return ""
 
 
-def _finish(text: str, problems: list[str]) -> str:
+def _base64_short(part: Message) -> bool:
+    """A base64 text part whose encoding stops short (not a whole number of 4-character groups)."""
+    if str(part.get("Content-Transfer-Encoding", "")).strip().lower() != "base64":
+        return False
+    payload = part.get_payload()
+    return isinstance(payload, str) and len("".join(payload.split())) % 4 != 0
+
+
+def _finish(text: str, problems: list[str], arrived_cut: str | None = None) -> str:
+    """The text the command reader gets: never a line cut in the middle (a half order is not run)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     storable = text.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate (UTF-7's +2AA-) is no text
     if storable != text:
@@ -235,10 +264,20 @@ def _finish(text: str, problems: list[str]) -> str:
     if len(text) > TEXT_LIMIT:
         kept = text[:TEXT_LIMIT]
         line = kept.count("\n") + 1
+        half = "" if text[TEXT_LIMIT] == "\n" or kept.endswith("\n") else kept.rpartition("\n")[2]
+        kept = kept[:len(kept) - len(half)]
         last = kept.rstrip("\n").rpartition("\n")[2].strip()[:60]
         problems.append(f"text of {len(text)} characters truncated: only its first {TEXT_LIMIT} characters were read; "
-                        f"it was cut in line {line}" + (f", after '{last}'" if last else ""))
-        text = kept
+                        f"it was cut in line {line}" + (f", after '{last}'" if last else "")
+                        + (f"; the cut line ('{half.strip()[:60]}...') was not run" if half.strip() else ""))
+        return kept
+    if arrived_cut is not None:
+        body = text.rstrip("\n")
+        head, _, half = body.rpartition("\n")
+        if half.strip():
+            problems.append(f"the mail was cut: {arrived_cut}; only the lines before its last were read, and its "
+                            f"last line ('{half.strip()[:60]}'), which may be cut, was not run")
+            return head + "\n" if head else ""
     return text
 
 

@@ -24,6 +24,7 @@ from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.phases import PhaseName, parse_phase_words
 from app.services.powers import PowerBook
+from app.services.redact import mask_passwords
 from app.services.render import format_deadline
 from app.services.rulesets import ruleset_for
 from app.services.timing import game_setting
@@ -94,9 +95,11 @@ class MailSession:
         self.map_id: int | None = None  # a stored map the reply carries (MAP)
         self.orders_accepted = 0  # order lines read without error (a mail with none and no command: the answer budget)
         self.sender_trusted = True  # False: the sender failed SPF/DMARC (Authentication-Results): a stranger
+        self.of_record = True  # False: a stranger (no player, observer or GM of record; no personal reply address)
 
     # -- reply building -------------------------------------------------------------------
     def echo(self, line: str, notes: list[str]) -> EchoItem:
+        line = mask_passwords(line)  # whatever the line is (a command, an order, not a command)
         item = EchoItem(line if len(line) <= 300 else line[:300] + " [... line cut here in this echo]", list(notes))
         self.echoes.append(item)
         return item
@@ -114,7 +117,7 @@ class MailSession:
         self.map_id = map_id
 
     def note_unprocessed(self, lines: list[str]) -> None:
-        self.unprocessed.extend(line[:300] for line in lines if line.strip())
+        self.unprocessed.extend(mask_passwords(line)[:300] for line in lines if line.strip())
 
     def audit(self, action: str, **detail: Any) -> None:
         self.db.add(
@@ -145,6 +148,18 @@ class MailSession:
             raise CommandError("sign on to a game first (SIGNON <power letter><game> <password>)")
         return self.game
 
+    def require_authenticated_sender(self, what: str) -> None:
+        """Refuse what a forged ``From`` must not do: the sender's domain failed SPF or DMARC."""
+        if not self.sender_trusted:
+            raise CommandError(f"this mail failed its domain's SPF or DMARC check at the judge's mail server, so "
+                               f"it cannot {what}: send it from a mailbox whose domain authenticates its mail")
+
+    def require_of_record(self, what: str) -> None:
+        """Large answers (maps, histories) go only to addresses of record and personal reply addresses."""
+        if not self.of_record:
+            raise CommandError(f"{what} is mailed only to the players, observers and game masters of this judge "
+                               f"(their registered addresses, or a reply to a personal reply address)")
+
     def require(self, role: str) -> None:
         if role == "player" and self.game is None:
             raise CommandError("you must sign on first")
@@ -170,7 +185,7 @@ class MailSession:
         target = parse_sign_on_target(game_word)
         # A wrong password is not copied to the player of record one by one: a seat that is
         # guessed at locks, and its player is told once (``app.services.lockout``).
-        signed = identity.sign_on(self.judge, self.db, self.actor(), target, password, trusted=self.sender_trusted)
+        signed = identity.sign_on(self.judge, self.db, self.actor(), target, password)
         self.enter(signed)
         if signed.role == Role.GM:
             self.add_note(f"Signed on as the master of game '{signed.game_name}'.")
@@ -299,7 +314,8 @@ class MailSession:
             return
         for (item, part), result in zip(pending.items, receipt.lines, strict=False):
             if not result.ok:
-                item.notes.append(f"Error in '{part}': {result.error or 'not a valid order'}")
+                why = mask_passwords(result.error or "not a valid order")  # it may quote the line
+                item.notes.append(f"Error in '{mask_passwords(part)}': {why}")
             else:
                 self.orders_accepted += 1
         if not receipt.stored:
@@ -399,5 +415,5 @@ class MailSession:
     def reply_subject(self) -> str:
         if self.game is not None and self.game.phase:
             return ruleset_for(self.game.variant).reply_subject(self.game.name, self.game.phase)
-        original = self.subject.strip()
+        original = mask_passwords(self.subject.strip())  # a password typed into the subject is not shown
         return f"Re: {original}" if original and not original.lower().startswith("re:") else (original or "Judge reply")

@@ -32,7 +32,8 @@ def create_game_direct(judge: Judge, name: str, master: str, password: str, *, v
     with judge.sessions.begin() as db:
         options = dict(settings or {})
         options.setdefault("auto_start", False)
-        created = create_game(judge, db, Actor(master.lower()), name, password, variant, options, press)
+        created = create_game(judge, db, Actor(master.lower()), name, password, variant, options, press,
+                              limited=False)
         joined = tuple(join_game(judge, db, Actor(seat.email.lower()), created.name, seat.password,
                                  power=seat.power or None) for seat in seats or [])
         started = None

@@ -15,7 +15,7 @@ from app.jsonapi import with_game_rules
 from app.services.absence import absences_at, clear_of_absences, end_text
 from app.services.access import audit, book_of, gm_game
 from app.services.actor import Actor
-from app.services.addresses import check_address
+from app.services.addresses import check_player_address
 from app.services.context import Judge
 from app.services.deadlines import resume_game
 from app.services.errors import DomainError
@@ -155,18 +155,31 @@ def _early_value(value: str, settings: dict[str, Any]) -> str:
     return f"{settings['early_minutes']} minutes"
 
 
+def _press_value(game: Game, settings: dict[str, Any], value: str) -> str:
+    """``SET PRESS rules [OBSERVERS]``: the press rules, and whether observers may send (white) press;
+    ``SET PRESS OBSERVERS`` alone lets them without changing the rules.  Returns the value stored."""
+    words = value.split()
+    observers = any(word in ("observers", "observer") for word in words)
+    rules = [word for word in words if word not in ("observers", "observer")]
+    if len(rules) > 1 or (rules and rules[0] not in (_OPTIONS["press"] or ())):
+        raise DomainError("bad_option", "press is none, white, grey, white/grey or postal, optionally followed "
+                                        "by OBSERVERS")
+    if rules and rules[0] == "postal":
+        settings["postal_press"] = True
+    elif rules:
+        game.press = rules[0]
+    settings["observer_press"] = observers
+    shown = rules[0] if rules else ("postal" if settings.get("postal_press") else game.press)
+    return shown + (" (observers may send press)" if observers else "")
+
+
 def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) -> str:
     """A game option: nmr, layout, orders, press, timezone, reminder_hours; returns the value stored."""
     game = gm_game(db, actor)
     value = value.strip().lower()
     settings = dict(game.settings)
     if key == "press":
-        if value not in (_OPTIONS["press"] or ()):
-            raise DomainError("bad_option", "press is none, white, grey, white/grey or postal")
-        if value == "postal":
-            settings["postal_press"] = True
-        else:
-            game.press = value
+        value = _press_value(game, settings, value)
     elif key == "nmr":
         if value not in NMR_POLICIES and not (value.startswith("excuse") and value.partition(":")[2].isdigit()):
             raise DomainError("bad_option", "NMR policy is cd, hold, wait, dismiss or excuse:N")
@@ -240,7 +253,7 @@ def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, p
     if seat is None:
         raise DomainError("unknown_power", f"no power '{power}'")
     previous = seat.email
-    address = check_address(address)
+    address = check_player_address(address, judge.settings.judge_address)
     chosen = None if password else requested_password_hash(db, game, seat.power or "", address)
     password = password or ("" if chosen else new_token()[:10])
     seat.email, seat.password_hash = address, chosen or hash_password(password)

@@ -78,13 +78,12 @@ def _resolve(judge: Judge, db: Session, target: SignOnTarget) -> tuple[Game, str
     return game, pid
 
 
-def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, password: str, *,
-            trusted: bool = True) -> SignOn:
+def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, password: str) -> SignOn:
     """Check the password of the master, an observer (by the actor's address) or a power.
 
-    ``trusted`` False: the sender's address failed its domain's authentication (SPF or DMARC), so it
-    counts as a stranger even when it is the registered address.  A seat with too many failed
-    password sign-ons refuses them from strangers for a while (``lockout``)."""
+    A seat with too many failed password sign-ons refuses them for a while from every address, its
+    registered one included: a ``From`` line proves nothing (``lockout``).  Its personal reply
+    address (``sign_on_by_token``) still signs it on."""
     game, who = _resolve(judge, db, target)
     if who == _OBSERVER:
         seat = next((s for s in game.players if s.role == "observer" and s.email == actor.address), None)
@@ -100,8 +99,7 @@ def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, passw
         if player is None:
             raise DomainError("no_player", f"{label} has no player in game '{game.name}'")
         registered, password_hash = player.email, player.password_hash
-    if not (trusted and actor.address == (registered or "").lower()):
-        lockout.check_not_locked(judge, db, game, who, label)
+    lockout.check_not_locked(judge, db, game, who, label)
     if not verify_password(password_hash, password):
         lockout.record_failure(judge, db, game, who, label, actor.address, registered)
         if player is None:

@@ -13,10 +13,11 @@ from app.db import queries
 from app.db.models import Game, Phase, Player
 from app.services.access import audit, book_of, find_game, gm_game
 from app.services.actor import Actor
-from app.services.addresses import check_address
+from app.services.addresses import check_player_address
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.game_names import check_game_name
+from app.services.limits import check_observer_seat, take_create_quota
 from app.services.notify import mail_master, mail_seat
 from app.services.phase_snapshot import take_opening
 from app.services.powers import PowerBook
@@ -57,8 +58,9 @@ class Joined:
 
 
 def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: str, variant: str = "standard",
-                settings: dict[str, Any] | None = None, press: str = "white") -> GameCreated:
-    """A forming game with the actor as its master."""
+                settings: dict[str, Any] | None = None, press: str = "white", *, limited: bool = True) -> GameCreated:
+    """A forming game with the actor as its master; ``limited``: counted against the address's daily
+    quota (``limits``; the judgekeeper's command line is not)."""
     name = check_game_name(name)
     if queries.game_by_name(db, name) is not None:
         raise DomainError("game_exists", f"a game called '{name}' already exists")
@@ -68,9 +70,12 @@ def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: st
         raise DomainError("unknown_variant", f"unknown variant '{variant}'") from error
     if not info:
         raise DomainError("unknown_variant", f"unknown variant '{variant}'")
+    master = check_player_address(actor.address, judge.settings.judge_address)
+    if limited:
+        take_create_quota(judge, db, master)
     merged = {key: value for key, value in DEFAULT_SETTINGS.items() if key != "timing"}
     merged.update(settings or {})
-    game = Game(name=name, variant=variant, status="forming", master_email=check_address(actor.address),
+    game = Game(name=name, variant=variant, status="forming", master_email=master,
                 master_password_hash=hash_password(password), press=press, settings=merged)
     db.add(game)
     db.flush()
@@ -78,8 +83,8 @@ def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: st
     return GameCreated(game.id, game.name, game.variant)
 
 
-def _new_seat(db: Session, actor: Actor, game: Game, password: str, *, role: str, preferences: str = "") -> Player:
-    seat = Player(game_id=game.id, power=None, role=role, email=check_address(actor.address),
+def _new_seat(judge: Judge, db: Session, actor: Actor, game: Game, password: str, *, role: str, preferences: str = "") -> Player:
+    seat = Player(game_id=game.id, power=None, role=role, email=check_player_address(actor.address, judge.settings.judge_address),
                   password_hash=hash_password(password),
                   status="active", reply_token=new_token(), preferences=preferences)
     db.add(seat)
@@ -94,7 +99,8 @@ def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password:
     game = find_game(db, game_name)
     book = book_of(judge, game)
     if observe:
-        seat = _new_seat(db, actor, game, password, role="observer")
+        check_observer_seat(judge, db, game, actor.address)
+        seat = _new_seat(judge, db, actor, game, password, role="observer")
         return Joined(game.id, game.name, seat.id, observer=True)
     if game.status != "forming":
         raise DomainError("not_forming", f"game '{game.name}' is not forming; TAKEOVER a vacant power instead")
@@ -109,7 +115,7 @@ def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password:
     if any(s.email == actor.address for s in players):
         raise DomainError("already_joined", f"you have already joined game '{game.name}'")
     prefs, unknown = book.parse_list(preferences)
-    seat = _new_seat(db, actor, game, password, role="player", preferences=",".join(prefs))
+    seat = _new_seat(judge, db, actor, game, password, role="player", preferences=",".join(prefs))
     started = None
     if len(players) + 1 == len(book.ids) and game.settings.get("auto_start", True):
         started = _start(judge, db, actor, game)

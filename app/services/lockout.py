@@ -1,7 +1,8 @@
 """Password guessing: failed password sign-ons per seat, and the lock that follows too many.
 
 After ``LOCK_AFTER`` failed password sign-ons for one seat within ``WINDOW``, password sign-ons
-for that seat from any address other than its registered one are refused for ``WINDOW``.  The
+for that seat are refused for ``WINDOW`` from every address, the registered one included (anyone
+can write its ``From`` line); the seat's personal reply address still signs it on.  The
 player of record is told once, when the seat locks (how many failures, from which senders), and
 so is the game master.  The failures and the locks are audit rows (``signon_failed``,
 ``signon_locked``), so the rule needs no table of its own.
@@ -46,12 +47,13 @@ def _recent(db: Session, judge: Judge, game: Game, action: str, seat: str) -> li
 
 
 def check_not_locked(judge: Judge, db: Session, game: Game, seat: str, label: str) -> None:
-    """Refuse a password sign-on for a locked seat (the caller checks it is not from the registered address)."""
+    """Refuse a password sign-on for a locked seat, from any address."""
     locks = _recent(db, judge, game, _LOCKED, seat)
     if locks:
         until = locks[-1].created_at + WINDOW
-        raise DomainError("seat_locked", f"too many wrong passwords for {label}: password sign-ons from other "
-                                         f"addresses are refused until {format_deadline(until)}")
+        raise DomainError("seat_locked", f"too many wrong passwords for {label}: password sign-ons are refused "
+                                         f"until {format_deadline(until)}; the player's personal reply address "
+                                         f"(a reply to the judge's mail) still works")
 
 
 def record_failure(judge: Judge, db: Session, game: Game, seat: str, label: str, sender: str,
@@ -70,8 +72,9 @@ def record_failure(judge: Judge, db: Session, game: Game, seat: str, label: str,
                       created_at=judge.now()))
     text = (f"There were {lock.failures} failed password sign-ons for {label} in game '{game.name}' within "
             f"the last hour, from:\n\n" + "".join(f"  {address}\n" for address in senders)
-            + f"\nUntil {format_deadline(lock.until)}, password sign-ons for {label} are accepted only from "
-              f"its registered address.\nIf this was not you, consider SET PASSWORD (at least 8 characters).\n")
+            + f"\nUntil {format_deadline(lock.until)}, password sign-ons for {label} are refused from every "
+              f"address.\nA player's personal reply address (a reply to the judge's mails of the game) still "
+              f"signs the player on.\nIf this was not you, consider SET PASSWORD (at least 8 characters).\n")
     subject = f"Diplomacy sign-on locked {game.name}"
     if record_address:
         enqueue(db, judge, to=record_address, subject=subject, text=text, kind="lockout", game_id=game.id)

@@ -12,7 +12,7 @@ from app.db.models import AuditEntry, Game, Player
 from app.services.absence import check_absence_cap, clear_of_absences, granted_days, inclusive_end, record_absence
 from app.services.access import actor_game, actor_seat, audit, book_of, power_seat
 from app.services.actor import Actor
-from app.services.addresses import check_address
+from app.services.addresses import check_player_address
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_master
@@ -192,7 +192,7 @@ def set_password(judge: Judge, db: Session, actor: Actor, password: str) -> bool
 def set_address(judge: Judge, db: Session, actor: Actor, address: str) -> AddressChanged:
     """Where the judge writes to the actor (empty: the actor's own address); refused when the judge
     cannot write to it."""
-    address = check_address(address.strip() or actor.address)
+    address = check_player_address(address.strip() or actor.address, judge.settings.judge_address)
     if actor.is_gm and actor.seat_id is None:
         actor_game(db, actor).master_email = address
     else:

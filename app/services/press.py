@@ -13,6 +13,7 @@ from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.notify import mail_master, mail_seat
 from app.services.powers import PowerBook
+from app.services.text_clean import clean_text
 from app.services.timing import game_setting
 
 __all__ = ["PressPlan", "PressRequest", "PressSent", "plan_press", "send_press"]
@@ -56,6 +57,8 @@ def plan_press(judge: Judge, db: Session, actor: Actor, request: PressRequest) -
     rules = game.press.lower()
     if rules == "none":
         raise DomainError("no_press", f"game '{game.name}' has no press")
+    if actor.role == Role.OBSERVER:
+        _check_observer_press(game, request)
     if rules == "white" and request.grey:
         raise DomainError("white_only", "this game has white press only")
     if rules == "grey" and request.white:
@@ -97,6 +100,16 @@ def _master_and_observers(book: PowerBook, powers: str) -> tuple[str, bool, bool
     return " ".join(words), master, observers
 
 
+def _check_observer_press(game: Game, request: PressRequest) -> None:
+    """Observers send press only when the GM allows it (``SET PRESS ... OBSERVERS``), and never grey:
+    a reader must always know that an observer, not a power, wrote it."""
+    if not game_setting(game.settings, "observer_press"):
+        raise DomainError("observer_press", f"observers may not send press in game '{game.name}' (the GM may "
+                                            f"allow it: SET PRESS ... OBSERVERS)")
+    if request.grey or game.press.lower() == "grey":
+        raise DomainError("observer_grey", "an observer's press is always signed: observers send no grey press")
+
+
 def _sender(actor: Actor) -> str:
     if actor.power:
         return actor.power
@@ -110,7 +123,7 @@ def _sender(actor: Actor) -> str:
 def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: str) -> PressSent:
     """Mail the press now, or store it (postal press) for the next results."""
     game: Game = actor_game(db, actor)
-    body = body.strip("\n")
+    body = clean_text(body).strip("\n")  # no terminal escapes, controls or bidi overrides stored or relayed
     if not body.strip():
         raise DomainError("empty_press", "empty press: nothing sent")
     if len(body) > MAX_PRESS_CHARS:

@@ -24,7 +24,7 @@ from app.db import queries
 from app.db.models import AuditEntry, Game, Player
 from app.services.access import audit, book_of, find_game
 from app.services.actor import Actor
-from app.services.addresses import check_address
+from app.services.addresses import check_player_address
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.notify import mail_game, mail_master
@@ -179,7 +179,7 @@ def request_or_take(judge: Judge, db: Session, actor: Actor, game_name: str, pow
                     f"vacant power without asking, send SET TAKEOVER open.\n")
         return TakeoverAsked(game.name, pid, name)
     previous = seat.email
-    seat.email = check_address(actor.address)
+    seat.email = check_player_address(actor.address, judge.settings.judge_address)
     seat.password_hash = hash_password(password)
     new_player(seat)
     db.flush()

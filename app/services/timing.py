@@ -15,6 +15,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "orders": "per_unit",  # per_unit | whole_set
     "nmr": "cd",  # cd | hold | wait | dismiss | excuse:N
     "postal_press": False,
+    "observer_press": False,  # SET PRESS ... OBSERVERS: observers may send (white) press
     "timezone": "UTC",
     "reminder_hours": 6,
     "early": True,

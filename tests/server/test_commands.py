@@ -124,8 +124,8 @@ def test_failing_message_is_retried_then_quarantined(harness: Harness) -> None:
 
 
 def test_help_list_history_summary(started: Harness) -> None:
-    started.send("x@example.com", "HELP\nLIST\nLIST alpha\nSUMMARY alpha\nHISTORY alpha\nMAP alpha")
-    reply = started.last_reply("x@example.com")
+    started.send(player("ITALY"), "HELP\nLIST\nLIST alpha\nSUMMARY alpha\nHISTORY alpha\nMAP alpha")
+    reply = started.last_reply(player("ITALY"))
     for text in ("SIGNON Fgame password", "Games on this judge", "Game 'alpha'", "Summary of game 'alpha'",
                  "has no results yet", "The map of game 'alpha' in S1901M is attached"):
         assert text in reply

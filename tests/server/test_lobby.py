@@ -56,8 +56,8 @@ def test_history_from_to(started: Harness) -> None:
     for _ in range(2):
         hold_all(started)
         tick(started.judge)
-    started.send("x@example.com", "HISTORY alpha FROM F1901M TO F1901M")
-    reply = started.last_reply("x@example.com")
+    started.send(player("ITALY"), "HISTORY alpha FROM F1901M TO F1901M")  # to an address of record (18.3)
+    reply = started.last_reply(player("ITALY"))
     assert "Movement results for Fall of 1901." in reply
     assert "Movement results for Spring of 1901." not in reply
     started.send("x@example.com", "SUMMARY alpha")

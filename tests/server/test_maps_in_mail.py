@@ -122,11 +122,11 @@ def _smallworld_powers(harness: Harness, variant: str) -> list[str]:
 
 def test_map_answers_with_a_picture_and_the_position_as_text(harness: Harness) -> None:
     _start(harness, "judge")
-    harness.send("someone@example.com", "MAP alpha")
-    reply = harness.outbox(to="someone@example.com")[-1]
+    harness.send("italy@example.com", "MAP alpha")  # an address of record (a stranger gets no map: 18.3)
+    reply = harness.outbox(to="italy@example.com")[-1]
     assert reply.map_id is not None
     assert "A VIE" in reply.body_text and "Austria" in reply.body_text and "3 centres" in reply.body_text
-    message = _sent(harness)["someone@example.com"][-1]
+    message = _sent(harness)["italy@example.com"][-1]
     pictures = _pictures(message)
     assert len(pictures) == 1 and _png_width(pictures[0].get_content()) >= 1000
 

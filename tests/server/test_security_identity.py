@@ -71,8 +71,10 @@ def test_wrong_passwords_lock_the_seat_for_strangers(started: Harness) -> None:
     started.send("evil0@example.com", signon("FRANCE") + "A Par-Bur")
     reply = started.last_reply("evil0@example.com")
     assert "too many wrong passwords" in reply and "A PAR - BUR" not in reply
-    # ...but not from the registered one
+    # ...and from the registered one (issue 18.2: anyone can write that From line); the token works
     started.send(player("FRANCE"), signon("FRANCE") + "A Par-Bur")
+    assert "A PAR - BUR" not in started.last_reply(player("FRANCE"))
+    started.send(player("FRANCE"), "A Par-Bur", to=token_address(started, "FRANCE"))
     assert "A PAR - BUR" in started.last_reply(player("FRANCE"))
     # after the hour the seat opens again
     started.clock.advance(hours=1, minutes=1)
@@ -83,7 +85,7 @@ def test_wrong_passwords_lock_the_seat_for_strangers(started: Harness) -> None:
 
 def test_nine_wrong_passwords_do_not_lock(started: Harness) -> None:
     for number in range(9):
-        started.send("evil@example.com", f"SIGNON Falpha guess{number}")
+        started.send(f"evil{number}@example.com", f"SIGNON Falpha guess{number}")
     started.send("evil@example.com", signon("FRANCE") + "A Par-Bur")
     assert "A PAR - BUR" in started.last_reply("evil@example.com")
     assert not started.outbox(to=player("FRANCE"), kind="lockout")
@@ -91,7 +93,7 @@ def test_nine_wrong_passwords_do_not_lock(started: Harness) -> None:
 
 def test_master_seat_locks_too(started: Harness) -> None:
     for number in range(10):
-        started.send("evil@example.com", f"SIGNON master@alpha guess{number}")
+        started.send(f"evil{number}@example.com", f"SIGNON master@alpha guess{number}")
     started.send("evil@example.com", "SIGNON master@alpha masterpw\nPAUSE")
     assert "too many wrong passwords" in started.last_reply("evil@example.com")
     assert len(started.outbox(to="gm@example.com", kind="lockout")) == 1
@@ -186,8 +188,8 @@ def test_spoofed_player_address_is_a_stranger(started: Harness) -> None:
     assert "A PAR H" in answer.body_text  # may still sign on with the password...
     assert answer.reply_to is None  # ...but never gets the token
     for number in range(10):
-        started.send("evil@example.com", f"SIGNON Falpha guess{number}")
+        started.send(f"evil{number}@example.com", f"SIGNON Falpha guess{number}")
     started.send(player("FRANCE"), signon("FRANCE") + "A Par-Bur", headers=spoof)
     assert "too many wrong passwords" in started.outbox(to=player("FRANCE"), kind="reply")[-1].body_text
-    started.send(player("FRANCE"), signon("FRANCE") + "A Par-Bur")  # authenticated: the registered address
+    started.send(player("FRANCE"), "A Par-Bur", to=token_address(started, "FRANCE"))  # the token still works
     assert "A PAR - BUR" in started.outbox(to=player("FRANCE"), kind="reply")[-1].body_text

@@ -19,10 +19,11 @@ from app.dod3.state import GameSetup, new_game
 from app.dod3.turns import turn_label
 from app.dod3.variant import LETTERS, VARIANT
 from app.services.actor import Actor
-from app.services.addresses import check_address
+from app.services.addresses import check_address, check_player_address
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.game_names import check_game_name
+from app.services.limits import take_create_quota
 from app.services.security import hash_password, new_token
 
 from .mailing import Line, mail_all, notice
@@ -99,6 +100,8 @@ def new_dod3_game(judge: Judge, db: Session, actor: Actor, game_name: str, passw
         setup["preset"] = preset
     if soviet_with is not None:
         setup["soviet_with"] = soviet_with
+    check_player_address(actor.address, judge.settings.judge_address)
+    take_create_quota(judge, db, actor.address)
     game = create_game(db, judge, game_name, actor.address, password, setup, {})
     return game, GameCreated(game.name, tuple(player for player, _ in setup_of(game).players))
 
@@ -138,6 +141,7 @@ def seat_player(judge: Judge, db: Session, actor: Actor, player: str, email: str
     game = require_gm(db, actor)
     if "@" not in email:
         raise DomainError("bad_address", f"'{email}' is not a mail address")
+    check_player_address(email, judge.settings.judge_address)
     seats = seat_holder(db, game, player, email, password)
     audit(db, game, actor, "dod3_seat", player=player)
     return SeatOutcome(player, tuple(s.power or "?" for s in seats))

@@ -1,0 +1,76 @@
+"""Passwords never shown: every word in a password position of a line is masked, wherever the line is shown.
+
+``mask_passwords`` looks for the words of the commands that take a password (``SIGNON``,
+``CREATE``, ``JOIN``, ``OBSERVE``, ``TAKEOVER``, ``RESIGN``, ``SET PASSWORD``, ``REPLACE``,
+``DOD3 SEAT``, ...) anywhere on a line, however they are dressed (``SIGNON:``, ``* SIGNON``,
+``Please SIGNON``, any case), and masks the password that follows with ``****``, together with
+the rest of the line.  When the line has fewer words than the command's usual form, its last word
+is taken for the password (``SIGNON pw``, ``OBSERVE pw``, ``REPLACE Italy pw``): a target masked
+by mistake costs an echo, a password shown costs a seat.  A pure function, for every door.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MASK", "mask_passwords"]
+
+MASK = "****"
+
+# The command words (one or two) and how many words after them come before the password.
+_BEFORE_PASSWORD: dict[tuple[str, ...], int] = {
+    ("SIGNON",): 1, ("SIGN", "ON"): 1, ("LOGIN",): 1,
+    ("CREATE",): 1,
+    ("JOIN",): 1,
+    ("OBSERVE",): 1, ("WATCH",): 1, ("MONITOR",): 1,
+    ("TAKEOVER",): 1, ("TAKE", "OVER"): 1,
+    ("RESIGN",): 1, ("WITHDRAW",): 1,
+    ("SET", "PASSWORD"): 0, ("PASSWORD",): 0,
+    ("REPLACE",): 2,
+    ("DOD3", "SEAT"): 2,
+}
+_LONGEST = max(len(key) for key in _BEFORE_PASSWORD)
+_ADDRESS = re.compile(r"^[^@\s]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$")
+_EDGES = re.compile(r"^[^A-Za-z0-9]+|[^A-Za-z0-9]+$")
+
+
+def _bare(word: str) -> str:
+    """The word without its dress: ``SIGNON:`` and ``*SIGNON`` are ``SIGNON``."""
+    return _EDGES.sub("", word).upper()
+
+
+def _command_at(bare: list[str], index: int) -> tuple[int, int] | None:
+    """(words of the command name, words before its password) when a command word starts at ``index``."""
+    for size in range(_LONGEST, 0, -1):
+        key = tuple(bare[index:index + size])
+        if len(key) == size and key in _BEFORE_PASSWORD:
+            return size, _BEFORE_PASSWORD[key]
+    return None
+
+
+def _mask_line(line: str) -> str:
+    words = re.sub(r"([:=])(?=\S)", r"\1 ", line).split()  # SIGNON:Falpha pw reads as SIGNON: Falpha pw
+    bare = [_bare(word) for word in words]
+    for index in range(len(words)):
+        found = _command_at(bare, index)
+        if found is None:
+            continue
+        size, before = found
+        args = words[index + size:]
+        if not args:
+            continue
+        if len(args) > before:
+            cut = index + size + before
+        else:  # a short form: its last word may be the password (an address is not)
+            if before and _ADDRESS.match(args[-1]) and len(args) == before:
+                continue
+            cut = index + size + len(args) - 1
+        return " ".join(words[:cut] + [MASK])
+    return line
+
+
+def mask_passwords(text: str) -> str:
+    """``text`` (one line or many) with every password position masked; other lines unchanged."""
+    if "\n" not in text:
+        return _mask_line(text)
+    return "\n".join(_mask_line(line) for line in text.split("\n"))
