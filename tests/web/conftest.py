@@ -12,11 +12,15 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from app import jsonapi
 from app.db.migrate import upgrade
+from app.db.models_web import GmAccount
 from app.db.session import make_engine, make_sessionmaker
+from app.services.actor import Actor, Role
 from app.services.context import Judge
+from app.services.gm_accounts import link_game, open_session, set_gm_password
 from app.settings import Settings
 from app.web import create_app
 from tests.server.conftest import POWERS, Clock, Harness, player, signon
@@ -25,7 +29,7 @@ KEEPER = "keeper@example.com"
 GM = "gm@example.com"
 GM_PASSWORD = "masterpw"
 OTHER_GM = "other@example.com"
-OTHER_PASSWORD = "otherpw"
+OTHER_PASSWORD = "otherpw1"
 EVIL = "<script>alert('x')</script><b>bold</b>"
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -76,6 +80,20 @@ def play_games(h: Harness) -> None:
            subject=f"orders {EVIL}")
     h.send(player("ITALY"), signon("ITALY") + "PRESS TO FRANCE\nSecret plan for France only\nENDPRESS")
     h.send(player("RUSSIA"), signon("RUSSIA") + f"F Sev - Bla\nPRESS TO TURKEY\nPrivate {EVIL}\nENDPRESS")
+    gm_account(h, GM, GM_PASSWORD, "alpha")
+    gm_account(h, OTHER_GM, OTHER_PASSWORD, "beta")
+
+
+def gm_account(h: Harness, address: str, password: str, *games: str) -> None:
+    """A GM account made as the judgekeeper makes one (``judge dashboard account``), with ``games``
+    linked as the signed-in GM links them (their master password, here the account's)."""
+    with h.judge.sessions.begin() as db:
+        set_gm_password(h.judge, db, Actor("cli", Role.KEEPER), address, password)
+        account = db.scalar(select(GmAccount).where(GmAccount.email == address))
+        assert account is not None
+        principal = open_session(db, account, KEEPER, h.judge.now()).principal
+        for name in games:
+            link_game(h.judge, db, principal, name, password, client="fixture")
 
 
 @dataclass
@@ -122,9 +140,6 @@ def signed_in(world: World, address: str, password: str) -> TestClient:
 
 
 def keeper_account(world: World, password: str = "keeper-secret") -> None:
-    from app.services.actor import Actor, Role
-    from app.services.gm_accounts import set_gm_password
-
     with world.judge.sessions.begin() as db:
         set_gm_password(world.judge, db, Actor("cli", Role.KEEPER), KEEPER, password)
 
