@@ -15,11 +15,11 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app.db.models_web import EmailCode, GmAccount, WebSession
-from app.services.addresses import check_address
 from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.gm_accounts import MIN_PASSWORD, SignedIn, normal_address, open_session
 from app.services.outbox import enqueue
+from app.services.recipients import writable_recipient
 from app.services.security import hash_password, verify_password
 from app.services.signin_limits import CODE_LIFETIME, check_client, check_code_tries, codes_left, record_attempt
 
@@ -46,18 +46,9 @@ def _clean(code: str) -> str:
     return "".join(c for c in code.upper() if c.isalnum())[:40]
 
 
-def _own_address(judge: Judge, address: str) -> bool:
-    local, _, domain = address.rpartition("@")
-    settings = judge.settings
-    return domain == settings.judge_domain.lower() and (
-        local == settings.judge_local.lower() or local.startswith(settings.judge_local.lower() + "+"))
-
-
 def request_code(judge: Judge, db: Session, address: str, *, client: str, keeper_address: str) -> CodeRequest:
     """Mail a sign-in code to ``address`` (through the outbox), within the limits."""
-    address = check_address(address)
-    if _own_address(judge, address) or address.split("@")[0] in ("postmaster", "mailer-daemon"):
-        raise DomainError("bad_address", f"'{address}' cannot have a dashboard account")
+    address = writable_recipient(judge, address)
     now = judge.now()
     check_client(db, client, now)
     if not codes_left(db, address, client, now):

@@ -139,6 +139,34 @@ def signed_in(world: World, address: str, password: str) -> TestClient:
     return client
 
 
+_CODE = re.compile(r"Your code: ([A-Z0-9]{5}-[A-Z0-9]{5})")
+
+
+def ask_code(client: TestClient, address: str) -> object:
+    """Ask the judge to mail a sign-in code to ``address`` (the sign-in page's second form)."""
+    return client.post("/signin/code/send", data={"address": address, "csrf_token": csrf_of(client)})
+
+
+def mailed_codes(world: World, address: str) -> list[str]:
+    """The sign-in codes the judge queued for ``address``, oldest first (read from the outbox)."""
+    return [found.group(1) for mail in world.harness.outbox(to=address, kind="signin_code")
+            if (found := _CODE.search(mail.body_text))]
+
+
+def use_code(client: TestClient, address: str, code: str, password: str = "", next_url: str = "/") -> object:
+    return client.post("/signin/code", data={"address": address, "code": code, "password": password,
+                                             "next": next_url, "csrf_token": csrf_of(client)})
+
+
+def proven_by_code(world: World, address: str, password: str = "") -> TestClient:
+    """A browser signed in with a code mailed to ``address``, which proves its owner reads it."""
+    client = world.client()
+    ask_code(client, address)
+    response = use_code(client, address, mailed_codes(world, address)[-1], password)
+    assert response.status_code == 303, getattr(response, "text", "")  # type: ignore[attr-defined]
+    return client
+
+
 def keeper_account(world: World, password: str = "keeper-secret") -> None:
     with world.judge.sessions.begin() as db:
         set_gm_password(world.judge, db, Actor("cli", Role.KEEPER), KEEPER, password)

@@ -7,8 +7,6 @@ proxy."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -25,15 +23,16 @@ from tests.web.conftest import (
     OTHER_GM,
     OTHER_PASSWORD,
     World,
+    ask_code,
     csrf_of,
     keeper_account,
+    mailed_codes,
     make_harness,
     play_games,
     sign_in,
     signed_in,
+    use_code,
 )
-
-_CODE = re.compile(r"Your code: ([A-Z0-9]{5}-[A-Z0-9]{5})")
 
 
 @pytest.fixture
@@ -45,20 +44,6 @@ def fresh(tmp_path) -> World:  # type: ignore[no-untyped-def]
 
 def _client(world: World, host: str = "testclient") -> TestClient:
     return TestClient(world.app, follow_redirects=False, client=(host, 1000))
-
-
-def ask_code(client: TestClient, address: str) -> object:
-    return client.post("/signin/code/send", data={"address": address, "csrf_token": csrf_of(client)})
-
-
-def mailed_codes(world: World, address: str) -> list[str]:
-    return [found.group(1) for mail in world.harness.outbox(to=address, kind="signin_code")
-            if (found := _CODE.search(mail.body_text))]
-
-
-def use_code(client: TestClient, address: str, code: str, password: str = "", next_url: str = "/") -> object:
-    return client.post("/signin/code", data={"address": address, "code": code, "password": password,
-                                             "next": next_url, "csrf_token": csrf_of(client)})
 
 
 def _accounts(world: World, address: str) -> int:
