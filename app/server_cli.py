@@ -60,7 +60,7 @@ def _ensure_demo_game(settings: Settings, name: str) -> None:
     from app.main import build_judge
     from app.services.actor import Actor, Role
     from app.services.admin import SeatSpec, create_game_direct
-    from app.services.gm_accounts import keeper_link_game, set_gm_password
+    from app.services.gm_accounts import has_password, keeper_link_game, set_gm_password
 
     judge = build_judge(settings)
     with judge.sessions.begin() as db:
@@ -68,7 +68,8 @@ def _ensure_demo_game(settings: Settings, name: str) -> None:
     if not exists:
         seats = [SeatSpec(f"{p.lower()}@example.com", "secret", p) for p in DEMO_POWERS]
         create_game_direct(judge, name, "gm@example.com", "secret", seats=seats)
-        with judge.sessions.begin() as db:
+    with judge.sessions.begin() as db:  # also for a demo made before accounts needed proof
+        if not exists or not has_password(db, "gm@example.com"):
             keeper = Actor("command line", Role.KEEPER)
             set_gm_password(judge, db, keeper, "gm@example.com", "secret", min_length=1)
             keeper_link_game(judge, db, keeper, "gm@example.com", name)

@@ -34,6 +34,7 @@ __all__ = [
     "SignedIn",
     "close_session",
     "gm_actor",
+    "has_password",
     "keeper_link_game",
     "link_game",
     "linked_game_ids",
@@ -198,6 +199,13 @@ def link_game(judge: Judge, db: Session, principal: GmPrincipal, name: str, mast
     if not ok:
         raise DomainError("wrong_password", f"That is not the master password of game '{game.name}'.")
     return _link(db, account, game, now)
+
+
+def has_password(db: Session, email: str) -> bool:
+    """Whether the account of ``email`` exists and has a password (accounts from before mailbox
+    proof have none until a code or the command line sets one)."""
+    account = db.scalar(select(GmAccount).where(GmAccount.email == normal_address(email)))
+    return account is not None and bool(account.password_hash)
 
 
 def keeper_link_game(judge: Judge, db: Session, actor: Actor, email: str, name: str) -> None:

@@ -119,7 +119,8 @@ def _decoded_parts(message: Message) -> list[str]:
             try:
                 body = part.get_content()
             except (LookupError, ValueError):
-                body = (part.get_payload(decode=True) or b"").decode("utf-8", "replace")
+                payload = part.get_payload(decode=True)
+                body = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
             out.append(f"--- {kind} ({part.get('Content-Transfer-Encoding', '7bit')}, decoded) ---\n{body}")
         else:
             out.append(f"--- {kind}: not shown ---")

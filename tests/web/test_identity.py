@@ -246,3 +246,31 @@ def test_uvicorn_trusts_forwarded_headers_only_from_the_named_proxies(tmp_path) 
     assert plain.config.proxy_headers is False
     behind = make_server(app, trusted_proxies=Settings(web_trusted_proxies="172.28.0.10, ::1").trusted_proxies)
     assert behind.config.proxy_headers is True and behind.config.forwarded_allow_ips == ["172.28.0.10", "::1"]
+
+
+def test_accounts_made_before_mailbox_proof_must_prove_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Accounts of revision 0006 were made by a game's master password (a forged mail could set
+    one): revision 0007 clears their passwords and sessions, so each proves its address once."""
+    from sqlalchemy import text
+
+    from app.db.migrate import upgrade
+    from app.db.session import make_engine
+    from app.services.security import hash_password
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    upgrade(url, "0006")
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO gm_accounts (id, email, password_hash, created_at) "
+                          "VALUES (1, :email, :hash, '2026-01-01 00:00:00')"),
+                     {"email": KEEPER, "hash": hash_password("evilkeeper1")})
+        conn.execute(text("INSERT INTO web_sessions (token_hash, account_id, csrf_token, created_at, expires_at) "
+                          "VALUES ('x', 1, 'y', '2026-01-01 00:00:00', '2099-01-01 00:00:00')"))
+    upgrade(url)
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT password_hash, proven_at FROM gm_accounts")).all() == [("", None)]
+        assert conn.execute(text("SELECT count(*) FROM web_sessions")).scalar() == 0
+    engine.dispose()
+    harness = make_harness(url)
+    world = World(harness, create_app(harness.judge, keeper_address=KEEPER))
+    assert sign_in(world.client(), KEEPER, "evilkeeper1").status_code == 401  # type: ignore[attr-defined]
