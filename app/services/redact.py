@@ -5,7 +5,8 @@
   ``DOD3 SEAT`` …, wherever it stands on the line, in any case, behind punctuation or invisible
   characters) show as ``****`` from the command's first secret word on; a command with fewer words
   than that (``SIGNON pw``) has all of them masked.  It may mask more than a password (prose that
-  uses such a word), never less.
+  uses such a word), never less.  A dashboard sign-in code is masked too (the judgekeeper's
+  mailbox view shows every address's mail).
 - ``hide_bids``: the amounts of Days of Decision III bids (``BID JA 6``, the acknowledgement's
   "Bid recorded" and "Your bids this turn") while the game's bids are not revealed.
 - ``readable_mail``: a raw mail as text for the dashboard, its encoded text parts decoded (so no
@@ -77,8 +78,12 @@ def _mask_line(line: str) -> str:
     return line
 
 
+_SIGNIN_CODE = re.compile(r"(Your code: )[A-Z0-9]{5}-[A-Z0-9]{5}")
+
+
 def mask_passwords(text: str) -> str:
-    """``text`` with every password position masked, line by line."""
+    """``text`` with every password position masked, line by line (and a dashboard sign-in code)."""
+    text = _SIGNIN_CODE.sub(r"\1*****-*****", text)
     return "\n".join(_mask_line(line) for line in text.split("\n"))
 
 

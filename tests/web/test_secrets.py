@@ -56,6 +56,7 @@ from tests.web.conftest import (
     ("BECOME Italy", "BECOME Italy"),
     ("A Par - Bur", "A Par - Bur"),
     ("Subject: SIGNON Fdemo secret", "Subject: SIGNON Fdemo ****"),
+    ("    Your code: ABCDE-23456", "    Your code: *****-*****"),
 ])
 def test_every_password_position_is_masked(line: str, shown: str) -> None:
     assert mask_passwords(line) == shown
