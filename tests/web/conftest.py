@@ -34,7 +34,7 @@ EVIL = "<script>alert('x')</script><b>bold</b>"
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
-def _postgres_url() -> Iterator[str]:
+def postgres_url() -> Iterator[str]:
     from tests.e2e.conftest import create_database, database_url, drop_database
 
     try:
@@ -54,7 +54,7 @@ def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('web') / 'judge.sqlite3'}"
     else:
-        yield from _postgres_url()
+        yield from postgres_url()
 
 
 def make_harness(url: str) -> Harness:

@@ -7,6 +7,8 @@ proxy."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -29,17 +31,23 @@ from tests.web.conftest import (
     mailed_codes,
     make_harness,
     play_games,
+    postgres_url,
     sign_in,
     signed_in,
     use_code,
 )
 
 
-@pytest.fixture
-def fresh(tmp_path) -> World:  # type: ignore[no-untyped-def]
-    harness = make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def fresh(request: pytest.FixtureRequest, tmp_path) -> Iterator[World]:  # type: ignore[no-untyped-def]
+    """A judge of its own per test, on SQLite and on a throwaway PostgreSQL database."""
+    urls = iter([f"sqlite:///{tmp_path / 'judge.sqlite3'}"]) if request.param == "sqlite" else postgres_url()
+    url = next(urls)
+    harness = make_harness(url)
     play_games(harness)
-    return World(harness, create_app(harness.judge, keeper_address=KEEPER))
+    yield World(harness, create_app(harness.judge, keeper_address=KEEPER))
+    harness.judge.sessions.kw["bind"].dispose()
+    next(urls, None)  # drops the PostgreSQL database
 
 
 def _client(world: World, host: str = "testclient") -> TestClient:
