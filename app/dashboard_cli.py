@@ -1,5 +1,6 @@
 """`judge dashboard account ADDRESS`: the judgekeeper creates a GM account or sets its password
-(read from standard input, never from the command line).  Register with ``register(subparsers)``."""
+(read from standard input, never from the command line).  The judgekeeper's own account is made
+only here; other GMs may also sign up on the dashboard with a code mailed to them.  Register with ``register(subparsers)``."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     dashboard = subparsers.add_parser("dashboard", help="the GM dashboard")
     sub = dashboard.add_subparsers(dest="dashboard_command", required=True)
     account = sub.add_parser("account", help="create a GM account or set its password (password on stdin); "
-                                             "the judgekeeper's own account (JUDGE_ADMIN_ADDRESS) sees every game")
+                                             "the judgekeeper's own account (JUDGE_ADMIN_ADDRESS), which sees "
+                                             "every game, is made only here")
     account.add_argument("address")
     account.set_defaults(handler=_account)

@@ -42,8 +42,9 @@ def _serve(args: argparse.Namespace) -> int:
         print("  Stop with Ctrl-C.")
     if settings.web_port:
         shown = "127.0.0.1" if settings.web_host in ("0.0.0.0", "::") else settings.web_host
-        print(f"Dashboard: http://{shown}:{settings.web_port}/  (a GM signs in with a game's master address "
-              "and password" + (", e.g. gm@example.com / secret)" if args.demo_game else ")"))
+        print(f"Dashboard: http://{shown}:{settings.web_port}/  (a GM signs in with the account's address and "
+              "password" + (", e.g. gm@example.com / secret" if args.demo_game else "")
+              + "; a new GM asks for a code by mail there)")
     sys.stdout.flush()
     return serve(settings, scheduler=not args.no_scheduler)
 
@@ -52,10 +53,14 @@ DEMO_POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TU
 
 
 def _ensure_demo_game(settings: Settings, name: str) -> None:
-    """A started standard game whose seven players are <power>@example.com, password 'secret'."""
+    """A started standard game whose seven players are <power>@example.com, password 'secret', and
+    its GM's dashboard account (gm@example.com, password 'secret', the game linked), made on the
+    command line side as the judgekeeper makes accounts: a sign-in never makes one."""
     from app.db import queries
     from app.main import build_judge
+    from app.services.actor import Actor, Role
     from app.services.admin import SeatSpec, create_game_direct
+    from app.services.gm_accounts import has_password, keeper_link_game, set_gm_password
 
     judge = build_judge(settings)
     with judge.sessions.begin() as db:
@@ -63,6 +68,11 @@ def _ensure_demo_game(settings: Settings, name: str) -> None:
     if not exists:
         seats = [SeatSpec(f"{p.lower()}@example.com", "secret", p) for p in DEMO_POWERS]
         create_game_direct(judge, name, "gm@example.com", "secret", seats=seats)
+    with judge.sessions.begin() as db:  # also for a demo made before accounts needed proof
+        if not exists or not has_password(db, "gm@example.com"):
+            keeper = Actor("command line", Role.KEEPER)
+            set_gm_password(judge, db, keeper, "gm@example.com", "secret", min_length=1)
+            keeper_link_game(judge, db, keeper, "gm@example.com", name)
     print(f"Demo game '{name}': players austria@example.com ... turkey@example.com, password 'secret';")
     print(f"the GM is gm@example.com (SIGNON master@{name} secret).  Try:")
     print(f"  printf 'SIGNON F{name} secret\\nA Par-Bur\\nA Mar-Spa\\nF Bre-Mao\\n' | "

@@ -32,6 +32,10 @@ JUDGE_WEB_HOST                 127.0.0.1                              the dashbo
                                                                       container)
 JUDGE_WEB_PORT                 8000                                   the dashboard's port; 0: no dashboard
 JUDGE_WEB_SECURE_COOKIES       false                                  true behind https
+JUDGE_WEB_TRUSTED_PROXIES      "" (none)                              the reverse proxies (addresses or
+                                                                      networks, comma-separated) whose
+                                                                      X-Forwarded-For names the client;
+                                                                      from others it is ignored
 JUDGE_TICK_SECONDS             20                                     scheduler tick (deadlines, reminders)
 JUDGE_POLL_SECONDS             5                                      inbox wait between polls (IMAP IDLE
                                                                       wakes up earlier)
@@ -104,6 +108,7 @@ class Settings(BaseSettings):
     web_host: str = "127.0.0.1"
     web_port: int = 8000
     web_secure_cookies: bool = False
+    web_trusted_proxies: str = ""
     tick_seconds: float = 20.0
     poll_seconds: float = 5.0
     max_attempts: int = 3
@@ -133,6 +138,11 @@ class Settings(BaseSettings):
             if path and not path.startswith("/") and not path.startswith(":memory:"):
                 self.database_url = f"{_SQLITE}{home / path}"
         return self
+
+    @property
+    def trusted_proxies(self) -> tuple[str, ...]:
+        """``web_trusted_proxies`` as a list (addresses or networks)."""
+        return tuple(part.strip() for part in self.web_trusted_proxies.split(",") if part.strip())
 
     @property
     def judge_domain(self) -> str:

@@ -1,6 +1,7 @@
 """The tables of the web door: GM accounts, the games they are linked to, browser sessions and
-sign-in attempts (0002), and the contests of adjudications that players mail in (0004).  Like every
-table, created only by the Alembic migrations."""
+sign-in attempts (0002), the contests of adjudications that players mail in (0004), and the
+one-time codes mailed to prove an address (0007).  Like every table, created only by the Alembic
+migrations."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, UtcDateTime, utcnow
 
-__all__ = ["Contest", "GmAccount", "GmAccountGame", "SignInAttempt", "WebSession"]
+__all__ = ["Contest", "EmailCode", "GmAccount", "GmAccountGame", "SignInAttempt", "WebSession"]
 
 
 class GmAccount(Base):
-    """A game master who signs in to the dashboard: an address and an argon2 password hash."""
+    """A game master who signs in to the dashboard: an address and an argon2 password hash (empty:
+    no password yet, sign in with a mailed code).  ``proven_at``: when a code mailed to the address
+    was last used (the owner reads its mail); NULL for an account only the judgekeeper vouched for."""
 
     __tablename__ = "gm_accounts"
 
@@ -24,6 +27,7 @@ class GmAccount(Base):
     password_hash: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     last_sign_in: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    proven_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
 
 
 class GmAccountGame(Base):
@@ -63,6 +67,22 @@ class SignInAttempt(Base):
     client: Mapped[str] = mapped_column(String(100))
     ok: Mapped[bool] = mapped_column(default=False)
     at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class EmailCode(Base):
+    """A one-time code mailed to an address to prove the sender reads its mail (sign-up, sign-in
+    without a password, password reset).  Only an argon2 hash of the code is kept; used once."""
+
+    __tablename__ = "email_codes"
+    __table_args__ = (Index("ix_email_codes_email_created_at", "email", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(320))  # stored lower-case
+    code_hash: Mapped[str] = mapped_column(String(200))
+    client: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
 
 
 class Contest(Base):

@@ -28,6 +28,8 @@ from app.services.orders import seat_statuses
 from app.services.phases import PhaseName
 from app.services.powers import PowerBook
 from app.services.rulesets import ruleset_for
+from app.services.mail_display import readable_mail, shown_text
+from app.services.redact import mask_passwords
 
 __all__ = [
     "Attention",
@@ -311,7 +313,8 @@ def _mail_log(db: Session, game: Game) -> list[MailEntry]:
                          .order_by(InboundMessage.id.desc()).limit(MAIL_LOG_LIMIT))
     outbound = db.scalars(select(OutboundMessage).where(OutboundMessage.game_id == game.id)
                           .order_by(OutboundMessage.id.desc()).limit(MAIL_LOG_LIMIT))
-    entries = [MailEntry("in", m.id, m.received_at, m.sender, m.subject, m.status, "mail") for m in inbound]
+    entries = [MailEntry("in", m.id, m.received_at, m.sender, mask_passwords(m.subject), m.status, "mail")
+               for m in inbound]
     entries += [MailEntry("out", m.id, m.created_at, ", ".join(m.recipients), m.subject, m.status, m.kind)
                 for m in outbound]
     entries.sort(key=lambda e: (e.at, e.direction == "out", e.id), reverse=True)
@@ -380,18 +383,19 @@ def show_game(judge: Judge, db: Session, actor: Actor, name: str) -> GameDetail:
 
 
 def show_mail(judge: Judge, db: Session, actor: Actor, name: str, direction: str, mail_id: int) -> RawMail:
-    """One mail of the game's log as it was received (raw) or queued (headers and text)."""
+    """One mail of the game's log as it was received (raw) or queued (headers and text), with its
+    passwords masked and, in a DoD III game before the reveal, its bid amounts hidden."""
     game = _game_for(db, actor, name)
     if direction == "in":
         inbound = db.get(InboundMessage, mail_id)
         if inbound is not None and inbound.game_id == game.id:
-            return RawMail("in", inbound.id, inbound.raw.decode("utf-8", errors="replace"))
+            return RawMail("in", inbound.id, readable_mail(db, game, inbound.raw))
     elif direction == "out":
         out = db.get(OutboundMessage, mail_id)
         if out is not None and out.game_id == game.id:
             head = f"Message-ID: {out.message_id}\nTo: {', '.join(out.recipients)}\nSubject: {out.subject}\n"
             head += f"Kind: {out.kind}\nStatus: {out.status}\n"
-            return RawMail("out", out.id, head + "\n" + out.body_text)
+            return RawMail("out", out.id, shown_text(db, game, head + "\n" + out.body_text))
     raise DomainError("no_mail", f"Game '{game.name}' has no such mail.")
 
 

@@ -5,13 +5,13 @@ embedded mailbox (what the judge sent to an address)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, InboundMessage, OutboundMessage
+from app.db.models import AuditEntry, Game, InboundMessage, OutboundMessage
 from app.db.models_web import GmAccountGame
 from app.services.actor import Actor, Role
 from app.services.context import Judge
@@ -19,6 +19,9 @@ from app.services.errors import DomainError
 from app.services.game_audit import record_audit, require_master
 from app.services.lobby import GameCreated, create_game
 from app.services.outbox import enqueue
+from app.services.recipients import writable_recipient
+from app.services.mail_display import shown_text
+from app.services.redact import mask_passwords
 
 __all__ = ["SentMail", "create_linked_game", "invite_player", "mail_sent_to", "resend_mail", "set_aside_quarantined"]
 
@@ -80,7 +83,7 @@ def set_aside_quarantined(judge: Judge, db: Session, actor: Actor, game: Game, m
 
 def mail_sent_to(judge: Judge, db: Session, actor: Actor, address: str, game_ids: set[int] | None) -> tuple[SentMail, ...]:
     """What the judge sent to ``address``, newest first: all of it for the judgekeeper, for a GM the
-    mail of their games (``game_ids``)."""
+    mail of their games (``game_ids``); passwords masked, unrevealed DoD III bids hidden."""
     if actor.role not in (Role.GM, Role.KEEPER):
         raise DomainError("not_gm", "sign in as a GM first")
     wanted = address.strip().lower()
@@ -91,29 +94,58 @@ def mail_sent_to(judge: Judge, db: Session, actor: Actor, address: str, game_ids
             continue
         if actor.role is not Role.KEEPER and (game_ids is None or row.game_id not in game_ids):
             continue
-        found.append(SentMail(row.id, row.created_at, ", ".join(row.recipients), row.subject, row.kind, row.status,
-                              row.body_text))
+        game = db.get(Game, row.game_id) if row.game_id is not None else None
+        found.append(SentMail(row.id, row.created_at, ", ".join(row.recipients), mask_passwords(row.subject), row.kind,
+                              row.status, shown_text(db, game, row.body_text)))
         if len(found) >= MAILBOX_LIMIT:
             break
     return tuple(found)
 
 
-def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: str, note: str = "") -> None:
-    """Mail ``address`` an invitation to join ``game`` (while it forms, or to take over a vacant power)."""
+INVITES_PER_GAME = 10  # invitations of one game within INVITE_WINDOW
+INVITES_PER_GM = 30  # invitations sent by one GM (all games) within INVITE_WINDOW
+INVITE_WINDOW = timedelta(days=1)
+
+
+def _invites(db: Session, since: datetime, *where: ColumnElement[bool]) -> list[AuditEntry]:
+    return list(db.scalars(select(AuditEntry).where(AuditEntry.action == "invite", AuditEntry.created_at > since,
+                                                    *where)))
+
+
+def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: str, note: str = "", *,
+                  proven: bool = False) -> None:
+    """Mail ``address`` an invitation to join ``game`` (while it forms, or to take over a vacant power).
+
+    Only to an address the judge may write to, once a day per address and game, at most
+    ``INVITES_PER_GAME`` a day per game and ``INVITES_PER_GM`` a day per GM; a note of the GM's own
+    only from an account that proved its address by a mailed code (``proven``) or the judgekeeper."""
     require_master(actor, game)
-    to = address.strip().lower()
-    if "@" not in to or any(c.isspace() or c in "<>,;" for c in to) or len(to) > 320:
-        raise DomainError("bad_address", "give one mail address, like player@example.com")
+    to = writable_recipient(judge, address)
+    if note.strip() and not (proven or actor.role is Role.KEEPER):
+        raise DomainError("unproven", "an invitation carries a note of yours only once your account has proven "
+                                      "its address: sign in once with a code mailed to it, or send no note")
     if game.status == "forming":
         how = f"JOIN {game.name} <a password of your choice> [the power you prefer]"
     elif game.status in ("active", "paused"):
         how = f"TAKEOVER {game.name} <power> <a password of your choice>  (for a vacant power)"
     else:
         raise DomainError("not_open", f"game '{game.name}' is {game.status}: nobody can join it")
+    since = judge.now() - INVITE_WINDOW
+    of_game = _invites(db, since, AuditEntry.game_id == game.id)
+    if any(row.detail.get("address") == to for row in of_game):
+        raise DomainError("invited", f"{to} was invited to '{game.name}' within the last day")
+    if len(of_game) >= INVITES_PER_GAME:
+        raise DomainError("too_many_invites", f"game '{game.name}' sent its {INVITES_PER_GAME} invitations for "
+                                              "today: try again tomorrow")
+    if len(_invites(db, since, AuditEntry.actor == actor.address[:320])) >= INVITES_PER_GM:
+        raise DomainError("too_many_invites", f"you sent your {INVITES_PER_GM} invitations for today: "
+                                              "try again tomorrow")
     text = (f"The game master of the Diplomacy game '{game.name}' ({game.variant}) invites you to play.\n\n"
             f"To join, send a mail to {judge.settings.judge_address} with the line:\n\n    {how}\n")
     if note.strip():
-        text += f"\nThe game master adds:\n{note.strip()}\n"
+        text += f"\nThe game master adds:\n{note.strip()[:2000]}\n"
     enqueue(db, judge, to=to, subject=f"Diplomacy invitation to {game.name}", text=text, kind="invite",
             game_id=game.id)
-    record_audit(db, actor, game, "invite", address=to)
+    entry = record_audit(db, actor, game, "invite", address=to)
+    entry.created_at = judge.now()
+    db.flush()

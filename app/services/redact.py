@@ -6,7 +6,10 @@
 ``Please SIGNON``, any case), and masks the password that follows with ``****``, together with
 the rest of the line.  When the line has fewer words than the command's usual form, its last word
 is taken for the password (``SIGNON pw``, ``OBSERVE pw``, ``REPLACE Italy pw``): a target masked
-by mistake costs an echo, a password shown costs a seat.  A pure function, for every door.
+by mistake costs an echo, a password shown costs a seat.  A dashboard sign-in code
+(``Your code: ABCDE-23456``) is masked too: the judgekeeper's mailbox view shows every address's
+mail.  A pure function, for every door (the mail door's echoes, the dashboard's views of mail:
+``mail_display``).
 """
 
 from __future__ import annotations
@@ -69,8 +72,12 @@ def _mask_line(line: str) -> str:
     return line
 
 
+_SIGNIN_CODE = re.compile(r"(Your code: )[A-Z0-9]{5}-[A-Z0-9]{5}")
+
+
 def mask_passwords(text: str) -> str:
     """``text`` (one line or many) with every password position masked; other lines unchanged."""
+    text = _SIGNIN_CODE.sub(r"\1*****-*****", text)
     if "\n" not in text:
         return _mask_line(text)
     return "\n".join(_mask_line(line) for line in text.split("\n"))

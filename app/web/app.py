@@ -50,10 +50,12 @@ def _game_of(path: str) -> str | None:
 
 
 def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookies: bool = False,
-               inbox_writer: InboxWriter | None = None) -> FastAPI:
+               inbox_writer: InboxWriter | None = None, trusted_proxies: tuple[str, ...] | None = None) -> FastAPI:
     """The dashboard over ``judge``'s use cases.  The judgekeeper defaults to the settings'
     ``admin_address``; ``secure_cookies`` must be on when it is served over https.  ``inbox_writer``
-    (embedded mail mode) drops a raw mail into the judge's inbox: the mailbox page writes with it."""
+    (embedded mail mode) drops a raw mail into the judge's inbox: the mailbox page writes with it.
+    ``trusted_proxies`` (default: the settings' ``JUDGE_WEB_TRUSTED_PROXIES``): the reverse proxies
+    whose ``X-Forwarded-For`` names the client for the sign-in limits."""
     app = FastAPI(title="Postal Judge dashboard", version="1", docs_url=None, redoc_url=None,
                   description="The GM dashboard's JSON API: a GM signs in on /signin; every /api/ route "
                               "needs the session cookie of a GM of that game (401 signed out, 403 another GM), "
@@ -63,7 +65,9 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
     describe_api(app)
     app.state.judge = judge
     app.state.web = WebConfig(keeper_address=(keeper_address or judge.settings.admin_address).lower(),
-                              secure_cookies=secure_cookies)
+                              secure_cookies=secure_cookies,
+                              trusted_proxies=judge.settings.trusted_proxies if trusted_proxies is None
+                              else trusted_proxies)
     app.state.pages = Pages()
     app.state.inbox_writer = inbox_writer
     guarded = [Depends(csrf_protect)]

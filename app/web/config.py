@@ -14,3 +14,4 @@ ANON_CSRF_COOKIE = "pj_csrf"
 class WebConfig:
     keeper_address: str  # the judgekeeper: sees every game once signed in
     secure_cookies: bool = False  # set behind https: cookies get the Secure flag
+    trusted_proxies: tuple[str, ...] = ()  # whose X-Forwarded-For names the client (JUDGE_WEB_TRUSTED_PROXIES)

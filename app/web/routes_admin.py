@@ -138,11 +138,11 @@ async def replace(request: Request, name: str, judge: JudgeDep, db: Db, actor: P
 
 
 @router.post("/games/{name}/invite")
-async def invite(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+async def invite(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame, principal: PageGm) -> Response:
     form = await request.form()
     game = game_row(db, name)
-    return _run(lambda: invite_player(judge, db, actor, game, _text(form, "address"), _text(form, "note")), name,
-                "invited")
+    return _run(lambda: invite_player(judge, db, actor, game, _text(form, "address"), _text(form, "note"),
+                                      proven=principal.proven), name, "invited")
 
 
 @router.post("/games/{name}/mail/out/{mail_id}/resend")

@@ -1,17 +1,21 @@
-"""Sign-in and sign-out."""
+"""Sign-in (password or a code mailed to the address), sign-up and password reset (a code),
+sign-out, and linking a game to the signed-in account (its master password)."""
 
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app.services.actor import Actor
 from app.services.errors import DomainError
-from app.services.gm_accounts import close_session, sign_in
+from app.services.gm_accounts import SignedIn, close_session, link_game, sign_in
+from app.services.gm_signup import request_code, sign_in_with_code
+from app.web.clients import client_address
 from app.web.config import SESSION_COOKIE
-from app.web.deps import Db, JudgeDep, MaybeGm, get_config, safe_next
+from app.web.deps import Db, JudgeDep, MaybeGm, PageGm, get_config, safe_next
 from app.web.forms import storable
 from app.web.templating import pages
 
@@ -19,11 +23,41 @@ __all__ = ["router"]
 
 router = APIRouter(tags=["sign-in"])
 
+_LIMITED = ("too_many_attempts", "too_many_codes", "address_locked")
+
+
+def _client(request: Request) -> str:
+    return client_address(request, get_config(request).trusted_proxies)
+
+
+def _signin_page(request: Request, *, next: str, address: str = "", error: DomainError | None = None,
+                 denied: bool = False) -> Response:
+    status = 200 if error is None else 429 if error.code in _LIMITED else 401
+    return pages(request).render(request, "signin.html.j2", status_code=status, title="Sign in",
+                                 next=safe_next(next), denied=denied, address=address,
+                                 error=error.message if error else None, locked=bool(error and error.code in _LIMITED))
+
+
+def _code_page(request: Request, *, next: str, address: str, error: DomainError | None = None) -> Response:
+    status = 200 if error is None else 429 if error.code in _LIMITED else 400
+    return pages(request).render(request, "signin_code.html.j2", status_code=status, title="Sign in with a code",
+                                 next=safe_next(next), address=address, error=error.message if error else None)
+
+
+def _signed_in(request: Request, judge: JudgeDep, db: Db, signed: SignedIn, next: str) -> Response:
+    previous = request.cookies.get(SESSION_COOKIE, "")
+    if previous:  # a new session for every sign-in: the old one (if any) ends here
+        close_session(db, previous)
+    response = RedirectResponse(safe_next(next), status_code=303)
+    max_age = int((signed.expires_at - judge.now()).total_seconds())
+    response.set_cookie(SESSION_COOKIE, signed.session_token, max_age=max_age, path="/",
+                        httponly=True, samesite="lax", secure=get_config(request).secure_cookies)
+    return response
+
 
 @router.get("/signin", include_in_schema=False)
 def signin_page(request: Request, principal: MaybeGm, next: str = "/", denied: int = 0) -> Response:
-    return pages(request).render(request, "signin.html.j2", title="Sign in", next=safe_next(next),
-                                  denied=bool(denied and principal), address="", error=None)
+    return _signin_page(request, next=next, denied=bool(denied and principal))
 
 
 @router.post("/signin", include_in_schema=False)
@@ -31,23 +65,52 @@ def signin_submit(request: Request, judge: JudgeDep, db: Db, address: Annotated[
                   password: Annotated[str, Form(max_length=200)] = "",
                   next: Annotated[str, Form(max_length=500)] = "/") -> Response:
     config = get_config(request)
-    client = request.client.host if request.client else "unknown"
     address, password = storable(address), storable(password)
     try:
-        signed = sign_in(judge, db, Actor(address.strip()), password, client=client,
+        signed = sign_in(judge, db, Actor(address.strip()), password, client=_client(request),
                          keeper_address=config.keeper_address)
     except DomainError as error:  # the failed attempt is committed with this request all the same
-        status = 429 if error.code == "too_many_attempts" else 401
-        return pages(request).render(request, "signin.html.j2", status_code=status, title="Sign in",
-                                      next=safe_next(next), denied=False, address=address, error=error.message)
-    previous = request.cookies.get(SESSION_COOKIE, "")
-    if previous:  # a new session for every sign-in: the old one (if any) ends here
-        close_session(db, previous)
-    response = RedirectResponse(safe_next(next), status_code=303)
-    max_age = int((signed.expires_at - judge.now()).total_seconds())
-    response.set_cookie(SESSION_COOKIE, signed.session_token, max_age=max_age, path="/",
-                        httponly=True, samesite="lax", secure=config.secure_cookies)
-    return response
+        return _signin_page(request, next=next, address=address, error=error)
+    return _signed_in(request, judge, db, signed, next)
+
+
+@router.post("/signin/code/send", include_in_schema=False)
+def code_send(request: Request, judge: JudgeDep, db: Db, address: Annotated[str, Form(max_length=320)] = "",
+              next: Annotated[str, Form(max_length=500)] = "/") -> Response:
+    """Mail a one-time code to the address (the page says the same whether one went or not)."""
+    address = storable(address)
+    try:
+        asked = request_code(judge, db, address, client=_client(request),
+                             keeper_address=get_config(request).keeper_address)
+    except DomainError as error:
+        return _code_page(request, next=next, address=address.strip(), error=error)
+    return _code_page(request, next=next, address=asked.address)
+
+
+@router.post("/signin/code", include_in_schema=False)
+def code_submit(request: Request, judge: JudgeDep, db: Db, address: Annotated[str, Form(max_length=320)] = "",
+                code: Annotated[str, Form(max_length=40)] = "", password: Annotated[str, Form(max_length=200)] = "",
+                next: Annotated[str, Form(max_length=500)] = "/") -> Response:
+    address, code, password = storable(address), storable(code), storable(password)
+    try:
+        signed = sign_in_with_code(judge, db, address, code, password, client=_client(request),
+                                   keeper_address=get_config(request).keeper_address)
+    except DomainError as error:  # the failed attempt is committed with this request all the same
+        return _code_page(request, next=next, address=address.strip(), error=error)
+    return _signed_in(request, judge, db, signed, next)
+
+
+@router.post("/account/link", include_in_schema=False)
+def link(request: Request, judge: JudgeDep, db: Db, principal: PageGm, name: Annotated[str, Form(max_length=40)] = "",
+         password: Annotated[str, Form(max_length=200)] = "") -> Response:
+    """Link a game run from the account's address: the signed-in GM shows its master password."""
+    try:
+        link_game(judge, db, principal, name, password, client=_client(request))
+    except DomainError as error:
+        status = 429 if error.code in _LIMITED else 400
+        return pages(request).render(request, "error.html.j2", status_code=status, title="Not linked",
+                                     status=status, detail=error.message)
+    return RedirectResponse(f"/games/{quote(name.strip(), safe='')}", status_code=303)
 
 
 @router.post("/signout", include_in_schema=False)

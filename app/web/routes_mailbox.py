@@ -1,5 +1,6 @@
 """The embedded mailbox (embedded mail mode only): read what the judge sent to an address, and
-write a player's mail to the judge, so a whole game can be tried in a browser.
+write a mail to the judge, so a whole game can be tried in a browser.  A GM writes only from their
+own address; the judgekeeper from any (a player's mail, for a game tried alone).
 
 The web door never touches the mail door: the composition root hands ``create_app`` an inbox
 writer (raw message bytes in), and what the judge sent is read from the outbox table."""
@@ -64,6 +65,9 @@ async def send(request: Request, judge: JudgeDep, principal: PageGm) -> Response
     sender = text("from").strip()
     if "@" not in sender or any(c in sender for c in "\r\n<>"):
         raise HTTPException(status_code=400, detail="Write the sender's address, like france@example.com.")
+    if not principal.keeper and sender.lower() != principal.email:
+        raise HTTPException(status_code=403, detail=f"A GM writes here only as {principal.email}: only the "
+                                                    "judgekeeper may write as another address.")
     message = EmailMessage()
     message["From"] = sender
     message["To"] = judge.settings.judge_address

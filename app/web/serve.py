@@ -27,9 +27,11 @@ class _Server(uvicorn.Server):
 
 
 def make_server(app: FastAPI, *, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                log_level: str = "warning") -> uvicorn.Server:
+                log_level: str = "warning", trusted_proxies: tuple[str, ...] = ()) -> uvicorn.Server:
+    """Forwarded headers (client address, https) are believed only from ``trusted_proxies``."""
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
-                            lifespan="off", proxy_headers=False)
+                            lifespan="off", proxy_headers=bool(trusted_proxies),
+                            forwarded_allow_ips=list(trusted_proxies) if trusted_proxies else None)
     return _Server(config)
 
 
@@ -39,7 +41,7 @@ async def serve_dashboard(judge: Judge, stop: asyncio.Event, *, host: str = "0.0
     """Serve the dashboard until ``stop`` is set (run it beside the outbox drain in `judge serve`)."""
     server = make_server(create_app(judge, keeper_address=keeper_address, secure_cookies=secure_cookies,
                                     inbox_writer=inbox_writer),
-                         host=host, port=port)
+                         host=host, port=port, trusted_proxies=judge.settings.trusted_proxies)
 
     async def _watch() -> None:
         await stop.wait()

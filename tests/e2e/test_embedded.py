@@ -3,6 +3,7 @@ to drop orders in, `judge mail read` to see the answer."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import urllib.error
@@ -10,7 +11,11 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
+
 from tests.e2e.conftest import ROOT, ServerProcess, server_env, wait_until
+
+_CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
 def _judge(env: dict[str, str], *args: str, stdin: bytes = b"") -> str:
@@ -48,6 +53,7 @@ def test_embedded_serve_and_mail_send(tmp_path: Path, server_factory: Callable[.
     dashboard = f"http://127.0.0.1:{env['JUDGE_WEB_PORT']}"
     wait_until(lambda: _get(f"{dashboard}/healthz") == 200, timeout=30, what="the dashboard beside the mail")
     assert _get(f"{dashboard}/") == 303  # a GM page sends the newcomer to the sign-in page
+    _dashboard_accounts(env, dashboard)
     for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
         _judge(env, "mail", "send", "--from", f"{power.lower()}@example.com",
                stdin=f"SIGNON {power[0]}demo secret\nSTATUS\n".encode())
@@ -56,3 +62,28 @@ def test_embedded_serve_and_mail_send(tmp_path: Path, server_factory: Callable[.
     _judge(env, "mail", "send", "--from", "gm@example.com", stdin=b"SIGNON master@demo secret\nPROCESS S1901M\n")
     wait_until(lambda: "Movement results for Spring of 1901." in _judge(env, "mail", "read", "italy@example.com"),
                timeout=60, what="the results")
+
+
+def _csrf(web: httpx.Client) -> str:
+    found = _CSRF.search(web.get("/signin").text)
+    assert found
+    return found.group(1)
+
+
+def _dashboard_accounts(env: dict[str, str], dashboard: str) -> None:
+    """The README's way in: the demo GM's account (gm@example.com / secret), made by the demo's set-up;
+    a new GM signs up with a code the judge mails, read here with `judge mail read`."""
+    with httpx.Client(base_url=dashboard, follow_redirects=False, timeout=10) as web:
+        response = web.post("/signin", data={"address": "gm@example.com", "password": "secret", "csrf_token": _csrf(web)})
+        assert response.status_code == 303
+        assert web.get("/games/demo").status_code == 200
+    with httpx.Client(base_url=dashboard, follow_redirects=False, timeout=10) as web:
+        web.post("/signin/code/send", data={"address": "newgm@example.com", "csrf_token": _csrf(web)})
+        wait_until(lambda: "Your code:" in _judge(env, "mail", "read", "newgm@example.com"), timeout=60,
+                   what="the sign-in code")
+        code = re.search(r"Your code: (\S+)", _judge(env, "mail", "read", "newgm@example.com"))
+        assert code
+        response = web.post("/signin/code", data={"address": "newgm@example.com", "code": code.group(1),
+                                                  "password": "newgm-password", "csrf_token": _csrf(web)})
+        assert response.status_code == 303
+        assert web.get("/").status_code == 200

@@ -12,11 +12,15 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from app import jsonapi
 from app.db.migrate import upgrade
+from app.db.models_web import GmAccount
 from app.db.session import make_engine, make_sessionmaker
+from app.services.actor import Actor, Role
 from app.services.context import Judge
+from app.services.gm_accounts import link_game, open_session, set_gm_password
 from app.settings import Settings
 from app.web import create_app
 from tests.server.conftest import POWERS, Clock, Harness, player, signon
@@ -25,12 +29,12 @@ KEEPER = "keeper@example.com"
 GM = "gm@example.com"
 GM_PASSWORD = "masterpw"
 OTHER_GM = "other@example.com"
-OTHER_PASSWORD = "otherpw"
+OTHER_PASSWORD = "otherpw1"
 EVIL = "<script>alert('x')</script><b>bold</b>"
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
-def _postgres_url() -> Iterator[str]:
+def postgres_url() -> Iterator[str]:
     from tests.e2e.conftest import create_database, database_url, drop_database
 
     try:
@@ -50,7 +54,7 @@ def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('web') / 'judge.sqlite3'}"
     else:
-        yield from _postgres_url()
+        yield from postgres_url()
 
 
 def make_harness(url: str) -> Harness:
@@ -76,6 +80,20 @@ def play_games(h: Harness) -> None:
            subject=f"orders {EVIL}")
     h.send(player("ITALY"), signon("ITALY") + "PRESS TO FRANCE\nSecret plan for France only\nENDPRESS")
     h.send(player("RUSSIA"), signon("RUSSIA") + f"F Sev - Bla\nPRESS TO TURKEY\nPrivate {EVIL}\nENDPRESS")
+    gm_account(h, GM, GM_PASSWORD, "alpha")
+    gm_account(h, OTHER_GM, OTHER_PASSWORD, "beta")
+
+
+def gm_account(h: Harness, address: str, password: str, *games: str) -> None:
+    """A GM account made as the judgekeeper makes one (``judge dashboard account``), with ``games``
+    linked as the signed-in GM links them (their master password, here the account's)."""
+    with h.judge.sessions.begin() as db:
+        set_gm_password(h.judge, db, Actor("cli", Role.KEEPER), address, password)
+        account = db.scalar(select(GmAccount).where(GmAccount.email == address))
+        assert account is not None
+        principal = open_session(db, account, KEEPER, h.judge.now()).principal
+        for name in games:
+            link_game(h.judge, db, principal, name, password, client="fixture")
 
 
 @dataclass
@@ -121,10 +139,35 @@ def signed_in(world: World, address: str, password: str) -> TestClient:
     return client
 
 
-def keeper_account(world: World, password: str = "keeper-secret") -> None:
-    from app.services.actor import Actor, Role
-    from app.services.gm_accounts import set_gm_password
+_CODE = re.compile(r"Your code: ([A-Z0-9]{5}-[A-Z0-9]{5})")
 
+
+def ask_code(client: TestClient, address: str) -> object:
+    """Ask the judge to mail a sign-in code to ``address`` (the sign-in page's second form)."""
+    return client.post("/signin/code/send", data={"address": address, "csrf_token": csrf_of(client)})
+
+
+def mailed_codes(world: World, address: str) -> list[str]:
+    """The sign-in codes the judge queued for ``address``, oldest first (read from the outbox)."""
+    return [found.group(1) for mail in world.harness.outbox(to=address, kind="signin_code")
+            if (found := _CODE.search(mail.body_text))]
+
+
+def use_code(client: TestClient, address: str, code: str, password: str = "", next_url: str = "/") -> object:
+    return client.post("/signin/code", data={"address": address, "code": code, "password": password,
+                                             "next": next_url, "csrf_token": csrf_of(client)})
+
+
+def proven_by_code(world: World, address: str, password: str = "") -> TestClient:
+    """A browser signed in with a code mailed to ``address``, which proves its owner reads it."""
+    client = world.client()
+    ask_code(client, address)
+    response = use_code(client, address, mailed_codes(world, address)[-1], password)
+    assert response.status_code == 303, getattr(response, "text", "")  # type: ignore[attr-defined]
+    return client
+
+
+def keeper_account(world: World, password: str = "keeper-secret") -> None:
     with world.judge.sessions.begin() as db:
         set_gm_password(world.judge, db, Actor("cli", Role.KEEPER), KEEPER, password)
 

@@ -13,7 +13,18 @@ from sqlalchemy import select
 from app.db.models import AuditEntry, Game, InboundMessage, Player
 from app.web import create_app
 from tests.server.conftest import player
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, make_harness, play_games, signed_in
+from tests.web.conftest import (
+    GM,
+    GM_PASSWORD,
+    KEEPER,
+    World,
+    csrf_of,
+    keeper_account,
+    make_harness,
+    play_games,
+    proven_by_code,
+    signed_in,
+)
 
 
 @pytest.fixture
@@ -117,17 +128,26 @@ def test_resend_a_mail_and_set_a_quarantined_mail_aside(fresh: World) -> None:
 
 
 def test_the_embedded_mailbox_writes_to_the_judge_and_reads_its_answers(fresh: World) -> None:
+    """A GM writes from their own address only (issue 18.11); the judgekeeper from any."""
     client = signed_in(fresh, GM, GM_PASSWORD)
-    response = _post(client, "/mailbox/send", {"from": player("FRANCE"), "subject": "orders",
+    as_player = _post(client, "/mailbox/send", {"from": player("FRANCE"), "subject": "orders",
+                                                "body": "SIGNON Falpha pwfrance\nA Par - Pic"}, page="/mailbox")
+    assert as_player.status_code == 403 and fresh.inbox == []  # type: ignore[attr-defined]
+    own = _post(client, "/mailbox/send", {"from": GM.upper(), "body": "LIST alpha"}, page="/mailbox")
+    assert own.status_code == 303 and len(fresh.inbox) == 1  # type: ignore[attr-defined]
+    keeper_account(fresh)
+    keeper = signed_in(fresh, KEEPER, "keeper-secret")
+    response = _post(keeper, "/mailbox/send", {"from": player("FRANCE"), "subject": "orders",
                                                "body": "SIGNON Falpha pwfrance\nA Par - Pic"}, page="/mailbox")
     assert response.status_code == 303  # type: ignore[attr-defined]
-    assert len(fresh.inbox) == 1
-    sent = message_from_bytes(fresh.inbox[0])
+    assert len(fresh.inbox) == 2
+    sent = message_from_bytes(fresh.inbox[1])
     assert sent["From"] == player("FRANCE") and sent["To"] == "judge@judge.test"
     assert "A Par - Pic" in sent.get_payload()
     fresh.harness.send(player("FRANCE"), "SIGNON Falpha pwfrance\nA Par - Pic")  # as the poller would
     page = client.get("/mailbox", params={"address": player("FRANCE")}).text
     assert "A Par - Pic" in page or "A PAR - PIC" in page
+    assert "pwfrance" not in page  # the echo of the sign-on, masked
     bad = _post(client, "/mailbox/send", {"from": "x\r\nBcc: a@b", "body": "hi"}, page="/mailbox")
     assert bad.status_code == 400  # type: ignore[attr-defined]
 
@@ -141,16 +161,37 @@ def test_the_mailbox_exists_only_in_embedded_mode(fresh: World) -> None:
 
 
 def test_invite_a_player_by_mail(fresh: World) -> None:
+    """Invitations (issue 18.8): only to addresses the judge may write to, once a day per address,
+    ten a day per game, and a note only from an account that proved its address by a code."""
     h = fresh.harness
-    client = signed_in(fresh, GM, GM_PASSWORD)
-    assert "Invite a player" in client.get("/games/alpha").text
-    response = _post(client, "/games/alpha/invite", {"address": "newcomer@example.com", "note": "Italy is vacant <b>"})
+    client = signed_in(fresh, GM, GM_PASSWORD)  # made by the keeper: not proven by a code
+    page = client.get("/games/alpha").text
+    assert "Invite a player" in page and 'name="note"' not in page
+    response = _post(client, "/games/alpha/invite", {"address": "newcomer@example.com", "note": "Buy pills <b>"})
+    assert response.status_code == 400 and "proven" in response.text  # type: ignore[attr-defined]
+    assert h.outbox(kind="invite") == []
+    response = _post(client, "/games/alpha/invite", {"address": "newcomer@example.com"})
     assert response.status_code == 303  # type: ignore[attr-defined]
     mail = h.outbox(to="newcomer@example.com", kind="invite")[-1]
     assert mail.subject == "Diplomacy invitation to alpha"
-    assert "TAKEOVER alpha <power>" in mail.body_text and "Italy is vacant <b>" in mail.body_text
-    bad = _post(client, "/games/alpha/invite", {"address": "a@b.c, d@e.f"})
-    assert bad.status_code == 400 and "one mail address" in bad.text  # type: ignore[attr-defined]
+    assert "TAKEOVER alpha <power>" in mail.body_text and "adds" not in mail.body_text
+    again = _post(client, "/games/alpha/invite", {"address": "newcomer@example.com"})
+    assert again.status_code == 400 and "within the last day" in again.text  # type: ignore[attr-defined]
+    for bad_address in ("a@b.c, d@e.f", "judge@judge.test", "judge+abc@judge.test", "postmaster@example.com",
+                        "x@localhost", "nobody"):
+        bad = _post(client, "/games/alpha/invite", {"address": bad_address})
+        assert bad.status_code == 400, bad_address  # type: ignore[attr-defined]
+    for n in range(9):
+        assert _post(client, "/games/alpha/invite", {"address": f"p{n}@example.com"}).status_code == 303  # type: ignore[attr-defined]
+    over = _post(client, "/games/alpha/invite", {"address": "p10@example.com"})
+    assert over.status_code == 400 and "10 invitations" in over.text  # type: ignore[attr-defined]
+    assert len(h.outbox(kind="invite")) == 10
+    h.clock.advance(days=1, minutes=1)
+    proven = proven_by_code(fresh, GM)
+    assert 'name="note"' in proven.get("/games/alpha").text
+    response = _post(proven, "/games/alpha/invite", {"address": "p10@example.com", "note": "Italy is vacant <b>"})
+    assert response.status_code == 303  # type: ignore[attr-defined]
+    assert "Italy is vacant <b>" in h.outbox(to="p10@example.com", kind="invite")[-1].body_text
 
 
 def test_the_override_over_the_json_api(fresh: World) -> None:

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from app.db.models import Game
 from app.web import create_app
-from tests.web.conftest import KEEPER, World, make_harness, signed_in
+from tests.web.conftest import KEEPER, World, gm_account, make_harness, signed_in
 
 GM = "dodgm@example.com"
 
@@ -22,6 +22,7 @@ def test_a_days_of_decision_game_has_its_pages(tmp_path: Path) -> None:
         f"DOD3 SEAT {name} p{i}@example.com pw{i}" for i, name in enumerate(["GE", "JA+IT", "CW+FR", "CH+US", "RU"]))
     h.send(GM, body + "\nDOD3 START")
     world = World(h, create_app(h.judge, keeper_address=KEEPER))
+    gm_account(h, GM, "secretpw", "mailgame")
     gm = signed_in(world, GM, "secretpw")
     for path in ("/", "/games/mailgame", "/api/games", "/api/games/mailgame"):
         assert gm.get(path).status_code == 200, path
@@ -57,6 +58,7 @@ def test_forming_and_finished_games(tmp_path: Path) -> None:
         assert ended is not None
         ended.status = "finished"
     world = World(h, create_app(h.judge, keeper_address=KEEPER))
+    gm_account(h, "gm@example.com", "masterpw", "forming1", "ended")
     gm: TestClient = signed_in(world, "gm@example.com", "masterpw")
     games = {g["name"]: g for g in gm.get("/api/games").json()}
     assert games["forming1"]["status"] == "forming" and games["ended"]["status"] == "finished"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.web import create_app
-from tests.web.conftest import KEEPER, World, make_harness, signed_in
+from tests.web.conftest import KEEPER, World, gm_account, make_harness, signed_in
 
 ZEUS_POWERS = ["BRITAIN", "CHINA", "GERMANY", "ITALY", "JAPAN", "USA", "USSR"]
 
@@ -23,6 +23,7 @@ def test_public_page_hides_the_usa_build_site_until_spring_1940(tmp_path: Path) 
     for path in ("/public/games/zeta/map.svg", "/public/games/zeta/phases/W1939A/map.svg"):  # the maps too
         svg = world.client().get(path).text
         assert "(F NYK/CAL)" in svg and "(F CAL)" not in svg, path
+    gm_account(h, "gm@example.com", "masterpw", "zeta")
     gm = signed_in(world, "gm@example.com", "masterpw")
     usa = next(p for p in gm.get("/api/games/zeta").json()["powers"] if p["power"] == "USA")
     assert "F CAL" in usa["units"]  # the GM sees where it really is
