@@ -23,13 +23,13 @@ from app.services.actor import Actor, Role
 from app.services.contests import open_contest_count
 from app.services.context import Judge
 from app.services.errors import DomainError
+from app.services.mail_display import readable_mail, shown_text
 from app.services.order_need import public_units
 from app.services.orders import seat_statuses
 from app.services.phases import PhaseName
 from app.services.powers import PowerBook
-from app.services.rulesets import ruleset_for
-from app.services.mail_display import readable_mail, shown_text
 from app.services.redact import mask_passwords
+from app.services.rulesets import ruleset_for
 
 __all__ = [
     "Attention",

@@ -18,9 +18,9 @@ from app.services.context import Judge
 from app.services.errors import DomainError
 from app.services.game_audit import record_audit, require_master
 from app.services.lobby import GameCreated, create_game
+from app.services.mail_display import shown_text
 from app.services.outbox import enqueue
 from app.services.recipients import writable_recipient
-from app.services.mail_display import shown_text
 from app.services.redact import mask_passwords
 
 __all__ = ["SentMail", "create_linked_game", "invite_player", "mail_sent_to", "resend_mail", "set_aside_quarantined"]

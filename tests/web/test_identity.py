@@ -257,8 +257,8 @@ def test_uvicorn_trusts_forwarded_headers_only_from_the_named_proxies(tmp_path) 
 
 
 def test_accounts_made_before_mailbox_proof_must_prove_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """Accounts of revision 0006 were made by a game's master password (a forged mail could set
-    one): revision 0007 clears their passwords and sessions, so each proves its address once."""
+    """Accounts before revision 0008 were made by a game's master password (a forged mail could set
+    one): revision 0008 clears their passwords and sessions, so each proves its address once."""
     from sqlalchemy import text
 
     from app.db.migrate import upgrade
@@ -266,7 +266,7 @@ def test_accounts_made_before_mailbox_proof_must_prove_it(tmp_path) -> None:  # 
     from app.services.security import hash_password
 
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    upgrade(url, "0006")
+    upgrade(url, "0007")
     engine = make_engine(url)
     with engine.begin() as conn:
         conn.execute(text("INSERT INTO gm_accounts (id, email, password_hash, created_at) "

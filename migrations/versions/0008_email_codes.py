@@ -3,8 +3,8 @@ address) and gm_accounts.proven_at.  Accounts made before this revision were mad
 master password, which a forged mail can set: their passwords and sessions are cleared, so each
 proves its address once by a mailed code (or is set again with `judge dashboard account`).
 
-Revision ID: 0007_webid
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-02
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007_webid"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -2,7 +2,7 @@
 players.preferences and players.draw.  PostgreSQL refuses a value longer than a VARCHAR where SQLite
 stores it: a 60-character line that is no order overflowed orders.unit and lost the whole mail.
 
-Revision ID: 0007_pgimage
+Revision ID: 0007
 Revises: 0006
 Create Date: 2026-12-02
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007_pgimage"
+revision = "0007"
 down_revision = "0006"
 branch_labels = None
 depends_on = None
