@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -17,6 +16,7 @@ from app.services.actor import Actor
 from app.services.addresses import check_address
 from app.services.context import Judge
 from app.services.errors import DomainError
+from app.services.game_names import checked_game_name
 from app.services.notify import mail_seat
 from app.services.phase_snapshot import take_opening
 from app.services.powers import PowerBook
@@ -27,9 +27,6 @@ from app.services.timing import DEFAULT_SETTINGS, game_setting, next_deadline
 
 __all__ = ["GameCreated", "GameStarted", "Joined", "TakeoverAsked", "TookOver", "assign_powers", "create_game", "join_game",
            "start_game", "takeover"]
-
-_NAME = re.compile(r"^[a-z][a-z0-9_-]{1,29}$")
-
 
 @dataclass(frozen=True)
 class GameCreated:
@@ -62,9 +59,7 @@ class Joined:
 def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: str, variant: str = "standard",
                 settings: dict[str, Any] | None = None, press: str = "white") -> GameCreated:
     """A forming game with the actor as its master."""
-    name = name.lower()
-    if not _NAME.match(name):
-        raise DomainError("bad_name", "a game name is 2 to 30 letters, digits, '-' or '_', starting with a letter")
+    name = checked_game_name(name)
     if queries.game_by_name(db, name) is not None:
         raise DomainError("game_exists", f"a game called '{name}' already exists")
     try:
