@@ -1,5 +1,5 @@
-"""The one rule for game names, whoever creates the game (mail, dashboard, DoD III): a name goes into
-mail subjects and headers, so it is a short plain word."""
+"""A game's name: what every way of creating a game accepts (CREATE, DOD3 CREATE, the dashboard,
+`judge game create`).  Names fit their column (games.name) and every subject and address they go in."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import re
 
 from app.services.errors import DomainError
 
-__all__ = ["checked_game_name"]
+__all__ = ["check_game_name"]
 
 _NAME = re.compile(r"[a-z][a-z0-9_-]{1,29}")
 
 
-def checked_game_name(name: str) -> str:
-    """``name`` lower-cased, or ``DomainError("bad_name")``."""
+def check_game_name(name: str) -> str:
+    """``name`` lower-cased, or ``DomainError('bad_name')`` saying what a name may be."""
     name = name.lower()
     if not _NAME.fullmatch(name):
         raise DomainError("bad_name", "a game name is 2 to 30 letters, digits, '-' or '_', starting with a letter")

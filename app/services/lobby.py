@@ -16,7 +16,7 @@ from app.services.actor import Actor
 from app.services.addresses import check_address
 from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.game_names import checked_game_name
+from app.services.game_names import check_game_name
 from app.services.notify import mail_seat
 from app.services.phase_snapshot import take_opening
 from app.services.powers import PowerBook
@@ -59,7 +59,7 @@ class Joined:
 def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: str, variant: str = "standard",
                 settings: dict[str, Any] | None = None, press: str = "white") -> GameCreated:
     """A forming game with the actor as its master."""
-    name = checked_game_name(name)
+    name = check_game_name(name)
     if queries.game_by_name(db, name) is not None:
         raise DomainError("game_exists", f"a game called '{name}' already exists")
     try:

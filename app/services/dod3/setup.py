@@ -22,7 +22,7 @@ from app.services.actor import Actor
 from app.services.addresses import check_address
 from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.game_names import checked_game_name
+from app.services.game_names import check_game_name
 from app.services.security import hash_password, new_token
 
 from .mailing import Line, mail_all, notice
@@ -63,7 +63,7 @@ def create_game(db: Session, judge: Judge, name_: str, master_email: str, master
     """A forming DoD III game. ``setup``: ``GameSetup.from_dict`` input without ``game_id``
     (players or a rule 3.1 ``preset``, per-power numbers, option costs, weather chart,
     options ``bitter_end`` / ``rule_8_6``). ``seats``: player name -> (address, password)."""
-    game_name = checked_game_name(name_)
+    game_name = check_game_name(name_)
     if queries.game_by_name(db, game_name) is not None:
         raise DomainError("game_exists", f"a game called '{game_name}' already exists")
     try:
