@@ -11,6 +11,8 @@ in-memory twin and the real dovecot IMAP door.
 
 from __future__ import annotations
 
+import base64
+import codecs
 import threading
 import time
 from collections.abc import Iterator
@@ -23,7 +25,9 @@ from app.db.models import InboundMessage, OutboundMessage
 from app.mail import inbound
 from app.mail.imap_inbox import ImapInbox
 from app.mail.inbox import MemoryInbox
+from app.mail.messages import parse_message
 from app.mail.poller import poll_once, run_poller
+from benchmarks.fuzz_headers import python_charsets
 from tests.server.conftest import Harness
 from tests.support.mail_services import MailServices
 from tests.web.conftest import _postgres_url, make_harness
@@ -204,3 +208,17 @@ def test_fifty_poison_mails_do_not_hold_three_legitimate_ones_on_imap(
     assert box.fetch_new() == []
     with services.imap(address, "Processed") as client:
         assert len(client.search("ALL")) == 53
+
+
+# ----------------------------------------------------------------------------- 1: every charset
+
+
+@pytest.mark.parametrize("charset", sorted({codecs.lookup(name).name for name in python_charsets()}))
+def test_an_encoded_word_in_any_charset_python_knows_is_read_as_storable_text(charset: str) -> None:
+    for data in (b"+2AA-", b"+2D3cAA-", bytes(range(256)), "Grüße Привет".encode(), b"\xed\xa0\x80"):
+        for word in (f"=?{charset}?B?{base64.b64encode(data).decode()}?=",
+                     f"=?{charset}?Q?{''.join(f'={byte:02X}' for byte in data)}?="):
+            mail = parse_message(raw_mail("any@example.com", "HELP", subject=word, message_id=word))
+            for text in (mail.subject, mail.message_id, mail.text, *mail.problems):
+                text.encode("utf-8")  # no lone surrogate: storable in any column
+            assert len(mail.message_id) <= 400
