@@ -65,13 +65,16 @@ async def _serve(judge: Judge, inbox: Inbox, mailer: Mailer, stop: asyncio.Event
     settings = judge.settings
     health = judge.health
     health.stale_after, health.busy_limit = settings.health_stale_seconds, settings.health_busy_seconds
-    health.watch(POLLER, stale_after=max(settings.health_stale_seconds, 3 * settings.poll_seconds))
-    health.watch(DRAIN)
+    # A round of the poller or the drain takes seconds (the IMAP and SMTP clients time out): one
+    # under way for longer than the stale limit hangs.  A scheduler's tick may run a long turn.
+    stale = settings.health_stale_seconds
+    health.watch(POLLER, stale_after=max(stale, 3 * settings.poll_seconds), busy_limit=stale)
+    health.watch(DRAIN, busy_limit=stale)
     poller = supervise(POLLER, lambda: run_poller(judge, inbox, thread_stop, wait=settings.poll_seconds), health,
                        thread_stop)
     ticker = None
     if scheduler:
-        health.watch(SCHEDULER, stale_after=max(settings.health_stale_seconds, 3 * settings.tick_seconds))
+        health.watch(SCHEDULER, stale_after=max(stale, 3 * settings.tick_seconds))
         ticker = supervise(SCHEDULER, lambda: _run_scheduler(judge, thread_stop), health, thread_stop)
     dashboard = asyncio.create_task(_dashboard(judge, stop)) if settings.web_port else None
     try:

@@ -3,8 +3,9 @@
 Each loop calls ``begin(name)`` when a round starts, ``ok(name)`` when it ended well and
 ``failed(name, error)`` when it raised.  A loop is healthy while its last good round is recent
 (``stale_after`` seconds; since it was first seen, before its first round) or while a round that
-began recently is still running (``busy_limit``: a long turn is not a dead loop).  A loop that died,
-hangs or fails round after round stops being healthy, and so does the judge.
+began recently is still running and nothing failed since the last good one (``busy_limit``: a long
+turn is not a dead loop).  A loop that died, hangs or fails round after round stops being healthy,
+and so does the judge.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class _Loop:
     busy_since: float | None = None
     crashes: int = 0
     last_error: str | None = None
+    failing: bool = False  # a round failed since the last good one
 
 
 @dataclass
@@ -71,14 +73,14 @@ class LoopHealth:
     def ok(self, name: str) -> None:
         with self._lock:
             loop = self._loop(name)
-            loop.last_ok, loop.last_ok_wall, loop.busy_since = self.clock(), datetime.now(UTC), None
+            loop.last_ok, loop.last_ok_wall, loop.busy_since, loop.failing = self.clock(), datetime.now(UTC), None, False
 
     def failed(self, name: str, error: BaseException) -> None:
         with self._lock:
             loop = self._loop(name)
             loop.crashes += 1
             loop.last_error = type(error).__name__
-            loop.busy_since = None
+            loop.busy_since, loop.failing = None, True
 
     def reports(self) -> list[LoopReport]:
         now = self.clock()
@@ -92,7 +94,7 @@ class LoopHealth:
 def _report(name: str, loop: _Loop, now: float) -> LoopReport:
     idle = now - (loop.last_ok if loop.last_ok is not None else loop.seen)
     busy = now - loop.busy_since if loop.busy_since is not None else None
-    healthy = idle <= loop.stale_after or (busy is not None and busy <= loop.busy_limit)
+    healthy = idle <= loop.stale_after or (busy is not None and busy <= loop.busy_limit and not loop.failing)
     return LoopReport(name=name, healthy=healthy, last_ok=loop.last_ok_wall,
                       seconds_since_ok=None if loop.last_ok is None else now - loop.last_ok,
                       busy_seconds=busy, crashes=loop.crashes, last_error=loop.last_error)

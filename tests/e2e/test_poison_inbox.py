@@ -12,6 +12,7 @@ from email.message import EmailMessage
 from tests.e2e.conftest import (
     Mailbox,
     ServerProcess,
+    free_port,
     send_mail,
     server_env,
     unique,
@@ -60,3 +61,29 @@ def test_fifty_poison_mails_hold_nobody_and_the_loops_stay_healthy(
     assert isinstance(loops, dict) and sorted(loops) == ["drain", "poller", "scheduler"]
     assert all(loop["healthy"] and loop["last_ok"] for loop in loops.values()), loops
     assert len(poisoner.fetch_all()) == 50 and all(len(p.fetch_all()) == 1 for p in players)
+
+
+def test_a_poller_that_cannot_read_mail_makes_healthz_unhealthy(
+        pg_url: str, server_factory: Callable[..., ServerProcess]) -> None:
+    """No IMAP server where the judge looks: the poller fails round after round (logged, counted,
+    retried) and /healthz answers 503 for it, while the dashboard and the other loops are fine."""
+    env = server_env(pg_url, unique("judge"), JUDGE_IMAP_PORT=str(free_port()), JUDGE_HEALTH_STALE_SECONDS="3")
+    server_factory(env).start()
+    seen: list[tuple[int, dict[str, object]]] = []
+
+    def unhealthy() -> bool:
+        try:
+            seen.append(healthz(env["JUDGE_WEB_PORT"]))
+        except OSError:
+            return False  # not listening yet
+        code, body = seen[-1]
+        loops = body.get("loops")
+        return code == 503 and isinstance(loops, dict) and loops["poller"]["crashes"] >= 1
+
+    wait_until(unhealthy, timeout=120, what="/healthz to turn unhealthy, with the poller's failure counted")
+    status, body = seen[-1]
+    loops = body["loops"]
+    assert isinstance(loops, dict) and body["status"] == "unhealthy"
+    assert not loops["poller"]["healthy"] and loops["poller"]["crashes"] >= 1
+    assert loops["poller"]["last_error"] == "InboxUnavailable" and loops["poller"]["last_ok"] is None
+    assert loops["drain"]["healthy"] and loops["scheduler"]["healthy"]

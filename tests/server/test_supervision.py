@@ -143,3 +143,16 @@ def test_the_poller_reports_its_rounds_and_survives_an_inbox_that_fails(tmp_path
     assert box.done
     [report] = harness.judge.health.reports()
     assert report.crashes == 2 and report.last_error == "OSError" and report.last_ok is not None
+
+
+def test_a_loop_that_fails_round_after_round_is_unhealthy_though_always_busy() -> None:
+    clock = FakeClock()
+    health = LoopHealth(stale_after=60, busy_limit=600, clock=clock)
+    health.watch("poller")
+    for _ in range(7):  # the IMAP server is down: each round reconnects for a while, then fails
+        health.begin("poller")
+        clock.now += 10
+        health.failed("poller", OSError("connection refused"))
+        health.begin("poller")
+    [report] = health.reports()
+    assert not report.healthy and report.crashes == 7 and report.busy_seconds == 0
