@@ -27,7 +27,6 @@ from app.mail.headers import (
     decoded,
     first_address,
     forbidden_header_char,
-    storable,
 )
 from app.mail.html_text import html_to_text
 
@@ -253,7 +252,11 @@ def _body_text(msg: Message, problems: list[str]) -> str:
 
 
 def _finish(text: str, problems: list[str]) -> str:
-    text = storable(text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", ""))
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    storable = text.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate (UTF-7's +2AA-) is no text
+    if storable != text:
+        problems.append("characters that are not text (lone surrogates) were read as '?'")
+        text = storable
     if len(text) > TEXT_LIMIT:
         text = _without_quotes(text)  # quoted reply text is never read: it must not push orders out
     if len(text) > TEXT_LIMIT:
