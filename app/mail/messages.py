@@ -20,14 +20,7 @@ from email.policy import SMTP, compat32
 from email.utils import format_datetime, getaddresses, make_msgid
 
 from app.mail.automatic import automatic_reasons
-from app.mail.headers import (
-    addresses,
-    bare_address,
-    clean,
-    decoded,
-    first_address,
-    forbidden_header_char,
-)
+from app.mail.headers import addresses, bare_address, clean, decoded, first_address, forbidden_header_char
 from app.mail.html_text import html_to_text
 
 __all__ = [
