@@ -15,15 +15,19 @@ from pathlib import Path
 
 from app.db.migrate import upgrade
 from app.db.session import make_engine, make_sessionmaker
+from app.mail.drain import LOOP as DRAIN
 from app.mail.drain import run_drain
 from app.mail.inbox import ImapInbox, Inbox, MaildirInbox
 from app.mail.maildir import deliver
 from app.mail.mailer import MaildirMailer, Mailer, SmtpMailer
+from app.mail.poller import LOOP as POLLER
 from app.mail.poller import run_poller
-from app.scheduler import make_scheduler
+from app.scheduler import LOOP as SCHEDULER
+from app.scheduler import make_scheduler, scheduler_alive
 from app.services.context import Judge
 from app.services.crashpoints import CrashPoints
 from app.settings import Settings
+from app.supervisor import supervise, supervise_async
 from app.web.serve import serve_dashboard
 
 __all__ = ["build_judge", "inbox_writer", "make_inbox", "make_mailer", "serve"]
@@ -57,24 +61,47 @@ def make_mailer(settings: Settings) -> Mailer:
 
 async def _serve(judge: Judge, inbox: Inbox, mailer: Mailer, stop: asyncio.Event, thread_stop: threading.Event,
                  scheduler: bool) -> None:
-    poller = threading.Thread(target=run_poller, args=(judge, inbox, thread_stop),
-                              kwargs={"wait": judge.settings.poll_seconds}, name="judge-poller", daemon=True)
-    poller.start()
-    sched = make_scheduler(judge) if scheduler else None
-    if sched is not None:
-        sched.start()
-        sched.modify_job("judge-tick", next_run_time=datetime.now(UTC))
-    dashboard = asyncio.create_task(_dashboard(judge, stop)) if judge.settings.web_port else None
+    """The three loops under supervision (``app.supervisor``), watched by ``judge.health`` (``/healthz``)."""
+    settings = judge.settings
+    health = judge.health
+    health.stale_after, health.busy_limit = settings.health_stale_seconds, settings.health_busy_seconds
+    # A round of the poller or the drain takes seconds (the IMAP and SMTP clients time out): one
+    # under way for longer than the stale limit hangs.  A scheduler's tick may run a long turn.
+    stale = settings.health_stale_seconds
+    health.watch(POLLER, stale_after=max(stale, 3 * settings.poll_seconds), busy_limit=stale)
+    health.watch(DRAIN, busy_limit=stale)
+    poller = supervise(POLLER, lambda: run_poller(judge, inbox, thread_stop, wait=settings.poll_seconds), health,
+                       thread_stop)
+    ticker = None
+    if scheduler:
+        health.watch(SCHEDULER, stale_after=max(stale, 3 * settings.tick_seconds))
+        ticker = supervise(SCHEDULER, lambda: _run_scheduler(judge, thread_stop), health, thread_stop)
+    dashboard = asyncio.create_task(_dashboard(judge, stop)) if settings.web_port else None
     try:
-        await run_drain(judge, mailer, stop, interval=min(1.0, judge.settings.poll_seconds))
+        await supervise_async(DRAIN, lambda: run_drain(judge, mailer, stop, interval=min(1.0, settings.poll_seconds)),
+                              health, stop)
     finally:
         stop.set()
         if dashboard is not None:
             await dashboard
         thread_stop.set()
-        if sched is not None:
-            sched.shutdown(wait=True)
+        if ticker is not None:
+            ticker.join(timeout=60)
         poller.join(timeout=30)
+
+
+def _run_scheduler(judge: Judge, stop: threading.Event) -> None:
+    """The scheduler's thread, watched: raises (for the supervisor to restart it) when it died."""
+    sched = make_scheduler(judge)
+    sched.start()
+    try:
+        sched.modify_job("judge-tick", next_run_time=datetime.now(UTC))
+        while not stop.wait(1.0):
+            if not scheduler_alive(sched):
+                raise RuntimeError("the scheduler's thread is gone")
+    finally:
+        if sched.running:
+            sched.shutdown(wait=stop.is_set())
 
 
 def inbox_writer(settings: Settings) -> Callable[[bytes], object] | None:

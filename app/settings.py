@@ -112,6 +112,10 @@ class Settings(BaseSettings):
     tick_seconds: float = 20.0
     poll_seconds: float = 5.0
     max_attempts: int = 3
+    # /healthz: a loop (poller, drain, scheduler) without a good round for this long is unhealthy,
+    # unless a round is under way since less than health_busy_seconds (a long turn).
+    health_stale_seconds: float = 300.0
+    health_busy_seconds: float = 3600.0
     outage_minutes: int = 60
     max_extension_days: int = 14
     # A mail claimed by a sender that died mid-send is sent again (same Message-ID) after this.

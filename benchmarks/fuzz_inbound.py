@@ -1,26 +1,35 @@
 """Fuzz the inbound pipeline: generated mails (random MIME structure, charsets, headers, command
-mixes, damaged bytes) through ``handle_raw``, then count what went wrong.
+mixes, damaged bytes, and the hostile headers and over-long lines of ``benchmarks/fuzz_headers.py``:
+encoded words in every charset Python knows, UTF-7 lone surrogates, over-long Message-IDs,
+In-Reply-To, References and addresses, NUL and control characters in every header, lines past
+every column) through the judge, then count what went wrong.
 
-    python benchmarks/fuzz_inbound.py [--mails 100000] [--batch 10000] [--seed 1] [--database-url URL]
-                                      [--fast-hash]
+    python benchmarks/fuzz_inbound.py [--mails N | --long] [--batch 10000] [--seed 1] [--fast-hash]
+        [--database-url URL | --postgres ADMIN_URL] [--imap HOST:PORT [--imap-domain D] [--imap-password P]]
 
-Each batch runs on a fresh throwaway SQLite database (or the given one) with a started game
-``fuzz`` of seven players; the judge's clock moves one minute per mail.  Printed per batch and
-in total:
+Each batch runs on a fresh database (throwaway SQLite; ``--postgres``: a throwaway PostgreSQL
+database made with that admin URL) with a started game ``fuzz`` of seven players.  Without
+``--imap`` each mail goes straight into ``handle_raw`` and the judge's clock moves one minute per
+mail; with ``--imap`` (the production shape) each batch is appended to a fresh mailbox on that IMAP
+server and read by the judge's own poller (``poll_once`` over ``ImapInbox``), a minute per round.
+``--long`` is the long run: 100,000 mails.  The short run (2,000 mails, IMAP + PostgreSQL) is in
+the test suite (``tests/mail/test_fuzz_production.py``).  Printed per batch and in total:
 
-- crashes: ``handle_raw`` raised, or a mail ended ``failed`` / ``quarantined`` (an exception
-  inside the pipeline);
-- unanswered human mails: a mail with a sender, not automatic, not from the judge itself and
-  not a repeated Message-ID, that got no answer -- except those held back by the answer budget
-  (no command, over three an hour from one sender), which are counted on their own line;
-- duplicate answers: a mail answered more than once.
+- crashes: a mail the judge could not handle at all, or one tried more than once, ``failed`` or
+  ``quarantined`` (an exception inside the pipeline);
+- unanswered human mails: a stored mail with a sender, not automatic, not from the judge itself,
+  that got no answer -- except those held back by the answer budget (no command, over three an
+  hour from one sender), which are counted on their own line;
+- duplicate answers: a mail answered more than once;
+- stalls (IMAP): mails still in the inbox when ten rounds in a row took none out.
 
-Exit status 1 when any of the three is not 0.
+Exit status 1 when any of the four is not 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import random
 import sys
 import tempfile
@@ -44,11 +53,15 @@ from app.db import queries
 from app.db.migrate import upgrade
 from app.db.models import InboundMessage, OutboundMessage
 from app.db.session import make_engine, make_sessionmaker
+from app.mail.imap_inbox import ImapInbox
 from app.mail.inbound import handle_raw
 from app.mail.messages import parse_message
+from app.mail.poller import poll_once
 from app.services.admin import SeatSpec, create_game_direct
 from app.services.context import Judge
 from app.settings import Settings
+from benchmarks.fuzz_headers import POISON_WORDS, encoded_word, hostile_headers, long_lines
+from benchmarks.fuzz_imap import ImapTarget, throwaway_database
 
 __all__ = ["FuzzFigures", "run_batch", "run_fuzz"]
 
@@ -74,20 +87,22 @@ class FuzzFigures:
     unanswered: int = 0
     budget_held: int = 0
     duplicate_answers: int = 0
+    stalls: int = 0  # mails still in the inbox when the run ended (IMAP)
+    refused: int = 0  # mails the IMAP server would not take (never reached the judge)
     statuses: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
     examples: list[str] = field(default_factory=list)
 
     def add(self, other: FuzzFigures) -> None:
         for name in ("mails", "crashes", "human", "answered", "unanswered", "budget_held", "duplicate_answers",
-                     "seconds"):
+                     "stalls", "refused", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.statuses.update(other.statuses)
         self.examples.extend(other.examples[: max(0, 10 - len(self.examples))])
 
     @property
     def ok(self) -> bool:
-        return self.crashes == 0 and self.unanswered == 0 and self.duplicate_answers == 0
+        return self.crashes == 0 and self.unanswered == 0 and self.duplicate_answers == 0 and self.stalls == 0
 
     def lines(self) -> list[str]:
         return [f"mails: {self.mails} in {self.seconds:.1f} s ({self.mails / max(self.seconds, 1e-9):.1f} mails/s)",
@@ -95,6 +110,7 @@ class FuzzFigures:
                 f"human mails: {self.human}; answered: {self.answered}; unanswered: {self.unanswered}; "
                 f"held back by the answer budget (no command, >3/h): {self.budget_held}",
                 f"duplicate answers: {self.duplicate_answers}",
+                f"stalled (left in the inbox): {self.stalls}; refused by the IMAP server: {self.refused}",
                 f"outcomes: {dict(sorted(self.statuses.items()))}"]
 
 
@@ -179,6 +195,8 @@ class _Generator:
             lines.extend(["> " + "q" * 70] * r.randint(100, 1200))  # a long quoted tail
         if r.random() < 0.02:
             lines.extend([self._order(power)] * r.randint(1000, 2100))
+        if r.random() < 0.15:
+            lines.extend(long_lines(r, power))
         r.shuffle(lines) if r.random() < 0.1 else None
         return "\n".join(lines)
 
@@ -263,8 +281,10 @@ class _Generator:
             msg["From"] = sender
         msg["To"] = self._to(power)
         subject = r.choice(["orders", "Re: Diplomacy orders fuzz S1901M", "", "Ordres — été " + r.choice(WORDS),
-                            "Re: Re: Re: Re: judge", "x" * 600])
-        if not subject.isascii() and r.random() < 0.5:
+                            "Re: Re: Re: Re: judge", "x" * 600, encoded_word(r), r.choice(POISON_WORDS)])
+        if subject.startswith("=?"):
+            msg["Subject"] = subject  # an encoded word as written, whatever it decodes to
+        elif not subject.isascii() and r.random() < 0.5:
             msg["Subject"] = Header(subject, "utf-8").encode()  # RFC 2047 encoded words
         else:
             msg["Subject"] = subject  # raw 8-bit when not ASCII
@@ -288,6 +308,8 @@ class _Generator:
             raw = msg.as_bytes()
         except Exception:
             raw = msg.as_string().encode("utf-8", "replace")
+        if r.random() < 0.25:  # hostile header lines in front: the first occurrence is the one read
+            raw = hostile_headers(r) + raw
         damage = r.random()
         if damage < 0.05:  # flip some bytes
             data = bytearray(raw)
@@ -302,90 +324,161 @@ class _Generator:
         return raw
 
 
-def _is_human(raw: bytes, judge_address: str, seen_ids: set[str]) -> bool:
-    mail = parse_message(raw)
-    if mail.message_id in seen_ids:
-        return False
-    seen_ids.add(mail.message_id)
-    local, _, domain = mail.sender.lower().rpartition("@")
+def _own(address: str, judge_address: str) -> bool:
+    local, _, domain = address.lower().rpartition("@")
     own_local, _, own_domain = judge_address.lower().rpartition("@")
-    own = domain == own_domain and (local == own_local or local.startswith(own_local + "+"))
-    return bool(mail.sender) and not mail.automatic and not own
+    return domain == own_domain and (local == own_local or local.startswith(own_local + "+"))
+
+
+def new_judge(url: str, clock: _Clock, judge_address: str = "judge@judge.test") -> Judge:
+    """The services on a migrated database ``url``, with the game ``fuzz`` of seven players started."""
+    upgrade(url)
+    judge = Judge(settings=Settings(database_url=url, judge_address=judge_address, outage_minutes=10**7,
+                                    authserv_id="mx.judge.test"),
+                  sessions=make_sessionmaker(make_engine(url)), clock=clock)
+    seats = [SeatSpec(f"{p.lower()}@example.com", f"pw{p.lower()}", p) for p in POWERS]
+    create_game_direct(judge, "fuzz", "gm@example.com", MASTER_PASSWORD, seats=seats,
+                       settings={"reminder_hours": 0, "early": False})
+    return judge
+
+
+def generator_for(judge: Judge, rng: random.Random) -> _Generator:
+    with judge.sessions.begin() as db:
+        game = queries.game_by_name(db, "fuzz")
+        assert game is not None
+        tokens = {s.power or "": judge.settings.token_address(s.reply_token) for s in game.players}
+    return _Generator(rng, tokens, judge.settings.judge_address)
+
+
+def account(judge: Judge, figures: FuzzFigures) -> None:
+    """What the database says of every mail the judge stored: crashes (a mail tried more than once,
+    failed or quarantined), human mails answered, held back by the answer budget or unanswered, and
+    mails answered more than once."""
+    with judge.sessions.begin() as db:
+        replies = Counter(dict(db.execute(
+            select(OutboundMessage.in_reply_to, func.count()).where(OutboundMessage.kind == "reply")
+            .group_by(OutboundMessage.in_reply_to)).all()))
+        rows = db.execute(select(InboundMessage.id, InboundMessage.status, InboundMessage.attempts,
+                                 InboundMessage.error, InboundMessage.raw)).all()
+    for row_id, status, attempts, error, raw in rows:
+        figures.statuses[status] += 1
+        if attempts > 1 or status in ("failed", "quarantined"):
+            figures.crashes += 1
+            figures.examples.append(f"stored mail {row_id}: {status} after {attempts} tries: {error}"[:300])
+        mail = parse_message(raw)
+        if not mail.sender or mail.automatic or _own(mail.sender, judge.settings.judge_address):
+            continue
+        figures.human += 1
+        count = replies.get(mail.message_id, 0)
+        if count:
+            figures.answered += 1
+        elif status == "ignored" and (error or "").startswith("no command: answer budget"):
+            figures.budget_held += 1
+        else:
+            figures.unanswered += 1
+            figures.examples.append(f"unanswered: stored mail {row_id} {mail.message_id[:80]} ({status})")
+    figures.duplicate_answers = sum(1 for count in replies.values() if count > 1)
+
+
+def quiet_logs() -> None:
+    logging.getLogger("app").setLevel(logging.CRITICAL)  # failures are counted from the database, not printed
 
 
 def run_batch(mails: int, seed: int, database_url: str | None = None) -> FuzzFigures:
-    """Fuzz one fresh database with ``mails`` generated mails."""
-    import logging
-
-    logging.getLogger("app").setLevel(logging.CRITICAL)  # expected failures are counted, not printed
+    """Fuzz one fresh database with ``mails`` generated mails, straight into ``handle_raw``."""
+    quiet_logs()
     figures = FuzzFigures(mails=mails)
     rng = random.Random(seed)
     # A throwaway database: in memory-backed /dev/shm when there is one (no fsync per commit).
     shm = "/dev/shm" if Path("/dev/shm").is_dir() else None
     with tempfile.TemporaryDirectory(dir=shm) as tmp:
-        url = database_url or f"sqlite:///{tmp}/fuzz.sqlite3"
-        upgrade(url)
-        engine = make_engine(url)
         clock = _Clock()
-        judge = Judge(settings=Settings(database_url=url, outage_minutes=10**7, authserv_id="mx.judge.test"),
-                      sessions=make_sessionmaker(engine), clock=clock)
-        seats = [SeatSpec(f"{p.lower()}@example.com", f"pw{p.lower()}", p) for p in POWERS]
-        create_game_direct(judge, "fuzz", "gm@example.com", MASTER_PASSWORD, seats=seats,
-                           settings={"reminder_hours": 0, "early": False})
-        with judge.sessions.begin() as db:
-            game = queries.game_by_name(db, "fuzz")
-            assert game is not None
-            tokens = {s.power or "": judge.settings.token_address(s.reply_token) for s in game.players}
-        generator = _Generator(rng, tokens, judge.settings.judge_address)
-        human_ids: dict[str, int] = {}
-        seen_ids: set[str] = set()
+        judge = new_judge(database_url or f"sqlite:///{tmp}/fuzz.sqlite3", clock)
+        generator = generator_for(judge, rng)
         started = time.perf_counter()
         for number in range(mails):
             raw = generator.mail()
-            human = _is_human(raw, judge.settings.judge_address, seen_ids)
             try:
-                outcome = handle_raw(judge, raw)
+                handle_raw(judge, raw)
             except Exception as error:
                 figures.crashes += 1
                 figures.examples.append(f"mail {number}: raised {type(error).__name__}: {error}"[:300])
-                continue
-            figures.statuses[outcome.status] += 1
-            if outcome.status in ("failed", "quarantined"):
-                figures.crashes += 1
-                figures.examples.append(f"mail {number}: {outcome.status}: {outcome.error}"[:300])
-            if human and outcome.inbound_id is not None:
-                human_ids[parse_message(raw).message_id] = outcome.inbound_id
             clock.now += timedelta(minutes=1)
         figures.seconds = time.perf_counter() - started
-        with judge.sessions.begin() as db:
-            replies = Counter(dict(db.execute(
-                select(OutboundMessage.in_reply_to, func.count()).where(OutboundMessage.kind == "reply")
-                .group_by(OutboundMessage.in_reply_to)).all()))
-            held = set(db.scalars(select(InboundMessage.message_id).where(
-                InboundMessage.status == "ignored", InboundMessage.error.like("no command: answer budget%"))))
-        figures.human = len(human_ids)
-        for message_id in human_ids:
-            count = replies.get(message_id, 0)
-            if count == 0 and message_id[:400] in held:
-                figures.budget_held += 1
-            elif count == 0:
-                figures.unanswered += 1
-                figures.examples.append(f"unanswered: {message_id}")
-            else:
-                figures.answered += 1
-        figures.duplicate_answers = sum(1 for count in replies.values() if count > 1)
-        engine.dispose()
+        account(judge, figures)
+        judge.sessions.kw["bind"].dispose()
+    return figures
+
+
+class _Unhandled(logging.Handler):
+    """Counts the mails the poller could not handle at all (left in the inbox for the next round)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage().startswith("could not handle message"):
+            self.messages.append(f"{record.getMessage()}: {record.exc_info[1]!r}"[:300] if record.exc_info
+                                 else record.getMessage())
+
+
+def run_imap_batch(mails: int, seed: int, database_url: str | None, target: ImapTarget,
+                   chunk: int = 100) -> FuzzFigures:
+    """``mails`` generated mails delivered to a fresh mailbox of a real IMAP server, ``chunk`` at a time,
+    read by the judge's own ``poll_once`` over its ``ImapInbox`` (batches of 50), as `judge serve` does;
+    then polled until the inbox is empty, or ten rounds without progress: what is left is stalled."""
+    quiet_logs()
+    unhandled = _Unhandled()
+    logging.getLogger("app.mail.poller").addHandler(unhandled)
+    figures = FuzzFigures(mails=mails)
+    rng = random.Random(seed)
+    mailbox = target.new_mailbox()
+    shm = "/dev/shm" if Path("/dev/shm").is_dir() else None
+    with tempfile.TemporaryDirectory(dir=shm) as tmp:
+        clock = _Clock()
+        judge = new_judge(database_url or f"sqlite:///{tmp}/fuzz.sqlite3", clock, judge_address=mailbox.address)
+        generator = generator_for(judge, rng)
+        inbox = ImapInbox(target.host, target.port, mailbox.address, target.password)
+        started = time.perf_counter()
+        try:
+            for first in range(0, mails, chunk):
+                for _ in range(min(chunk, mails - first)):
+                    figures.refused += not mailbox.append(generator.mail())
+                for _ in range(chunk // inbox.batch_size):
+                    poll_once(judge, inbox)
+                    clock.now += timedelta(minutes=1)
+            idle = 0
+            while (waiting := mailbox.waiting()) and idle < 10:
+                poll_once(judge, inbox)
+                clock.now += timedelta(minutes=1)
+                idle = idle + 1 if mailbox.waiting() >= waiting else 0
+            figures.stalls = mailbox.waiting()
+        finally:
+            inbox.close()
+            mailbox.close()
+            logging.getLogger("app.mail.poller").removeHandler(unhandled)
+        figures.seconds = time.perf_counter() - started
+        figures.crashes += len(unhandled.messages)
+        figures.examples.extend(unhandled.messages[:5])
+        account(judge, figures)
+        judge.sessions.kw["bind"].dispose()
     return figures
 
 
 def run_fuzz(mails: int, batch: int = 10000, seed: int = 1, database_url: str | None = None,
-             report: bool = False) -> FuzzFigures:
+             report: bool = False, imap: ImapTarget | None = None, postgres: str | None = None) -> FuzzFigures:
+    """``mails`` in batches, each on a fresh database: throwaway SQLite, or (``postgres``, an admin
+    URL) a throwaway PostgreSQL database; through ``handle_raw``, or (``imap``) through real IMAP."""
     total = FuzzFigures()
     done = 0
     number = 0
     while done < mails:
         size = min(batch, mails - done)
-        figures = run_batch(size, seed * 1_000_003 + number, database_url)
+        batch_seed = seed * 1_000_003 + number
+        with throwaway_database(postgres) as url:
+            url = url or database_url
+            figures = run_imap_batch(size, batch_seed, url, imap) if imap else run_batch(size, batch_seed, url)
         total.add(figures)
         done += size
         number += 1
@@ -394,28 +487,49 @@ def run_fuzz(mails: int, batch: int = 10000, seed: int = 1, database_url: str | 
     return total
 
 
+LONG_RUN = 100_000
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--mails", type=int, default=1000)
+    parser.add_argument("--long", action="store_true", help=f"the long run: {LONG_RUN:,} mails (overrides --mails)")
     parser.add_argument("--batch", type=int, default=10000, help="mails per fresh database")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", default=None, help="an empty database (default: throwaway SQLite)")
+    parser.add_argument("--postgres", default=None, metavar="ADMIN_URL",
+                        help="a throwaway PostgreSQL database per batch, made with this admin URL "
+                             "(postgresql+psycopg://postgres@127.0.0.1:5432/postgres)")
+    parser.add_argument("--imap", default=None, metavar="HOST:PORT",
+                        help="through a real IMAP server: each batch is appended to a fresh mailbox "
+                             "(fuzz-<random>@<--imap-domain>, password --imap-password) and polled as `judge serve` does")
+    parser.add_argument("--imap-domain", default="judge.test")
+    parser.add_argument("--imap-password", default="secret")
     parser.add_argument("--fast-hash", action="store_true",
                         help="argon2 at its minimal cost (same code path, far less CPU per sign-on)")
     args = parser.parse_args()
     if args.fast_hash:
-        from argon2 import PasswordHasher
-
-        from app.services import security
-
-        security._HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
-    total = run_fuzz(args.mails, args.batch, args.seed, args.database_url, report=True)
+        fast_hash()
+    imap = None
+    if args.imap:
+        host, _, port = args.imap.rpartition(":")
+        imap = ImapTarget(host or "127.0.0.1", int(port), args.imap_domain, args.imap_password)
+    total = run_fuzz(LONG_RUN if args.long else args.mails, args.batch, args.seed, args.database_url, report=True,
+                     imap=imap, postgres=args.postgres)
     print("TOTAL")
     for line in total.lines():
         print("  " + line)
     for example in total.examples:
         print("  example: " + example)
     return 0 if total.ok else 1
+
+
+def fast_hash() -> None:
+    from argon2 import PasswordHasher
+
+    from app.services import security
+
+    security._HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 
 if __name__ == "__main__":

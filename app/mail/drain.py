@@ -21,10 +21,12 @@ from app.services.context import Judge
 from app.services.maps_cache import content_id, map_filename, map_png, without_inline_map
 from app.services.outbox import enqueue
 
-__all__ = ["MAX_ATTEMPTS", "drain_once", "run_drain"]
+__all__ = ["LOOP", "MAX_ATTEMPTS", "drain_once", "run_drain"]
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 50
+LOOP = "drain"
+"""The name of the loop in ``judge.health`` (``/healthz``)."""
 
 
 def _claim(judge: Judge, limit: int) -> list[OutboundMessage]:
@@ -187,13 +189,17 @@ async def drain_once(judge: Judge, mailer: Mailer, limit: int = 200) -> int:
 
 
 async def run_drain(judge: Judge, mailer: Mailer, stop: asyncio.Event, interval: float = 1.0) -> None:
-    """Drain until ``stop`` is set."""
+    """Drain until ``stop`` is set; each round is reported to ``judge.health``."""
     while not stop.is_set():
+        judge.health.begin(LOOP)
         try:
             sent = await drain_once(judge, mailer)
-        except Exception:
+        except Exception as error:
+            judge.health.failed(LOOP, error)
             log.exception("outbox drain failed")
             sent = 0
+        else:
+            judge.health.ok(LOOP)
         if sent == 0:
             try:
                 await asyncio.wait_for(stop.wait(), timeout=interval)

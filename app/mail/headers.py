@@ -15,9 +15,11 @@ __all__ = [
     "decoded",
     "first_address",
     "forbidden_header_char",
+    "storable",
 ]
 
 _WS = re.compile(r"\s+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _ADDRESS = re.compile(r"^[^\s@<>()\[\],;:\"\\]+@[^\s@<>()\[\],;:\"\\]+$")
 
 
@@ -31,9 +33,17 @@ def forbidden_header_char(value: str) -> str | None:
     return None
 
 
+def storable(value: str) -> str:
+    """``value`` with every lone surrogate replaced by U+FFFD, so that it can be encoded in UTF-8
+    (a database column, a mail): ``=?utf-7?q?+2AA-?=`` decodes to one, raw 8-bit bytes read by the
+    ``compat32`` parser are others."""
+    return _SURROGATE.sub("\ufffd", value)
+
+
 def clean(value: str, limit: int = 1000) -> str:
-    """One line of text: control characters become spaces, runs of spaces collapse, capped."""
-    out = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in value)
+    """One line of text: control characters become spaces, runs of spaces collapse, lone surrogates
+    become U+FFFD, capped at ``limit`` characters."""
+    out = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in storable(value))
     return _WS.sub(" ", out).strip()[:limit]
 
 

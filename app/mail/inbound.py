@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,8 @@ from app.db.models import Game, InboundMessage
 from app.mail import answer_budget
 from app.mail.auth_results import sender_failed_authentication
 from app.mail.commands_all import run_commands, split_lines
-from app.mail.messages import IncomingMail, derived_message_id, parse_message
+from app.mail.headers import clean, storable
+from app.mail.messages import IncomingMail, message_id_of, parse_message
 from app.mail.replies import reply_context, reply_template
 from app.mail.session import MailSession, parse_sign_on_target
 from app.services.context import Judge
@@ -45,22 +47,48 @@ class InboundOutcome:
 
 
 def store_raw(judge: Judge, raw: bytes, uid: str | None = None) -> tuple[int, bool]:
-    """Insert the raw message (own transaction).  Returns (id, new)."""
-    mail = parse_message(raw)
-    message_id = (mail.message_id or derived_message_id(raw))[:400]
+    """Insert the raw bytes (own transaction), keyed by the Message-ID of the header lines, with the
+    decoded sender and subject cut to their columns; should those fail to store, the bytes are stored
+    without them: whatever the headers hold, the mail is kept, and then processed or quarantined.
+    Returns (id, new)."""
+    message_id = message_id_of(raw)
+    sender, subject = _described(raw)
     try:
-        with judge.sessions.begin() as db:
-            row = InboundMessage(message_id=message_id, source_uid=uid, sender=(mail.sender or "")[:320],
-                                 subject=(mail.subject or "")[:400], raw=raw, status="received")
-            db.add(row)
-            db.flush()
-            return row.id, True
+        return _insert(judge, raw, uid, message_id, sender, subject)
     except IntegrityError:
-        with judge.sessions.begin() as db:
-            existing = db.scalar(select(InboundMessage.id).where(InboundMessage.message_id == message_id))
-            if existing is None:
-                raise
-            return existing, False
+        pass
+    except Exception:
+        if not (sender or subject):
+            raise  # the bytes alone failed: the database is unavailable
+        log.exception("the sender and subject of a mail could not be stored; storing its bytes alone")
+        try:
+            return _insert(judge, raw, uid, message_id, "", "")
+        except IntegrityError:
+            pass
+    with judge.sessions.begin() as db:
+        existing = db.scalar(select(InboundMessage.id).where(InboundMessage.message_id == message_id))
+        if existing is None:
+            raise LookupError(f"the stored mail {message_id!r} vanished")
+        return existing, False
+
+
+def _described(raw: bytes) -> tuple[str, str]:
+    """The sender and subject of a mail, decoded and cut to their columns (for the dashboard)."""
+    try:
+        mail = parse_message(raw)
+        return clean(mail.sender, 320), clean(mail.subject, 400)
+    except Exception:
+        log.exception("the headers of a mail could not be read")
+        return "", ""
+
+
+def _insert(judge: Judge, raw: bytes, uid: str | None, message_id: str, sender: str, subject: str) -> tuple[int, bool]:
+    with judge.sessions.begin() as db:
+        row = InboundMessage(message_id=message_id, source_uid=uid[:200] if uid else None, sender=sender,
+                             subject=subject, raw=raw, status="received")
+        db.add(row)
+        db.flush()
+        return row.id, True
 
 
 def _start_attempt(judge: Judge, inbound_id: int) -> InboundMessage | str:
@@ -186,22 +214,48 @@ def _send_reply(judge: Judge, db: Any, ctx: MailSession, mail: IncomingMail) -> 
 
 
 def _fail(judge: Judge, inbound_id: int, error: BaseException) -> InboundOutcome:
+    """Record a failed attempt (own transaction); after the last one the mail is quarantined whatever
+    the failure, and its notices follow, each in a savepoint of its own: one that cannot be queued
+    never keeps the mail out of the quarantine."""
     with judge.sessions.begin() as db:
         row = db.get_one(InboundMessage, inbound_id, with_for_update=True)
         if row.status not in ("received", "failed"):  # another process finished it meanwhile
             return InboundOutcome("duplicate", inbound_id)
-        row.error = f"{type(error).__name__}: {error}"[:4000]
-        if row.attempts >= judge.settings.max_attempts:
-            row.status = "quarantined"
-            enqueue(db, judge, to=judge.settings.admin_address,
-                    subject=f"Judge: message quarantined after {row.attempts} attempts",
-                    text=f"The message {row.message_id} from {row.sender or '(unknown)'}\n"
-                         f"(subject: {row.subject!r}) failed {row.attempts} times and was quarantined.\n\n"
-                         f"Last error: {row.error}\n", kind="quarantine")
-            _tell_quarantined(judge, db, row)
-            return InboundOutcome("quarantined", inbound_id, row.error)
-        row.status = "failed"
-        return InboundOutcome("failed", inbound_id, row.error)
+        row.error = storable(f"{type(error).__name__}: {error}")[:4000]
+        if row.attempts < judge.settings.max_attempts:
+            row.status = "failed"
+            return InboundOutcome("failed", inbound_id, row.error)
+        row.status = "quarantined"
+        row.processed_at = judge.now()
+        db.flush()
+        mail = parse_message(row.raw)
+        _noticed(db, "the judgekeeper's notice", lambda: _tell_keeper(judge, db, row),
+                 lambda: _tell_keeper(judge, db, row, plain=True))
+        _noticed(db, "the answer to its sender", lambda: _tell_sender(judge, db, row, mail),
+                 lambda: _tell_sender(judge, db, row, mail, plain=True))
+        _noticed(db, "the GM's notice", lambda: _tell_master(judge, db, mail), lambda: None)
+        return InboundOutcome("quarantined", inbound_id, row.error)
+
+
+def _noticed(db: Any, what: str, notice: Callable[[], object], plain: Callable[[], object]) -> None:
+    """Queue ``notice`` in a savepoint; when it fails, its ``plain`` twin (no text taken from the mail)."""
+    for attempt in (notice, plain):
+        try:
+            with db.begin_nested():
+                attempt()
+                db.flush()
+            return
+        except Exception:
+            log.exception("quarantine: %s could not be queued", what)
+
+
+def _tell_keeper(judge: Judge, db: Any, row: InboundMessage, *, plain: bool = False) -> None:
+    what = (f"The stored message {row.id}" if plain else
+            f"The message {row.message_id} from {row.sender or '(unknown)'}\n(subject: {row.subject!r})")
+    error = "(on the dashboard, with the quarantined mail)" if plain else row.error
+    enqueue(db, judge, to=judge.settings.admin_address,
+            subject=f"Judge: message quarantined after {row.attempts} attempts", kind="quarantine",
+            text=f"{what} failed {row.attempts} times and was quarantined.\n\nLast error: {error}\n")
 
 
 def _game_of(judge: Judge, db: Any, mail: IncomingMail) -> Game | None:
@@ -223,22 +277,33 @@ def _game_of(judge: Judge, db: Any, mail: IncomingMail) -> Game | None:
     return None
 
 
-def _tell_quarantined(judge: Judge, db: Any, row: InboundMessage) -> None:
-    """One answer to the sender of a mail that could not be processed, and a word to its game's GM."""
-    mail = parse_message(row.raw)
+def _tell_sender(judge: Judge, db: Any, row: InboundMessage, mail: IncomingMail, *, plain: bool = False) -> None:
+    """One answer to the sender of a mail that could not be processed."""
+    if not mail.sender or mail.automatic or _is_own_address(judge, mail.sender):
+        return
+    if plain:  # nothing of the mail but its sender's address
+        enqueue(db, judge, to=mail.sender, subject="Judge reply: your mail could not be processed", kind="reply",
+                text=f"A mail you sent could not be processed:\nthe judge failed on it {row.attempts} times.  None of "
+                     f"its commands were carried out.\nThe judgekeeper has been told.  Please check it and send it "
+                     f"again,\nor send HELP for the list of commands.\n")
+        return
     game = _game_of(judge, db, mail)
     subject = f"Re: {mail.subject}" if mail.subject and not mail.subject.lower().startswith("re:") else (
         mail.subject or "Judge reply")
-    if mail.sender and not mail.automatic and not _is_own_address(judge, mail.sender):
-        enqueue(db, judge, to=mail.sender, subject=subject[:400], kind="reply", in_reply_to=mail.message_id or None,
-                game_id=game.id if game else None,
-                text=f"Your mail{f' about game {game.name!r}' if game else ''} (subject: {mail.subject!r}) could "
-                     f"not be processed:\nthe judge failed on it {row.attempts} times.  None of its commands "
-                     f"were carried out.\nThe judgekeeper{' and the game master have' if game else ' has'} "
-                     f"been told.  Please check it and send it again,\nor send HELP for the list of "
-                     f"commands.\n")
+    enqueue(db, judge, to=mail.sender, subject=subject, kind="reply", in_reply_to=mail.message_id or None,
+            game_id=game.id if game else None,
+            text=f"Your mail{f' about game {game.name!r}' if game else ''} (subject: {mail.subject!r}) could "
+                 f"not be processed:\nthe judge failed on it {row.attempts} times.  None of its commands "
+                 f"were carried out.\nThe judgekeeper{' and the game master have' if game else ' has'} "
+                 f"been told.  Please check it and send it again,\nor send HELP for the list of "
+                 f"commands.\n")
+
+
+def _tell_master(judge: Judge, db: Any, mail: IncomingMail) -> None:
+    """A word to the GM of the game the quarantined mail was about."""
+    game = _game_of(judge, db, mail)
     if game is not None and game.master_email:
-        enqueue(db, judge, to=game.master_email, subject=f"Diplomacy mail quarantined {game.name}"[:400],
+        enqueue(db, judge, to=game.master_email, subject=f"Diplomacy mail quarantined {game.name}",
                 kind="gm", game_id=game.id,
                 text=f"A mail from {mail.sender or '(unknown)'} about game '{game.name}' (subject: "
                      f"{mail.subject!r})\ncould not be processed and was quarantined; its sender has been "

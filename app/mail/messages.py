@@ -26,17 +26,21 @@ from app.mail.html_text import html_to_text
 
 __all__ = [
     "MAX_PARSED_BYTES",
+    "MESSAGE_ID_LIMIT",
     "TEXT_LIMIT",
     "Attachment",
     "IncomingMail",
     "OutgoingMail",
     "derived_message_id",
+    "message_id_of",
     "parse_message",
     "render_message",
 ]
 
 TEXT_LIMIT = 64 * 1024
 """Characters of body text kept for the command reader."""
+MESSAGE_ID_LIMIT = 400
+"""Characters of a Message-ID (or In-Reply-To) kept: the columns that hold them."""
 MAX_PARSED_BYTES = 16 * 1024 * 1024
 """Bytes of a message that are parsed at all; the rest is ignored (and reported)."""
 _HTML_LIMIT = 1024 * 1024
@@ -151,14 +155,10 @@ def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "") -> Inco
     sender_name, sender = first_address(msg, "From", problems)
     if not sender:
         problems.append("no sender address (From)")
-    message_id = clean(str(msg.get("Message-ID", "")), 2000)
-    if not message_id or len(message_id) > 500:
-        if message_id:
-            problems.append("Message-ID too long")
-        message_id = derived_message_id(raw)
+    message_id = _message_id(msg, raw, problems)
     reply = clean(str(msg.get("In-Reply-To", "")), 2000)
     match = _MSG_ID.search(reply)
-    in_reply_to = match.group(0) if match else (reply[:500] or None)
+    in_reply_to = (match.group(0) if match else reply)[:MESSAGE_ID_LIMIT] or None
     reasons = automatic_reasons(msg, sender)
     auth_results = tuple(clean(str(value), 2000) for value in (msg.get_all("Authentication-Results") or ())[:20])
 
@@ -175,6 +175,26 @@ def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "") -> Inco
         auth_results=auth_results,
         cuts=tuple(p for p in dict.fromkeys(problems) if _CUT_MARK in p),
     )
+
+
+def _message_id(msg: Message, raw: bytes, problems: list[str]) -> str:
+    """The Message-ID as sent, or the one derived from the bytes when there is none or it is longer
+    than ``MESSAGE_ID_LIMIT`` (it could not be kept, nor answered with an In-Reply-To, whole)."""
+    message_id = clean(str(msg.get("Message-ID", "")), 2000)
+    if len(message_id) > MESSAGE_ID_LIMIT:
+        problems.append("Message-ID too long")
+        message_id = ""
+    return message_id or derived_message_id(raw)
+
+
+def message_id_of(raw: bytes) -> str:
+    """The Message-ID ``parse_message`` gives ``raw``, read from its header lines alone."""
+    data = _as_bytes(raw)
+    try:
+        msg = BytesHeaderParser(policy=compat32).parsebytes(data[:MAX_PARSED_BYTES])
+        return _message_id(msg, data, [])
+    except Exception:
+        return derived_message_id(data)
 
 
 def _defects(msg: Message) -> list[str]:

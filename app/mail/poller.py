@@ -1,18 +1,34 @@
-"""The inbound loop: fetch from an Inbox, handle each message, flag it done or quarantined."""
+"""The inbound loop: fetch from an Inbox, handle each message, flag it done or quarantined.
+
+One bad mail never holds the rest: a mail whose processing fails is tried again at once, up to
+``max_attempts`` tries in all, and then quarantined (``app.mail.inbound``), so every mail of a
+batch leaves the inbox in the round that fetched it -- unless the database itself cannot be
+reached, when the whole batch waits for the next round.
+"""
 
 from __future__ import annotations
 
 import logging
 import threading
-import time
 from typing import Any
 
-from app.mail.inbound import handle_raw, pending_ids, process_stored, report_unreadable
+from app.mail.inbound import InboundOutcome, handle_raw, pending_ids, process_stored, report_unreadable
 from app.services.context import Judge
 
-__all__ = ["poll_once", "run_poller"]
+__all__ = ["LOOP", "poll_once", "retry_stored", "run_poller"]
 
 log = logging.getLogger(__name__)
+LOOP = "poller"
+"""The name of the loop in ``judge.health`` (``/healthz``)."""
+
+
+def _finish(judge: Judge, outcome: InboundOutcome) -> InboundOutcome:
+    """Try a failed mail again until it is done or quarantined (each try is counted, so this ends)."""
+    for _ in range(judge.settings.max_attempts + 1):
+        if outcome.status != "failed" or outcome.inbound_id is None:
+            break
+        outcome = process_stored(judge, outcome.inbound_id)
+    return outcome
 
 
 def poll_once(judge: Judge, inbox: Any) -> int:
@@ -26,7 +42,7 @@ def poll_once(judge: Judge, inbox: Any) -> int:
             log.exception("could not report the unreadable message %s", uid)
     for raw_mail in fetched:
         try:
-            outcome = handle_raw(judge, raw_mail.raw, raw_mail.uid)
+            outcome = _finish(judge, handle_raw(judge, raw_mail.raw, raw_mail.uid))
         except Exception:  # the database is down, say: leave the message for the next round
             log.exception("could not handle message %s", raw_mail.uid)
             continue
@@ -43,24 +59,37 @@ def poll_once(judge: Judge, inbox: Any) -> int:
 
 
 def retry_stored(judge: Judge) -> int:
-    """Messages stored but not finished (the process died, or a failure): try them again."""
+    """Messages stored but not finished (the process died, or a failure): try them again.  One that
+    cannot be handled now (the database is down) is left for the next call; this never raises for one
+    message."""
     count = 0
     for inbound_id in pending_ids(judge):
-        process_stored(judge, inbound_id)
+        try:
+            _finish(judge, process_stored(judge, inbound_id))
+        except Exception:
+            log.exception("could not retry stored message %s", inbound_id)
+            continue
         count += 1
     return count
 
 
 def run_poller(judge: Judge, inbox: Any, stop: threading.Event, *, wait: float = 5.0) -> None:
-    """Poll until ``stop`` is set; never stops on one bad message; backs off on errors."""
+    """Poll until ``stop`` is set; never stops on one bad message; backs off on errors.  Each round
+    that read the inbox is reported to ``judge.health`` (a loop that stops reporting is unhealthy)."""
     backoff = 1.0
-    retry_stored(judge)
+    retried = False
     while not stop.is_set():
         try:
+            judge.health.begin(LOOP)
+            if not retried:
+                retry_stored(judge)
+                retried = True
             poll_once(judge, inbox)
+            judge.health.ok(LOOP)
             backoff = 1.0
             inbox.wait_for_mail(wait)
-        except Exception:
+        except Exception as error:
+            judge.health.failed(LOOP, error)
             log.exception("inbox error; retrying in %.0f s", backoff)
             stop.wait(backoff)
             backoff = min(backoff * 2, 60.0)
@@ -68,4 +97,3 @@ def run_poller(judge: Judge, inbox: Any, stop: threading.Event, *, wait: float =
         inbox.close()
     except Exception:
         log.exception("closing the inbox failed")
-    time.sleep(0)

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app import jsonapi
 from app.db.base import utcnow
+from app.services.health import LoopHealth
 from app.services.render import Templates
 from app.settings import Settings
 
@@ -33,6 +34,7 @@ class Judge:
     clock: Callable[[], datetime] = utcnow
     templates: Templates = field(default_factory=Templates)
     crash: Callable[[str], None] = lambda point: None
+    health: LoopHealth = field(default_factory=LoopHealth)  # the loops' last good rounds (``/healthz``)
 
     variants: dict[str, dict[str, Any]] = field(default_factory=dict)
 

@@ -13,6 +13,7 @@ from app.services.context import Judge
 __all__ = ["enqueue", "hold", "new_message_id", "queue_held", "take_held"]
 
 _HELD = "outbox.held"
+_ID_COLUMN = 400  # OutboundMessage.in_reply_to: a reference that does not fit whole is left out
 
 
 def new_message_id(domain: str) -> str:
@@ -44,7 +45,7 @@ def enqueue(
         subject=subject[:400],
         body_text=text,
         body_html=html,
-        in_reply_to=in_reply_to,
+        in_reply_to=in_reply_to if in_reply_to and len(in_reply_to) <= _ID_COLUMN else None,
         reply_to=reply_to,
         map_id=map_id,
         status="pending",

@@ -36,6 +36,10 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 _PAGE_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
 
 
+def _seconds(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
+
+
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/") or request.url.path == "/api"
 
@@ -76,11 +80,20 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
         app.include_router(router, dependencies=guarded)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
 
-    @app.get("/healthz", tags=["health"], summary="The dashboard is up and its database answers")
+    @app.get("/healthz", tags=["health"],
+             summary="The dashboard is up, its database answers and every loop of the judge ran lately",
+             description="200 with each loop's last good round (poller, drain, scheduler under `judge serve`); "
+                         "503 when one of them died, hangs or keeps failing (`JUDGE_HEALTH_STALE_SECONDS`).")
     def healthz() -> JSONResponse:
         with judge.sessions() as db:
             db.execute(text("SELECT 1"))
-        return JSONResponse({"status": "ok"})
+        loops = judge.health.reports()
+        healthy = all(loop.healthy for loop in loops)
+        return JSONResponse({"status": "ok" if healthy else "unhealthy", "loops": {
+            loop.name: {"healthy": loop.healthy, "last_ok": loop.last_ok.isoformat() if loop.last_ok else None,
+                        "seconds_since_ok": _seconds(loop.seconds_since_ok), "busy_seconds": _seconds(loop.busy_seconds),
+                        "crashes": loop.crashes, "last_error": loop.last_error}
+            for loop in loops}}, status_code=200 if healthy else 503)
 
     @app.exception_handler(SignInRequired)
     async def _to_sign_in(request: Request, exc: SignInRequired) -> Response:
