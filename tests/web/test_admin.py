@@ -146,7 +146,7 @@ def test_invite_a_player_by_mail(fresh: World) -> None:
     assert response.status_code == 303  # type: ignore[attr-defined]
     mail = h.outbox(to="newcomer@example.com", kind="invite")[-1]
     assert mail.subject == "Diplomacy invitation to alpha"
-    assert "TAKEOVER alpha <power>" in mail.body_text and "Italy is vacant <b>" in mail.body_text
+    assert "TAKEOVER <power>@alpha <password>" in mail.body_text and "Italy is vacant <b>" in mail.body_text
     bad = _post(client, "/games/alpha/invite", {"address": "a@b.c, d@e.f"})
     assert bad.status_code == 400 and "one mail address" in bad.text  # type: ignore[attr-defined]
 
