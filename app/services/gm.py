@@ -165,7 +165,8 @@ def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) ->
             raise DomainError("bad_option", "press is none, white, grey, white/grey or postal")
         if value == "postal":
             settings["postal_press"] = True
-        else:
+        else:  # other press rules end postal press (mailed at once again)
+            settings["postal_press"] = False
             game.press = value
     elif key == "nmr":
         if value not in NMR_POLICIES and not (value.startswith("excuse") and value.partition(":")[2].isdigit()):
