@@ -13,10 +13,10 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, InboundMessage, OutboundMessage
 from app.db.models_web import GmAccountGame
+from app.services.access import book_of
 from app.services.actor import Actor, Role
 from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.access import book_of
 from app.services.game_audit import record_audit, require_master
 from app.services.lobby import GameCreated, create_game
 from app.services.outbox import enqueue

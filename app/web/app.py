@@ -15,10 +15,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.services.context import Judge
 from app.web import (
     routes_admin,
-    routes_gm_game,
     routes_api,
     routes_auth,
     routes_dod3,
+    routes_gm_game,
     routes_mailbox,
     routes_maps,
     routes_override,
