@@ -203,6 +203,7 @@ def test_creation_offers_every_variant_and_the_same_settings(fresh: World) -> No
     form = client.get("/games/new").text
     for variant in ("standard", "smallworld", "smallworld7", "smallworld8", "zeus5", "dod3"):
         assert f'<option value="{variant}"' in form, variant
+    assert '<option value="standard" selected>' in form  # the default variant
     assert 'name="early"' in form and 'name="orders"' in form and 'name="retreat_grace_hours"' in form
     created = _create(client, "eps", variant="smallworld7", press="postal", nmr="wait", takeover="open",
                       orders="whole_set", early="0", timezone="Europe/Paris", movement_grace_hours="3",
