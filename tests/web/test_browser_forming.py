@@ -75,4 +75,10 @@ def test_the_gm_sees_who_joined_assigns_a_power_and_starts_the_game(chromium: ob
     germany = page.locator("article.power", has_text="Germany")
     assert germany.get_by_text("alice@example.com", exact=False).count() == 1
     assert page.get_by_role("button", name="Process S1901M").count() == 1
+    phone = context.new_page()  # the same session, on a phone's width
+    phone.set_viewport_size({"width": 390, "height": 844})
+    for path in ("/games/new", "/games/forming1"):
+        phone.goto(f"{base}{path}")
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"{path} scrolls sideways on a phone ({width}px)"
     context.close()
