@@ -23,6 +23,7 @@ from app.services.actor import Actor, Role
 from app.services.contests import open_contest_count
 from app.services.context import Judge
 from app.services.errors import DomainError
+from app.services.forming import FormingView, show_forming
 from app.services.mail_display import readable_mail, shown_text
 from app.services.order_need import public_units
 from app.services.orders import seat_statuses
@@ -144,6 +145,7 @@ class GameDetail:
     press: tuple[PressEntry, ...]
     phases: tuple[PhaseEntry, ...]
     centres: CentreHistory
+    forming: FormingView | None = None  # a forming game: who has joined, with their preferences (issue 21.1)
 
 
 @dataclass(frozen=True)
@@ -293,6 +295,8 @@ def _power_views(judge: Judge, db: Session, game: Game, phase: Phase | None,
     units = state.get("units") or {}
     centres = state.get("centers") or state.get("centres") or {}
     powers = [p for p in book.ids if p in seats or p in units or p in centres] or list(seats)
+    if game.status == "forming":  # every power, with its player once the GM has assigned it
+        powers = list(book.ids)
     views = []
     for power in powers:
         seat = seats.get(power)
@@ -379,6 +383,7 @@ def show_game(judge: Judge, db: Session, actor: Actor, name: str) -> GameDetail:
         powers=tuple(_power_views(judge, db, game, phase, state)), mail=tuple(_mail_log(db, game)),
         press=tuple(_press_entries(judge, db, game, public_only=False)),
         phases=tuple(_phase_entries(db, game)), centres=_centre_history(judge, db, game),
+        forming=show_forming(judge, db, actor, game),
     )
 
 

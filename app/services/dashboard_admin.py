@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game, InboundMessage, OutboundMessage
 from app.db.models_web import GmAccountGame
+from app.services.access import book_of
 from app.services.actor import Actor, Role
 from app.services.context import Judge
 from app.services.errors import DomainError
@@ -22,6 +23,7 @@ from app.services.mail_display import shown_text
 from app.services.outbox import enqueue
 from app.services.recipients import writable_recipient
 from app.services.redact import mask_passwords
+from app.services.takeover import is_vacant
 
 __all__ = ["SentMail", "create_linked_game", "invite_player", "mail_sent_to", "resend_mail", "set_aside_quarantined"]
 
@@ -124,10 +126,19 @@ def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: 
     if note.strip() and not (proven or actor.role is Role.KEEPER):
         raise DomainError("unproven", "an invitation carries a note of yours only once your account has proven "
                                       "its address: sign in once with a code mailed to it, or send no note")
+    # The commands exactly as docs/commands.md gives them (issue 21.7): JOIN game password
+    # [preferences], TAKEOVER power@game password.
     if game.status == "forming":
-        how = f"JOIN {game.name} <a password of your choice> [the power you prefer]"
+        how = (f"JOIN {game.name} <password> [preferences]\n\n"
+               "with a password of your choice and, if you like, the powers you prefer, "
+               f"like: JOIN {game.name} <password> France Germany")
     elif game.status in ("active", "paused"):
-        how = f"TAKEOVER {game.name} <power> <a password of your choice>  (for a vacant power)"
+        book = book_of(judge, game)
+        vacant = [s.power for s in game.players if s.role == "player" and s.power and is_vacant(s, game.settings)]
+        example = (vacant or book.ids)[0].lower()
+        how = (f"TAKEOVER <power>@{game.name} <password>\n\n"
+               f"with a vacant power (now: {', '.join(book.name(p) for p in vacant) or 'none yet'}) and a password of your choice, "
+               f"like: TAKEOVER {example}@{game.name} <password>")
     else:
         raise DomainError("not_open", f"game '{game.name}' is {game.status}: nobody can join it")
     since = judge.now() - INVITE_WINDOW

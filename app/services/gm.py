@@ -166,7 +166,8 @@ def _press_value(game: Game, settings: dict[str, Any], value: str) -> str:
                                         "by OBSERVERS")
     if rules and rules[0] == "postal":
         settings["postal_press"] = True
-    elif rules:
+    elif rules:  # other press rules end postal press (mailed at once again)
+        settings["postal_press"] = False
         game.press = rules[0]
     settings["observer_press"] = observers
     shown = rules[0] if rules else ("postal" if settings.get("postal_press") else game.press)

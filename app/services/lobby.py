@@ -123,9 +123,12 @@ def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password:
 
 
 def assign_powers(seats: list[Player], book: PowerBook, rng: random.Random) -> None:
-    """Preferences first, in joining order; everyone else at random."""
-    free = list(book.ids)
+    """The GM's assignments stand (the dashboard's forming list); then preferences, in joining
+    order; everyone else at random."""
+    free = [pid for pid in book.ids if all(s.power != pid for s in seats)]
     for seat in seats:
+        if seat.power is not None:
+            continue
         for pid in [p for p in seat.preferences.split(",") if p]:
             if pid in free:
                 seat.power = pid

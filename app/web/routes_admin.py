@@ -15,16 +15,18 @@ from app.services import gm
 from app.services.actor import Actor, Role
 from app.services.dashboard_admin import create_linked_game, invite_player, resend_mail, set_aside_quarantined
 from app.services.errors import DomainError
+from app.services.forming import create_linked_dod3_game
+from app.services.game_settings import DOD3_GROUPINGS, change_settings, default_settings, game_variants
 from app.services.turn_control import process_now
 from app.web.deps import Db, JudgeDep, PageGame, PageGm, game_row
 from app.web.forms import form_text
+from app.web.routes_gm_game import settings_change
 from app.web.templating import pages
 
 __all__ = ["router"]
 
 router = APIRouter(include_in_schema=False)
 
-VARIANTS = ("standard", "smallworld", "zeus5", "dod3")
 NMR_POLICIES = ("cd", "hold", "wait", "dismiss")
 
 
@@ -40,7 +42,8 @@ def _back(name: str, note: str = "") -> RedirectResponse:
 def _new_game_page(request: Request, status: int = 200, error: str | None = None,
                    form: dict[str, str] | None = None) -> Response:
     return pages(request).render(request, "new_game.html.j2", status_code=status, title="New game", error=error,
-                                 form=form or {}, variants=VARIANTS, nmr_policies=NMR_POLICIES)
+                                 form=form or {}, variants=game_variants(), nmr_policies=NMR_POLICIES,
+                                 settings=default_settings(), groupings=DOD3_GROUPINGS)
 
 
 @router.get("/games/new")
@@ -74,11 +77,21 @@ async def create(request: Request, judge: JudgeDep, db: Db, principal: PageGm) -
     except Exception:
         return _new_game_page(request, 400, "Unknown time zone: use a name like Europe/Paris or UTC.", values)
     created_id: int | None = None
+    if _text(form, "variant") == "dod3":  # DOD3 CREATE: a rule 3.1 grouping, then its players seated
+        try:
+            dod3 = create_linked_dod3_game(judge, db, actor, principal.account_id, _text(form, "name"),
+                                           _text(form, "password"), _text(form, "grouping"), _text(form, "soviets"))
+        except DomainError as error:
+            return _new_game_page(request, 400, error.message, values)
+        return RedirectResponse(f"/games/{dod3.game}?done=created#forming", status_code=303)
     try:
+        press = _text(form, "press") or "white"
         created = create_linked_game(judge, db, actor, principal.account_id, _text(form, "name"),
                                      _text(form, "password"), _text(form, "variant") or "standard",
-                                     _text(form, "press") or "white", _settings(form))
+                                     "white" if press == "postal" else press, _settings(form))
         created_id = created.game_id
+        game_actor = Actor(principal.email, actor.role if actor.role is Role.KEEPER else Role.GM, created.game_id)
+        change_settings(judge, db, game_actor, settings_change(form), game_row(db, created.name))
         option = _text(form, "rule_option")
         if option:
             value: str | bool = _text(form, "rule_value") or True

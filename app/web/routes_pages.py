@@ -15,6 +15,8 @@ from app.services.contests import contests_of
 from app.services.dashboard import list_games, show_game, show_mail, show_phase
 from app.services.dod3.report import render_report, show_status
 from app.services.errors import DomainError
+from app.services.game_settings import settings_of
+from app.services.gm import NMR_POLICIES
 from app.services.override_review import PhaseOrders, phase_orders
 from app.services.rulesets import ruleset_for
 from app.web.deps import Db, JudgeDep, PageGame, PageGm
@@ -49,9 +51,12 @@ def game_page(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageG
     detail = show_game(judge, db, actor, name)
     game = queries.game_by_name(db, name)
     contests = contests_of(judge, db, actor, game) if game is not None else ()
+    map_game = game is not None and ruleset_for(game.variant).has_map
     return pages(request).render(request, "game.html.j2", title=f"Game {detail.summary.name}", g=detail,
                                  has_map=can_draw(detail.summary.variant), contests=contests,
-                                 dod3=_dod3_status(judge, db, actor, detail.summary.variant))
+                                 dod3=_dod3_status(judge, db, actor, detail.summary.variant),
+                                 settings=settings_of(game) if map_game and game is not None else None,
+                                 nmr_policies=NMR_POLICIES)
 
 
 def _dod3_status(judge: JudgeDep, db: Db, actor: Actor, variant: str) -> Dod3Status | None:

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from app.db.models import Game
 from app.mail.messages import OutgoingMail, render_message
 from tests.server.conftest import Harness
-from tests.web.conftest import _postgres_url, make_harness
+from tests.web.conftest import make_harness, postgres_url
 
 GM = "dodgm@example.com"
 
@@ -23,7 +23,7 @@ def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Harness]:
     if request.param == "sqlite":
         yield make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
     else:
-        for url in _postgres_url():
+        for url in postgres_url():
             h = make_harness(url)
             yield h
             h.judge.sessions.kw["bind"].dispose()

@@ -174,7 +174,7 @@ def test_invite_a_player_by_mail(fresh: World) -> None:
     assert response.status_code == 303  # type: ignore[attr-defined]
     mail = h.outbox(to="newcomer@example.com", kind="invite")[-1]
     assert mail.subject == "Diplomacy invitation to alpha"
-    assert "TAKEOVER alpha <power>" in mail.body_text and "adds" not in mail.body_text
+    assert "TAKEOVER <power>@alpha <password>" in mail.body_text and "adds" not in mail.body_text
     again = _post(client, "/games/alpha/invite", {"address": "newcomer@example.com"})
     assert again.status_code == 400 and "within the last day" in again.text  # type: ignore[attr-defined]
     for bad_address in ("a@b.c, d@e.f", "judge@judge.test", "judge+abc@judge.test", "postmaster@example.com",

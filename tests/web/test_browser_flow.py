@@ -67,7 +67,7 @@ def test_a_contested_turn_from_creation_to_correction(chromium: object, served: 
     page.get_by_role("link", name="Create a game").click()
     page.get_by_label("Name").fill("delta")
     page.get_by_label("Master password").fill("deltapw")
-    page.get_by_label("Hours between movement deadlines").fill("72")
+    page.get_by_label("movement: hours to the deadline").fill("72")
     _shot(page, "new-game")
     page.get_by_role("button", name="Create the game").click()
     page.wait_for_url(f"{base}/games/delta?done=created")
