@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import AuditEntry, Game, Phase
+from app.db.models import AuditEntry, Game, MapImage, Phase
 from app.services.actor import Actor, Role
 from app.services.errors import DomainError
 from app.services.override import commit_override, preview_override
@@ -302,3 +302,26 @@ def test_a_retreat_phase_no_longer_played_is_not_shown_as_centres_changing_hands
     assert all(p.centres_old == p.centres_new for p in preview.position.powers), preview.position
     france = next(p for p in preview.position.powers if p.power == "FRANCE")
     assert "POR" in france.centres_new and france.units_new == ("A GAS", "A PIC", "F POR")
+
+
+def test_the_correction_mail_tells_the_position_now_each_changed_later_order_and_carries_the_map(
+        three_phases: Harness) -> None:
+    """Issue 21.3: not counts, but the corrected results, each later order whose result changed,
+    every power's units and centres now, and the map of the position now."""
+    with game_db(three_phases) as (db, game):
+        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "meant as a hold")
+    mail = next(m for m in three_phases.outbox(kind="correction") if m.recipients[0] == player("FRANCE"))
+    text = mail.body_text
+    assert "F1901M: 2 order result(s) changed:" in text, text
+    assert "    France: was A PAR - PIC (succeeds); now A PAR - PIC (invalid, illegal)." in text, text
+    assert "W1901A: no order has a different result." in text, text
+    assert "The position now (S1902M), shown on the attached map:" in text, text
+    assert "France: 4 centre(s) BRE, MAR, PAR, SPA; 4 unit(s) A BUR, A MAR, A SPA, F BRE." in text, text
+    assert "Russia: 4 centre(s) MOS, SEV, STP, WAR; 4 unit(s) A MOS, A WAR, F SEV, F STP/SC." in text, text
+    corrected = text.split("The corrected results of S1901M, in full:")[1]
+    assert "France: Army Paris -> Burgundy." in corrected and "Germany: Army Munich HOLD." in corrected
+    assert mail.map_id is not None
+    with game_db(three_phases) as (db, game):
+        image = db.get(MapImage, mail.map_id)
+        assert image is not None and image.phase == "S1902M" and image.result is None
+        assert sorted(image.state["units"]["FRANCE"]) == ["A BUR", "A MAR", "A SPA", "F BRE"]
