@@ -11,6 +11,7 @@ from fastapi.encoders import jsonable_encoder
 from pydantic import BaseModel, Field
 
 from app.services.actor import Actor, Role
+from app.services.corrections import AuditLine, audit_log
 from app.services.dashboard import GameDetail, GameSummary, PhaseOutcomes, list_games, show_game, show_phase
 from app.services.errors import DomainError
 from app.services.override import commit_override, preview_override
@@ -54,6 +55,15 @@ def api_phase(name: str, code: str, judge: JudgeDep, db: Db, actor: ApiGame) -> 
         return show_phase(judge, db, actor, name, code)
     except DomainError as error:
         raise HTTPException(status_code=404, detail=error.message) from error
+
+
+@router.get("/games/{name}/audit", response_model=list[AuditLine],
+            summary="The game's audit log, newest first: who did what, when and why (corrections with the texts mailed)")
+def api_audit(name: str, db: Db, actor: ApiGame) -> list[AuditLine]:
+    try:
+        return list(audit_log(db, actor, game_row(db, name)))
+    except DomainError as error:
+        raise HTTPException(status_code=403, detail=error.message) from error
 
 
 class OverrideRequest(BaseModel):
