@@ -98,6 +98,8 @@ def _position_now(state: dict[str, Any] | None, book: PowerBook) -> list[str]:
 def correction_view(game: Game, preview: OverridePreview, reason: str, book: PowerBook,
                     corrected_results: str = "", has_map: bool = False) -> CorrectionView:
     changes = [f"{book.name(c.power)}'s orders are now: {'; '.join(c.orders) or 'none'}." for c in preview.changes.orders]
+    changes += [f"In {entry.phase.upper()}, {book.name(c.power)}'s orders are now: {'; '.join(c.orders) or 'none'}."
+                for entry in preview.changes.later for c in entry.orders]
     changes += [f"Rule {c.option} = {c.value if c.value is not None else 'the variant default'}."
                 for c in preview.changes.rules]
     changes += [f"Ruling: {r.unit} ({book.name(r.power)}) {r.ruling.value}"

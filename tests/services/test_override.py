@@ -15,7 +15,7 @@ from app.db.models import AuditEntry, Game, MapImage, Phase
 from app.services.actor import Actor, Role
 from app.services.errors import DomainError
 from app.services.override import commit_override, preview_override
-from app.services.override_changes import OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
+from app.services.override_changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from tests.server.conftest import POWERS, Harness, player, signon
 
 GM = "gm@example.com"
@@ -325,3 +325,39 @@ def test_the_correction_mail_tells_the_position_now_each_changed_later_order_and
         image = db.get(MapImage, mail.map_id)
         assert image is not None and image.phase == "S1902M" and image.result is None
         assert sorted(image.state["units"]["FRANCE"]) == ["A BUR", "A MAR", "A SPA", "F BRE"]
+
+
+def test_one_correction_changes_the_phase_and_later_phases_with_one_round_of_mails(three_phases: Harness) -> None:
+    """Issue 21.14: France's S1901M move now succeeds (Germany held), so its F1901M order A PAR - PIC
+    would be void: the GM gives France's F1901M and W1901A orders in the same commit."""
+    changes = OverrideChanges(
+        orders=(OrderChange("GERMANY", ("A MUN H",)),),
+        later=(LaterOrders("F1901M", (OrderChange("FRANCE", ("A MAR - SPA", "A BUR - PIC")),)),
+               LaterOrders("W1901A", (OrderChange("FRANCE", ("BUILD A PAR",)),))))
+    with game_db(three_phases) as (db, game):
+        preview = preview_override(three_phases.judge, db, gm_actor(game), game, "S1901M", changes)
+        assert not preview.unfit, preview.unfit  # nothing left void
+        done = commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", changes, "all in one")
+    assert done.mails == len(POWERS) + 1
+    with game_db(three_phases) as (db, game):
+        fall = phase_row(db, game, "F1901M")
+        assert fall.orders_parsed is not None and sorted(fall.orders_parsed["FRANCE"]) == ["A BUR - PIC", "A MAR - SPA"]
+        assert {e["order"]: e["result"] for e in (fall.results or {})["orders"]}["A BUR - PIC"] == "succeeds"
+        current = queries.open_phase(db, game.id)
+        assert current is not None and current.code == "S1902M"
+        assert units(current.state_before, "FRANCE") == ["A PAR", "A PIC", "A SPA", "F BRE"]
+        audit = db.scalars(select(AuditEntry).where(AuditEntry.action == "override")).one()
+        assert audit.detail["changes"]["later"] == {"F1901M": {"FRANCE": ["A MAR - SPA", "A BUR - PIC"]},
+                                                    "W1901A": {"FRANCE": ["BUILD A PAR"]}}
+    mails = three_phases.outbox(kind="correction")
+    assert len(mails) == len(POWERS) + 1  # one round
+    assert "In F1901M, France's orders are now: A MAR - SPA; A BUR - PIC." in mails[0].body_text
+
+
+@pytest.mark.parametrize("phase", ["S1902M", "F1905M", "S1901M"])
+def test_later_orders_only_for_a_phase_the_correction_replays(three_phases: Harness, phase: str) -> None:
+    changes = OverrideChanges(orders=(OrderChange("GERMANY", ("A MUN H",)),),
+                              later=(LaterOrders(phase, (OrderChange("FRANCE", ("A PAR H",)),)),))
+    with game_db(three_phases) as (db, game), pytest.raises(DomainError) as error:
+        preview_override(three_phases.judge, db, gm_actor(game), game, "S1901M", changes)
+    assert error.value.code in ("not_replayed", "later_is_target")
