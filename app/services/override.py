@@ -215,10 +215,10 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
     _open_after(db, judge, game, plan)
     _reseat(game, plan.open_state or plan.target.state_after)
     db.flush()
-    redone = (plan.target, *plan.replayed)
-    as_mailed = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in redone}
+    every = (plan.target, *plan.replayed)
+    as_mailed = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in every}
     _rerender(db, judge, game, plan)
-    corrected = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in redone}
+    corrected = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in every}
     mails, mail_text = queue_correction(db, judge, game, preview, reason.strip(), corrected[plan.target.code])
     entry = record_audit(db, actor, game, "override", phase=preview.phase, changes=changes.to_json(),
                          reason=reason.strip(), rulings=[r.to_json() for r in plan.rulings],

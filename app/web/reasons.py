@@ -38,13 +38,13 @@ class _Phase:
     entries: tuple[Mapping[str, Any], ...] = ()
 
     def unit(self, province: Any) -> str:
-        """``A WAR`` for ``war`` (the unit whose order starts there), else the province."""
+        """``A WAR`` for ``war`` (the unit whose order starts there), else ``the unit in WAR``."""
         where = _p(province).split("/")[0]
         for entry in self.entries:
             words = _norm(str(entry.get("order") or "")).split()
             if len(words) >= 2 and words[1].split("/")[0] == where and words[0] in ("A", "F"):
                 return f"{words[0]} {words[1]}"
-        return where
+        return f"the unit in {where}"
 
     def order_of(self, province: Any) -> str | None:
         where = _p(province).split("/")[0]

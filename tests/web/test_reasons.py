@@ -49,3 +49,14 @@ def test_reason_codes_are_shown_in_words() -> None:
     reviews = {r.order: r for r in review_orders(_phase())}
     assert reviews["A LVP H"].reason == "civil_disorder" and reviews["A LVP H"].reason_text == "civil disorder"
     assert reason_text("least_impact") == "least-impact rule" and reason_text("no_convoy") == "no convoy"
+
+
+def test_a_dislodgement_names_the_attacker_and_its_supports() -> None:
+    phase = [
+        _Outcome("TURKEY", "A SEV H", "fails", "dislodged",
+                 {"kind": "dislodged", "by": "ukr", "attack": 2, "hold": 1, "order": "hold"}),
+        _Outcome("RUSSIA", "A UKR - SEV", "succeeds", "ok", {"kind": "moved", "to": "sev", "dislodged": "sev"}),
+        _Outcome("RUSSIA", "A WAR S A UKR - SEV", "succeeds", "ok", {"kind": "support_given"}),
+    ]
+    reviews = {r.order: r for r in review_orders(phase)}
+    assert reviews["A SEV H"].facts == ("Dislodged by A UKR (2: +A WAR) against hold strength 1.",)
