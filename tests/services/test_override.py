@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
+from email import message_from_bytes, policy
 from typing import Any
 
 import pytest
@@ -12,6 +14,8 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import AuditEntry, Game, MapImage, Phase
+from app.mail.drain import drain_once
+from app.mail.mailer import MemoryMailer
 from app.services.actor import Actor, Role
 from app.services.errors import DomainError
 from app.services.override import commit_override, preview_override
@@ -361,3 +365,17 @@ def test_later_orders_only_for_a_phase_the_correction_replays(three_phases: Harn
     with game_db(three_phases) as (db, game), pytest.raises(DomainError) as error:
         preview_override(three_phases.judge, db, gm_actor(game), game, "S1901M", changes)
     assert error.value.code in ("not_replayed", "later_is_target")
+
+
+def test_the_correction_mail_as_sent_carries_the_map_of_the_position_now(three_phases: Harness) -> None:
+    with game_db(three_phases) as (db, game):
+        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "meant as a hold")
+    mailer = MemoryMailer()
+    while asyncio.run(drain_once(three_phases.judge, mailer)):
+        pass
+    sent = [message_from_bytes(m.message_bytes, policy=policy.default) for m in mailer.sent
+            if m.recipients[0] == player("RUSSIA")]
+    (correction,) = [m for m in sent if str(m["Subject"]) == "Diplomacy correction alpha S1901M"]
+    pictures = [p for p in correction.walk() if p.get_content_type() == "image/png"]
+    assert len(pictures) == 1 and pictures[0].get_filename() == "alpha-S1902M.png"
+    assert pictures[0].get_content()[:8] == b"\x89PNG\r\n\x1a\n"
