@@ -42,6 +42,7 @@ def test_the_page_corrects_a_phase_and_a_later_phase_in_one_commit(world: World)
     preview = client.post("/games/alpha/phases/S1901M/override", data={**form, "action": "preview"})
     assert preview.status_code == 200, preview.text[:2000]
     assert ">F1901M France: A BUR - PIC</textarea>" in preview.text  # kept for the commit
+    assert "Replayed: F1901M, with your changed orders of FRANCE" in preview.text
     before = len(world.harness.outbox(kind="correction"))
     done = client.post("/games/alpha/phases/S1901M/override",
                        data={**form, "action": "commit", "reason": "Germany held; France's fall order as meant"})
