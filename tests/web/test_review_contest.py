@@ -25,7 +25,8 @@ def test_phase_page_shows_the_results_map_and_the_review_in_english(world: World
     page = client.get("/games/alpha/phases/S1901M").text
     assert '<img src="/games/alpha/phases/S1901M/map.svg"' in page
     # France's A Par - Bur and Germany's A Mun - Bur bounce: the structured outcome, with strengths
-    assert "Bounced: A PAR (1) vs A MUN (1), another move to the same place." in page
+    assert "Bounced: A PAR (1) vs A MUN (1), another move to the same place." in page  # 21.18: the units named
+    assert '<span class="muted small">(bounced)</span>' in page and "(bounce)</span>" not in page  # 21.11: words
     assert "Moved to SPA." in page
     svg = client.get("/games/alpha/phases/S1901M/map.svg")
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
