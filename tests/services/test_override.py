@@ -17,6 +17,7 @@ from app.db.models import AuditEntry, Game, MapImage, Phase
 from app.mail.drain import drain_once
 from app.mail.mailer import MemoryMailer
 from app.services.actor import Actor, Role
+from app.services.corrections import audit_log, corrections_of
 from app.services.errors import DomainError
 from app.services.override import commit_override, preview_override
 from app.services.override_changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
@@ -379,3 +380,24 @@ def test_the_correction_mail_as_sent_carries_the_map_of_the_position_now(three_p
     pictures = [p for p in correction.walk() if p.get_content_type() == "image/png"]
     assert len(pictures) == 1 and pictures[0].get_filename() == "alpha-S1902M.png"
     assert pictures[0].get_content()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_corrections_of_a_phase_keep_each_text_as_mailed(three_phases: Harness) -> None:
+    """Issue 21.5: each correction keeps the results as they stood before it and the mail it sent;
+    a replayed phase lists the corrections that changed it; its GM only."""
+    with game_db(three_phases) as (db, game):
+        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "first")
+    with game_db(three_phases) as (db, game):
+        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M",
+                        OverrideChanges(orders=(OrderChange("GERMANY", ("A MUN - BUR",)),)), "second")
+    with game_db(three_phases) as (db, game):
+        second, first = corrections_of(db, gm_actor(game), game, "S1901M")
+        assert (first.reason, second.reason) == ("first", "second") and first.by == GM
+        assert "France: Army Paris -> Burgundy.  (*bounce*)" in first.results_as_mailed["S1901M"]
+        assert second.results_as_mailed["S1901M"] == first.results_corrected["S1901M"]
+        assert "Reason: second" in second.correction_mail and second.mails == len(POWERS) + 1
+        assert [c.reason for c in corrections_of(db, gm_actor(game), game, "F1901M")] == ["second", "first"]
+        assert corrections_of(db, gm_actor(game), game, "S1902M") == ()
+        assert [a.action for a in audit_log(db, gm_actor(game), game)][:2] == ["override", "override"]
+        with pytest.raises(DomainError):
+            corrections_of(db, Actor(player("FRANCE"), Role.PLAYER, None, "FRANCE"), game)
