@@ -65,6 +65,7 @@ class OverridePreview:
     current_position: PositionDiff
     unfit: tuple[UnfitOrder, ...]  # orders that no longer fit, in the replayed and the open phase
     notes: tuple[str, ...]  # why the game does not stay at the same phase, and the like
+    current_state: dict[str, Any] | None = None  # the position now: the open phase's start, or the last one's end
 
     @property
     def same_current_phase(self) -> bool:
@@ -118,7 +119,7 @@ def _preview(game: Game, phase_code: str, changes: OverrideChanges, plan: Replay
         replayed=replayed, dropped_phases=tuple(s.code for s in plan.dropped),
         current_phase_old=plan.current_old, current_phase_new=plan.open_code,
         current_position=position_diff(plan.current_state_old, plan.open_state),
-        unfit=tuple(unfit), notes=plan.notes,
+        unfit=tuple(unfit), notes=plan.notes, current_state=plan.open_state,
     )
 
 
@@ -214,14 +215,20 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
     _open_after(db, judge, game, plan)
     _reseat(game, plan.open_state or plan.target.state_after)
     db.flush()
+    every = (plan.target, *plan.replayed)
+    as_mailed = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in every}
     _rerender(db, judge, game, plan)
+    corrected = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in every}
+    mails, mail_text = queue_correction(db, judge, game, preview, reason.strip(), corrected[plan.target.code])
     entry = record_audit(db, actor, game, "override", phase=preview.phase, changes=changes.to_json(),
                          reason=reason.strip(), rulings=[r.to_json() for r in plan.rulings],
                          changed_orders=len(preview.changed_orders), replayed=[r.phase for r in preview.replayed],
                          dropped=list(preview.dropped_phases), current_before=preview.current_phase_old,
                          current_after=preview.current_phase_new,
                          unfit=[{"phase": u.phase, "power": u.power, "order": u.order, "why": u.why}
-                                for u in preview.unfit])
+                                for u in preview.unfit],
+                         # the texts as the players were mailed them: the results before, the correction
+                         results_as_mailed=as_mailed, results_corrected=corrected, correction_mail=mail_text,
+                         mails=mails)
     db.flush()
-    mails = queue_correction(db, judge, game, preview, reason.strip())
     return OverrideCommitted(preview=preview, reason=reason.strip(), audit_id=entry.id, mails=mails)

@@ -23,7 +23,7 @@ from app.engine.variant import Variant
 from app.services import game_engine
 from app.services.errors import DomainError
 
-__all__ = ["AppliedRuling", "OrderChange", "OverrideChanges", "RuleChange", "Ruling", "UnitRuling",
+__all__ = ["AppliedRuling", "LaterOrders", "OrderChange", "OverrideChanges", "RuleChange", "Ruling", "UnitRuling",
            "apply_order_changes", "apply_rule_changes", "apply_rulings", "record_rulings"]
 
 
@@ -57,21 +57,39 @@ class UnitRuling:
 
 
 @dataclass(frozen=True)
+class LaterOrders:
+    """Orders changed in a later processed phase, in the same correction (issue 21.14): the phase is
+    replayed with them instead of its stored orders (for instance a build the first change allows)."""
+
+    phase: str
+    orders: tuple[OrderChange, ...]
+
+
+@dataclass(frozen=True)
 class OverrideChanges:
     orders: tuple[OrderChange, ...] = ()
     rules: tuple[RuleChange, ...] = ()
     rulings: tuple[UnitRuling, ...] = ()
+    later: tuple[LaterOrders, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not (self.orders or self.rules or self.rulings)
+        return not (self.orders or self.rules or self.rulings or any(c.orders for c in self.later))
+
+    def later_for(self, phase: str) -> tuple[OrderChange, ...]:
+        """The order changes for the later ``phase`` (every entry for it, in order)."""
+        return tuple(c for entry in self.later if entry.phase.upper() == phase.upper() for c in entry.orders)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "orders": {c.power.upper(): list(c.orders) for c in self.orders},
             "rules": {c.option: c.value for c in self.rules},
             "rulings": [{"location": r.location, "ruling": r.ruling.value} for r in self.rulings],
         }
+        if self.later:
+            out["later"] = {entry.phase.upper(): {c.power.upper(): list(c.orders) for c in entry.orders}
+                            for entry in self.later}
+        return out
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
 from app.db.models import Game
 from app.services.context import Judge
+from app.services.maps_cache import phase_map
 from app.services.notify import mail_game
 from app.services.override_diff import OrderDiff, OrderOutcome, PositionDiff
 from app.services.phases import PhaseName
@@ -18,7 +19,16 @@ from app.services.powers import PowerBook
 if TYPE_CHECKING:  # the preview type lives with the use case, which imports this module
     from app.services.override import OverridePreview
 
-__all__ = ["CorrectionView", "correction_view", "queue_correction"]
+__all__ = ["CorrectionView", "LaterPhase", "correction_view", "queue_correction", "render_correction"]
+
+
+@dataclass(frozen=True)
+class LaterPhase:
+    """A later phase replayed: each of its orders whose result changed (none: the same results)."""
+
+    phase: str
+    orders: tuple[str, ...]
+    dropped: bool = False
 
 
 @dataclass(frozen=True)
@@ -30,10 +40,14 @@ class CorrectionView:
     changes: tuple[str, ...]
     orders: tuple[str, ...]
     position: tuple[str, ...]
-    replayed: tuple[str, ...]
+    replayed: tuple[LaterPhase, ...]
     unfit: tuple[str, ...]
     notes: tuple[str, ...]
     current: str
+    corrected_results: str  # the phase's results as they now read, in full
+    position_phase: str  # the phase the position now is the start of (or the last one played)
+    position_now: tuple[str, ...]  # every power's units and centres now
+    has_map: bool = False
 
 
 def _outcome(outcome: OrderOutcome | None) -> str:
@@ -64,14 +78,34 @@ def _position_lines(diff: PositionDiff, book: PowerBook) -> list[str]:
     return lines
 
 
-def correction_view(game: Game, preview: OverridePreview, reason: str, book: PowerBook) -> CorrectionView:
+def _position_now(state: dict[str, Any] | None, book: PowerBook) -> list[str]:
+    """Each power with its units and its centres, as the position stands now."""
+    if not state:
+        return []
+    units = {str(p).upper(): sorted(str(u) for u in items or []) for p, items in (state.get("units") or {}).items()}
+    centres = {str(p).upper(): sorted(str(c).upper() for c in items or [])
+               for p, items in (state.get("centers") or {}).items()}
+    lines = []
+    for power in sorted(set(units) | set(centres)):
+        mine, owned = units.get(power, []), centres.get(power, [])
+        if not mine and not owned:
+            continue
+        lines.append(f"{book.name(power).rstrip('.')}: {len(owned)} centre(s) {', '.join(owned) or '-'}; "
+                     f"{len(mine)} unit(s) {', '.join(mine) or '-'}.")
+    return lines
+
+
+def correction_view(game: Game, preview: OverridePreview, reason: str, book: PowerBook,
+                    corrected_results: str = "", has_map: bool = False) -> CorrectionView:
     changes = [f"{book.name(c.power)}'s orders are now: {'; '.join(c.orders) or 'none'}." for c in preview.changes.orders]
+    changes += [f"In {entry.phase.upper()}, {book.name(c.power)}'s orders are now: {'; '.join(c.orders) or 'none'}."
+                for entry in preview.changes.later for c in entry.orders]
     changes += [f"Rule {c.option} = {c.value if c.value is not None else 'the variant default'}."
                 for c in preview.changes.rules]
     changes += [f"Ruling: {r.unit} ({book.name(r.power)}) {r.ruling.value}"
                 + (f" (its order was {r.original})." if r.original else ".") for r in preview.rulings]
-    replayed = [f"{r.phase}: {len(r.changed_orders)} order result(s) changed." for r in preview.replayed]
-    replayed += [f"{code}: no longer played." for code in preview.dropped_phases]
+    replayed = [LaterPhase(r.phase, tuple(_order_lines(r.orders, book))) for r in preview.replayed]
+    replayed += [LaterPhase(code, (), dropped=True) for code in preview.dropped_phases]
     unfit = [f"{u.phase} {book.name(u.power)}: {u.order} -- {u.why}" for u in preview.unfit]
     if preview.current_phase_new is None:
         current = "The game is over."
@@ -83,12 +117,31 @@ def correction_view(game: Game, preview: OverridePreview, reason: str, book: Pow
         game=game.name, phase=preview.phase, phase_title=PhaseName(preview.phase).results_title.rstrip("."),
         reason=reason, changes=tuple(changes), orders=tuple(_order_lines(preview.orders, book)),
         position=tuple(_position_lines(preview.position, book)), replayed=tuple(replayed), unfit=tuple(unfit),
-        notes=preview.notes, current=current,
+        notes=preview.notes, current=current, corrected_results=corrected_results.rstrip(),
+        position_phase=preview.current_phase_new or (preview.replayed[-1].phase if preview.replayed else preview.phase),
+        position_now=tuple(_position_now(preview.current_state, book)), has_map=has_map,
     )
 
 
-def queue_correction(db: Session, judge: Judge, game: Game, preview: OverridePreview, reason: str) -> int:
-    """Render the notice and queue it to every player, observer and the GM; the number of mails."""
-    view = correction_view(game, preview, reason, PowerBook(judge.variant_data(game.variant)))
-    text = judge.templates.render("mail/judge/correction.txt.j2", v=view)
-    return mail_game(db, judge, game, f"Diplomacy correction {game.name} {preview.phase}", text, kind="correction")
+def render_correction(judge: Judge, game: Game, preview: OverridePreview, reason: str, corrected_results: str,
+                      has_map: bool) -> str:
+    """The correction notice's text (kept in the audit as mailed)."""
+    view = correction_view(game, preview, reason, PowerBook(judge.variant_data(game.variant)), corrected_results,
+                           has_map)
+    return judge.templates.render("mail/judge/correction.txt.j2", v=view)
+
+
+def queue_correction(db: Session, judge: Judge, game: Game, preview: OverridePreview, reason: str,
+                     corrected_results: str = "") -> tuple[int, str]:
+    """Render the notice and queue it to every player, observer and the GM, with the map of the
+    position now; the number of mails and the text they carry."""
+    picture = None
+    if preview.current_state:
+        picture = phase_map(db, game, preview.current_phase_new or preview.phase, preview.current_state, None,
+                            kind="position")
+        if picture is not None:
+            db.flush()
+    text = render_correction(judge, game, preview, reason, corrected_results, picture is not None)
+    mails = mail_game(db, judge, game, f"Diplomacy correction {game.name} {preview.phase}", text, kind="correction",
+                      map_id=picture.id if picture else None)
+    return mails, text

@@ -166,9 +166,18 @@ def plan_override(db: Session, game: Game, phase_code: str, changes: OverrideCha
             kept_open, open_code, open_state = stored, stored.code, previous.state_after
             break
         position = game_engine.state_of(variant, previous.state_after)
-        redone = _redo(variant, stored, previous.state_after, game_engine.retype_orders(position, stored.orders))
+        later_orders = game_engine.retype_orders(position, stored.orders)
+        later_orders = apply_order_changes(variant, position, later_orders, changes.later_for(stored.code))
+        redone = _redo(variant, stored, previous.state_after, later_orders)
         replayed.append(redone)
         previous, index = redone, index + 1
+    replayed_codes = {r.code for r in replayed}
+    for entry in changes.later:
+        if entry.phase.upper() == first.code:
+            raise DomainError("later_is_target", f"{first.code} is the phase corrected: change its orders directly")
+        if entry.orders and entry.phase.upper() not in replayed_codes:
+            raise DomainError("not_replayed", f"{entry.phase.upper()} is not a processed phase replayed after "
+                                              f"{first.code} by this correction: its orders cannot be changed here")
     open_unfit: tuple[UnfitOrder, ...] = ()
     open_rows: tuple[int, ...] = ()
     if kept_open is not None and open_state is not None:

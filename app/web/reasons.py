@@ -8,10 +8,74 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Review", "review_orders"]
+__all__ = ["REASON_TEXT", "Review", "reason_text", "review_orders"]
 
 _AGAINST = {"hold": "the unit holding there", "head_to_head": "the unit moving the other way (head to head)",
             "prevent": "another move to the same place"}
+
+# The reason codes the engine stores, in plain English (the phase page shows them beside the result).
+REASON_TEXT = {
+    "bounce": "bounced", "standoff": "standoff", "cut": "support cut", "dislodged": "dislodged",
+    "no_convoy": "no convoy", "disrupted": "convoy disrupted", "void": "void", "illegal": "illegal order",
+    "unreadable": "unreadable order", "duplicate": "second order for the unit", "paradox": "convoy paradox",
+    "destroyed": "destroyed", "no_support": "no support", "ruling": "GM ruling", "too_many": "too many",
+    "civil_disorder": "civil disorder", "least_impact": "least-impact rule", "waived": "waived",
+    "disbanded": "disbanded",
+}
+_SUCCESS = {"", "succeeds", "success", "ok", "resolved", "moves", "holds"}
+
+
+def reason_text(reason: str | None) -> str:
+    """A stored reason code (``civil_disorder``) as words (``civil disorder``)."""
+    code = (reason or "").strip().lower()
+    return REASON_TEXT.get(code, code.replace("_", " "))
+
+
+@dataclass(frozen=True)
+class _Phase:
+    """The phase's orders, to name the units an outcome points at by province."""
+
+    entries: tuple[Mapping[str, Any], ...] = ()
+
+    def unit(self, province: Any) -> str:
+        """``A WAR`` for ``war`` (the unit whose order starts there), else ``the unit in WAR``."""
+        where = _p(province).split("/")[0]
+        for entry in self.entries:
+            words = _norm(str(entry.get("order") or "")).split()
+            if len(words) >= 2 and words[1].split("/")[0] == where and words[0] in ("A", "F"):
+                return f"{words[0]} {words[1]}"
+        return f"the unit in {where}"
+
+    def order_of(self, province: Any) -> str | None:
+        where = _p(province).split("/")[0]
+        for entry in self.entries:
+            words = _norm(str(entry.get("order") or "")).split()
+            if len(words) >= 2 and words[1].split("/")[0] == where:
+                return " ".join(words)
+        return None
+
+    def supporters(self, order: str | None) -> list[str]:
+        """The units whose support of ``order`` counted."""
+        if not order:
+            return []
+        words = order.split()
+        is_move = len(words) >= 4 and words[2] == "-"
+        wanted = order if is_move else " ".join(words[:2])
+        found = []
+        for entry in self.entries:
+            text = _norm(str(entry.get("order") or ""))
+            helper, verb, helped = f" {text} ".partition(" S ")
+            if not verb or str(entry.get("result") or "").lower() not in _SUCCESS:
+                continue
+            helped = helped.strip()
+            if helped == wanted or (not is_move and helped in (f"{wanted} H", wanted)):
+                found.append(" ".join(helper.split()[:2]))
+        return found
+
+    def strength(self, province: Any, value: Any, order: str | None = None) -> str:
+        """``A UKR (2: +A WAR)``: the unit, its strength and the supports that made it."""
+        helpers = self.supporters(order if order is not None else self.order_of(province))
+        return f"{self.unit(province)} ({value}{': +' + ', +'.join(helpers) if helpers else ''})"
 
 
 @dataclass(frozen=True)
@@ -19,7 +83,8 @@ class Review:
     power: str
     order: str
     result: str
-    reason: str
+    reason: str  # the stored code (``civil_disorder``)
+    reason_text: str  # the same in words (``civil disorder``)
     explanation: str
     default: bool
     facts: tuple[str, ...]  # what decided it, in English
@@ -35,7 +100,8 @@ def _list(values: Any) -> str:
     return ", ".join(items) if items else "?"
 
 
-def _facts(outcome: Mapping[str, Any] | None) -> list[str]:
+def _facts(outcome: Mapping[str, Any] | None, order: str = "", ph: _Phase | None = None) -> list[str]:
+    ph = ph or _Phase()
     if not outcome:
         return []
     kind = str(outcome.get("kind", ""))
@@ -46,8 +112,10 @@ def _facts(outcome: Mapping[str, Any] | None) -> list[str]:
             text += f", dislodging the unit in {_p(o.get('dislodged'))}"
         return [text + "."]
     if kind == "bounced":
-        return [f"Bounced: attack strength {o.get('attack')} against {o.get('opposing')} of "
-                f"{_AGAINST.get(str(o.get('against')), str(o.get('against')))} ({_p(o.get('by'))})."
+        mine = _norm(order)
+        here = mine.split()[1] if len(mine.split()) >= 2 else "?"
+        return [f"Bounced: {ph.strength(here, o.get('attack'), mine)} vs {ph.strength(o.get('by'), o.get('opposing'))}, "
+                f"{_AGAINST.get(str(o.get('against')), str(o.get('against')))}."
                 + (" Equal strength: neither gets in." if o.get("attack") == o.get("opposing") else "")]
     if kind == "own_unit":
         return [f"Failed: a unit may not dislodge one of its own power ({_p(o.get('unit'))})."]
@@ -59,14 +127,14 @@ def _facts(outcome: Mapping[str, Any] | None) -> list[str]:
     if kind == "paradox":
         return ["Failed: the convoy is part of a paradox; by Szykman's rule its fleets hold."]
     if kind == "dislodged":
-        text = (f"Dislodged by the unit from {_p(o.get('by'))}: attack strength {o.get('attack')} "
-                f"against hold strength {o.get('hold')}.")
+        text = (f"Dislodged by {ph.strength(o.get('by'), o.get('attack'))} against hold strength {o.get('hold')}.")
         failed = o.get("failed")
-        return [text, *_facts(failed if isinstance(failed, Mapping) else None)]
+        return [text, *_facts(failed if isinstance(failed, Mapping) else None, order, ph)]
     if kind == "support_given":
-        return ["Support given: it counted."]
+        helped = f" {_norm(order)} ".partition(" S ")[2].strip()
+        return [f"Support given to {helped}: it counted." if helped else "Support given: it counted."]
     if kind == "support_cut":
-        return [f"Support cut by an attack from {_list(o.get('by'))}."]
+        return [f"Support cut by an attack from {', '.join(ph.unit(b) for b in o.get('by') or []) or '?'}."]
     if kind == "support_void":
         target = f" to {_p(o.get('target'))}" if o.get("target") else " to hold"
         return [f"Support void: the unit in {_p(o.get('supported'))} was not ordered{target}."]
@@ -90,10 +158,10 @@ def _facts(outcome: Mapping[str, Any] | None) -> list[str]:
         return ["Disbanded" + (": it had nowhere to retreat." if o.get("no_retreat") else ".")]
     if kind == "army_starved":
         then = o.get("then")
-        return [*_facts(then if isinstance(then, Mapping) else None), "Its army ran out of rations at sea."]
+        return [*_facts(then if isinstance(then, Mapping) else None, order, ph), "Its army ran out of rations at sea."]
     if kind == "landing_failed":
         cause = o.get("cause")
-        return [f"The landing failed ({o.get('stage')}).", *_facts(cause if isinstance(cause, Mapping) else None)]
+        return [f"The landing failed ({o.get('stage')}).", *_facts(cause if isinstance(cause, Mapping) else None, order, ph)]
     simple = {"built": "Built {unit}.", "waived": "Build waived.", "removed": "Removed {unit}.",
               "civil_disorder_removal": "Removed {unit} in civil disorder.",
               "least_impact_removal": "Removed {unit} by the least-impact rule.",
@@ -128,22 +196,18 @@ def _helpers(order: str, others: Sequence[Mapping[str, Any]]) -> list[str]:
             if helped == wanted or (noun == "Support" and not is_move and helped == unit):
                 result = str(entry.get("result") or "").lower()
                 found.append(f"{noun} from {helper.strip()} ({entry.get('power')}): {result}"
-                             + (f", {_words(entry.get('reason'))}" if entry.get("reason") not in (None, "", "ok") else ""))
+                             + (f", {reason_text(entry.get('reason'))}" if entry.get("reason") not in (None, "", "ok") else ""))
     return found
-
-
-def _words(code: Any) -> str:
-    """A stored reason code as words: ``civil_disorder`` -> ``civil disorder``."""
-    return str(code or "").replace("_", " ")
 
 
 def review_orders(orders: Sequence[Any], power_name: Callable[[str], str] = str) -> tuple[Review, ...]:
     """``orders``: the dashboard's ``OrderOutcome`` values of one phase; ``power_name`` names a power."""
     entries = [{"power": power_name(o.power), "order": o.order, "result": o.result, "reason": o.reason}
                for o in orders]
+    ph = _Phase(tuple(entries))
     return tuple(Review(
-        power=power_name(o.power), order=o.order, result=o.result, reason=_words(o.reason),
-        explanation=o.explanation or "",
-        default=o.default, facts=tuple(_facts(o.outcome)),
+        power=power_name(o.power), order=o.order, result=o.result, reason=o.reason or "",
+        reason_text=reason_text(o.reason), explanation=o.explanation or "",
+        default=o.default, facts=tuple(_facts(o.outcome, o.order, ph)),
         helpers=tuple(_helpers(o.order, [e for e in entries if e["order"] != o.order])),
     ) for o in orders)

@@ -11,10 +11,11 @@ from fastapi.encoders import jsonable_encoder
 from pydantic import BaseModel, Field
 
 from app.services.actor import Actor, Role
+from app.services.corrections import AuditLine, audit_log
 from app.services.dashboard import GameDetail, GameSummary, PhaseOutcomes, list_games, show_game, show_phase
 from app.services.errors import DomainError
 from app.services.override import commit_override, preview_override
-from app.services.override_changes import OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
+from app.services.override_changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from app.web.deps import ApiGame, ApiGm, Db, JudgeDep, game_row
 from app.web.forms import storable
 
@@ -56,12 +57,24 @@ def api_phase(name: str, code: str, judge: JudgeDep, db: Db, actor: ApiGame) -> 
         raise HTTPException(status_code=404, detail=error.message) from error
 
 
+@router.get("/games/{name}/audit", response_model=list[AuditLine],
+            summary="The game's audit log, newest first: who did what, when and why (corrections with the texts mailed)")
+def api_audit(name: str, db: Db, actor: ApiGame) -> list[AuditLine]:
+    try:
+        return list(audit_log(db, actor, game_row(db, name)))
+    except DomainError as error:
+        raise HTTPException(status_code=403, detail=error.message) from error
+
+
 class OverrideRequest(BaseModel):
     """An override of a processed phase: a power's whole new orders, rule options, rulings on units."""
 
     orders: dict[str, list[str]] = Field(default_factory=dict, examples=[{"FRANCE": ["A PAR - BUR", "A MAR - SPA"]}])
     rules: dict[str, str | bool | None] = Field(default_factory=dict)
     rulings: list[dict[str, str]] = Field(default_factory=list, examples=[[{"location": "PAR", "ruling": "holds"}]])
+    later: dict[str, dict[str, list[str]]] = Field(
+        default_factory=dict, description="Orders of later processed phases, changed in the same correction",
+        examples=[{"W1901A": {"RUSSIA": ["BUILD A WAR"]}}])
     reason: str = ""
 
     def changes(self) -> OverrideChanges:
@@ -71,7 +84,10 @@ class OverrideRequest(BaseModel):
             raise HTTPException(status_code=422, detail="a ruling is {location, ruling: holds|fails}") from error
         return OverrideChanges(
             orders=tuple(OrderChange(p.upper(), tuple(storable(line) for line in lines)) for p, lines in self.orders.items()),
-            rules=tuple(RuleChange(option, value) for option, value in self.rules.items()), rulings=rulings)
+            rules=tuple(RuleChange(option, value) for option, value in self.rules.items()), rulings=rulings,
+            later=tuple(LaterOrders(phase.upper(), tuple(OrderChange(p.upper(), tuple(storable(line) for line in lines))
+                                                          for p, lines in powers.items()))
+                        for phase, powers in self.later.items()))
 
 
 

@@ -11,14 +11,14 @@ from app.services.contests import Verdict, answer_contest, check_open
 from app.services.dashboard_maps import MapData
 from app.services.errors import DomainError
 from app.services.override import commit_override
-from app.services.override_changes import OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
+from app.services.override_changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from app.services.override_review import PhaseOrders, phase_orders, review_override
 from app.web.deps import Db, JudgeDep, PageGame, game_row
 from app.web.forms import form_text
 from app.web.maps import data_uri, map_svg
 from app.web.templating import pages
 
-__all__ = ["changes_from_form", "router"]
+__all__ = ["changes_from_form", "later_from_text", "router"]
 
 router = APIRouter(include_in_schema=False)
 
@@ -43,6 +43,24 @@ def _rule_value(text: str) -> str | bool | None:
     return value
 
 
+def later_from_text(text: str) -> tuple[LaterOrders, ...]:
+    """``W1901A Russia: BUILD A WAR``, one order a line: each power named in a phase gets the
+    lines given for it as its whole orders of that phase (``W1901A Russia:`` alone: no orders)."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for line in _lines(text):
+        head, colon, order = line.partition(":")
+        words = head.split()
+        if not colon or len(words) != 2:
+            raise DomainError("bad_later_order", f"'{line}': write a later phase's order as 'W1901A Russia: BUILD A WAR'")
+        orders = found.setdefault((words[0].upper(), words[1].upper()), [])
+        if order.strip():
+            orders.append(order.strip())
+    phases: dict[str, list[OrderChange]] = {}
+    for (phase, power), orders in found.items():
+        phases.setdefault(phase, []).append(OrderChange(power, tuple(orders)))
+    return tuple(LaterOrders(phase, tuple(changes)) for phase, changes in phases.items())
+
+
 def changes_from_form(form: FormData, original: PhaseOrders) -> OverrideChanges:
     """The GM's edits: a power's orders when its text differs from what it sent, a rule option,
     a ruling on a unit."""
@@ -64,7 +82,7 @@ def changes_from_form(form: FormData, original: PhaseOrders) -> OverrideChanges:
         if verdict not in (Ruling.HOLDS.value, Ruling.FAILS.value):
             raise DomainError("bad_ruling", "choose whether the unit holds or its order fails")
         rulings.append(UnitRuling(location, Ruling(verdict)))
-    return OverrideChanges(tuple(orders), tuple(rules), tuple(rulings))
+    return OverrideChanges(tuple(orders), tuple(rules), tuple(rulings), later_from_text(_text(form, "later_orders")))
 
 
 def _contest_id(form: FormData) -> int | None:

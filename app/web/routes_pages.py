@@ -12,6 +12,7 @@ from app.db import queries
 from app.services.access import book_of
 from app.services.actor import Actor, Role
 from app.services.contests import contests_of
+from app.services.corrections import audit_log, corrections_of
 from app.services.dashboard import list_games, show_game, show_mail, show_phase
 from app.services.dod3.report import render_report, show_status
 from app.services.errors import DomainError
@@ -19,7 +20,7 @@ from app.services.game_settings import settings_of
 from app.services.gm import NMR_POLICIES
 from app.services.override_review import PhaseOrders, phase_orders
 from app.services.rulesets import ruleset_for
-from app.web.deps import Db, JudgeDep, PageGame, PageGm
+from app.web.deps import Db, JudgeDep, PageGame, PageGm, game_row
 from app.web.maps import can_draw
 from app.web.reasons import review_orders
 from app.web.templating import pages
@@ -52,8 +53,9 @@ def game_page(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageG
     game = queries.game_by_name(db, name)
     contests = contests_of(judge, db, actor, game) if game is not None else ()
     map_game = game is not None and ruleset_for(game.variant).has_map
+    corrections = corrections_of(db, actor, game) if game is not None else ()
     return pages(request).render(request, "game.html.j2", title=f"Game {detail.summary.name}", g=detail,
-                                 has_map=can_draw(detail.summary.variant), contests=contests,
+                                 has_map=can_draw(detail.summary.variant), contests=contests, corrections=corrections,
                                  dod3=_dod3_status(judge, db, actor, detail.summary.variant),
                                  settings=settings_of(game) if map_game and game is not None else None,
                                  nmr_policies=NMR_POLICIES)
@@ -88,7 +90,20 @@ def phase_page(request: Request, name: str, code: str, judge: JudgeDep, db: Db, 
                                  reviews=review_orders(phase.orders, book_of(judge, game).name if game else str), contests=contests,
                                  has_map=can_draw(variant) and phase.status == "processed",
                                  original=original or PhaseOrders(phase.code, ()),
+                                 corrections=corrections_of(db, actor, game, phase.code) if game is not None else (),
                                  corrected=request.query_params.get("corrected"))
+
+
+@router.get("/games/{name}/audit")
+def audit_page(request: Request, name: str, db: Db, actor: PageGame) -> Response:
+    """The game's audit log: every override, rollback, process, contest answer... with who and when."""
+    game = game_row(db, name)
+    try:
+        lines = audit_log(db, actor, game)
+    except DomainError as error:
+        raise HTTPException(status_code=403, detail=error.message) from error
+    return pages(request).render(request, "audit.html.j2", title=f"Audit log of {game.name}", game=game.name,
+                                 lines=lines, corrections=corrections_of(db, actor, game))
 
 
 @router.get("/games/{name}/mail/{direction}/{mail_id}")

@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse
 from app.services.render import format_deadline
 from app.services.rule_choices import rule_choices
 from app.web.charts import centre_chart
+from app.web.reasons import reason_text
 
 __all__ = ["Pages", "pages"]
 
@@ -40,6 +41,7 @@ class Pages:
             undefined=jinja2.StrictUndefined,
         )
         env.filters["when"] = _when
+        env.filters["reason_text"] = reason_text
         env.globals["centre_chart"] = centre_chart
         env.globals["rule_choices"] = rule_choices
         return env

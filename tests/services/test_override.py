@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
+from email import message_from_bytes, policy
 from typing import Any
 
 import pytest
@@ -11,11 +13,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import AuditEntry, Game, Phase
+from app.db.models import AuditEntry, Game, MapImage, Phase
+from app.mail.drain import drain_once
+from app.mail.mailer import MemoryMailer
 from app.services.actor import Actor, Role
+from app.services.corrections import audit_log, corrections_of
 from app.services.errors import DomainError
 from app.services.override import commit_override, preview_override
-from app.services.override_changes import OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
+from app.services.override_changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from tests.server.conftest import POWERS, Harness, player, signon
 
 GM = "gm@example.com"
@@ -302,3 +307,97 @@ def test_a_retreat_phase_no_longer_played_is_not_shown_as_centres_changing_hands
     assert all(p.centres_old == p.centres_new for p in preview.position.powers), preview.position
     france = next(p for p in preview.position.powers if p.power == "FRANCE")
     assert "POR" in france.centres_new and france.units_new == ("A GAS", "A PIC", "F POR")
+
+
+def test_the_correction_mail_tells_the_position_now_each_changed_later_order_and_carries_the_map(
+        three_phases: Harness) -> None:
+    """Issue 21.3: not counts, but the corrected results, each later order whose result changed,
+    every power's units and centres now, and the map of the position now."""
+    with game_db(three_phases) as (db, game):
+        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "meant as a hold")
+    mail = next(m for m in three_phases.outbox(kind="correction") if m.recipients[0] == player("FRANCE"))
+    text = mail.body_text
+    assert "F1901M: 2 order result(s) changed:" in text, text
+    assert "    France: was A PAR - PIC (succeeds); now A PAR - PIC (invalid, illegal)." in text, text
+    assert "W1901A: no order has a different result." in text, text
+    assert "The position now (S1902M), shown on the attached map:" in text, text
+    assert "France: 4 centre(s) BRE, MAR, PAR, SPA; 4 unit(s) A BUR, A MAR, A SPA, F BRE." in text, text
+    assert "Russia: 4 centre(s) MOS, SEV, STP, WAR; 4 unit(s) A MOS, A WAR, F SEV, F STP/SC." in text, text
+    corrected = text.split("The corrected results of S1901M, in full:")[1]
+    assert "France: Army Paris -> Burgundy." in corrected and "Germany: Army Munich HOLD." in corrected
+    assert mail.map_id is not None
+    with game_db(three_phases) as (db, game):
+        image = db.get(MapImage, mail.map_id)
+        assert image is not None and image.phase == "S1902M" and image.result is None
+        assert sorted(image.state["units"]["FRANCE"]) == ["A BUR", "A MAR", "A SPA", "F BRE"]
+
+
+def test_one_correction_changes_the_phase_and_later_phases_with_one_round_of_mails(three_phases: Harness) -> None:
+    """Issue 21.14: France's S1901M move now succeeds (Germany held), so its F1901M order A PAR - PIC
+    would be void: the GM gives France's F1901M and W1901A orders in the same commit."""
+    changes = OverrideChanges(
+        orders=(OrderChange("GERMANY", ("A MUN H",)),),
+        later=(LaterOrders("F1901M", (OrderChange("FRANCE", ("A MAR - SPA", "A BUR - PIC")),)),
+               LaterOrders("W1901A", (OrderChange("FRANCE", ("BUILD A PAR",)),))))
+    with game_db(three_phases) as (db, game):
+        preview = preview_override(three_phases.judge, db, gm_actor(game), game, "S1901M", changes)
+        assert not preview.unfit, preview.unfit  # nothing left void
+        done = commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", changes, "all in one")
+    assert done.mails == len(POWERS) + 1
+    with game_db(three_phases) as (db, game):
+        fall = phase_row(db, game, "F1901M")
+        assert fall.orders_parsed is not None and sorted(fall.orders_parsed["FRANCE"]) == ["A BUR - PIC", "A MAR - SPA"]
+        assert {e["order"]: e["result"] for e in (fall.results or {})["orders"]}["A BUR - PIC"] == "succeeds"
+        current = queries.open_phase(db, game.id)
+        assert current is not None and current.code == "S1902M"
+        assert units(current.state_before, "FRANCE") == ["A PAR", "A PIC", "A SPA", "F BRE"]
+        audit = db.scalars(select(AuditEntry).where(AuditEntry.action == "override")).one()
+        assert audit.detail["changes"]["later"] == {"F1901M": {"FRANCE": ["A MAR - SPA", "A BUR - PIC"]},
+                                                    "W1901A": {"FRANCE": ["BUILD A PAR"]}}
+    mails = three_phases.outbox(kind="correction")
+    assert len(mails) == len(POWERS) + 1  # one round
+    assert "In F1901M, France's orders are now: A MAR - SPA; A BUR - PIC." in mails[0].body_text
+
+
+@pytest.mark.parametrize("phase", ["S1902M", "F1905M", "S1901M"])
+def test_later_orders_only_for_a_phase_the_correction_replays(three_phases: Harness, phase: str) -> None:
+    changes = OverrideChanges(orders=(OrderChange("GERMANY", ("A MUN H",)),),
+                              later=(LaterOrders(phase, (OrderChange("FRANCE", ("A PAR H",)),)),))
+    with game_db(three_phases) as (db, game), pytest.raises(DomainError) as error:
+        preview_override(three_phases.judge, db, gm_actor(game), game, "S1901M", changes)
+    assert error.value.code in ("not_replayed", "later_is_target")
+
+
+def test_the_correction_mail_as_sent_carries_the_map_of_the_position_now(three_phases: Harness) -> None:
+    with game_db(three_phases) as (db, game):
+        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "meant as a hold")
+    mailer = MemoryMailer()
+    while asyncio.run(drain_once(three_phases.judge, mailer)):
+        pass
+    sent = [message_from_bytes(m.message_bytes, policy=policy.default) for m in mailer.sent
+            if m.recipients[0] == player("RUSSIA")]
+    (correction,) = [m for m in sent if str(m["Subject"]) == "Diplomacy correction alpha S1901M"]
+    pictures = [p for p in correction.walk() if p.get_content_type() == "image/png"]
+    assert len(pictures) == 1 and pictures[0].get_filename() == "alpha-S1902M.png"
+    assert pictures[0].get_content()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_corrections_of_a_phase_keep_each_text_as_mailed(three_phases: Harness) -> None:
+    """Issue 21.5: each correction keeps the results as they stood before it and the mail it sent;
+    a replayed phase lists the corrections that changed it; its GM only."""
+    with game_db(three_phases) as (db, game):
+        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "first")
+    with game_db(three_phases) as (db, game):
+        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M",
+                        OverrideChanges(orders=(OrderChange("GERMANY", ("A MUN - BUR",)),)), "second")
+    with game_db(three_phases) as (db, game):
+        second, first = corrections_of(db, gm_actor(game), game, "S1901M")
+        assert (first.reason, second.reason) == ("first", "second") and first.by == GM
+        assert "France: Army Paris -> Burgundy.  (*bounce*)" in first.results_as_mailed["S1901M"]
+        assert second.results_as_mailed["S1901M"] == first.results_corrected["S1901M"]
+        assert "Reason: second" in second.correction_mail and second.mails == len(POWERS) + 1
+        assert [c.reason for c in corrections_of(db, gm_actor(game), game, "F1901M")] == ["second", "first"]
+        assert corrections_of(db, gm_actor(game), game, "S1902M") == ()
+        assert [a.action for a in audit_log(db, gm_actor(game), game)][:2] == ["override", "override"]
+        with pytest.raises(DomainError):
+            corrections_of(db, Actor(player("FRANCE"), Role.PLAYER, None, "FRANCE"), game)

@@ -88,7 +88,8 @@ def test_a_contested_turn_from_creation_to_correction(chromium: object, served: 
 
     # review S1901M: the bounce with its strengths, next to the map with the order arrows
     page.goto(f"{base}/games/delta/phases/S1901M")
-    assert page.get_by_text("Bounced: attack strength 1 against 1", exact=False).count() == 2
+    assert page.get_by_text("Bounced: A PAR (1) vs A MUN (1)", exact=False).count() == 1
+    assert page.get_by_text("Bounced: A MUN (1) vs A PAR (1)", exact=False).count() == 1
     assert page.get_by_role("img", name="Orders and results of S1901M").count() == 1
     page.wait_for_function("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
     _shot(page, "phase-review")

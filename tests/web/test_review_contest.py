@@ -13,7 +13,7 @@ from sqlalchemy import select
 from app.db.models import AuditEntry, Phase
 from app.db.models_web import Contest
 from tests.server.conftest import player, signon
-from tests.web.conftest import EVIL, GM, GM_PASSWORD, World, csrf_of, signed_in
+from tests.web.conftest import EVIL, GM, GM_PASSWORD, OTHER_GM, OTHER_PASSWORD, World, csrf_of, signed_in
 
 
 def _gm(world: World) -> TestClient:
@@ -25,7 +25,8 @@ def test_phase_page_shows_the_results_map_and_the_review_in_english(world: World
     page = client.get("/games/alpha/phases/S1901M").text
     assert '<img src="/games/alpha/phases/S1901M/map.svg"' in page
     # France's A Par - Bur and Germany's A Mun - Bur bounce: the structured outcome, with strengths
-    assert "Bounced: attack strength 1 against 1 of another move to the same place (MUN)." in page
+    assert "Bounced: A PAR (1) vs A MUN (1), another move to the same place." in page  # 21.18: the units named
+    assert '<span class="muted small">(bounced)</span>' in page and "(bounce)</span>" not in page  # 21.11: words
     assert "Moved to SPA." in page
     svg = client.get("/games/alpha/phases/S1901M/map.svg")
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
@@ -157,6 +158,39 @@ def test_override_commit_replays_mails_everyone_audits_and_answers_the_contest(w
     page = client.get("/games/alpha/phases/S1901M").text
     assert "upheld" in page and str(escape(reason)) in page
     assert client.get("/").text.count("contested phase") == 0
+
+
+def test_a_corrected_phase_shows_its_history_and_the_audit_log_is_for_its_gm(world: World) -> None:
+    """Issue 21.5 (after the commit above): who, when, the reason, the results as first mailed
+    beside the correction mail; the audit log as a page and in the API, for the game's GM only."""
+    client = _gm(world)
+    reason = str(escape("Germany's order was A Mun - Ruh, misread by the judge <b>sorry</b>"))
+    page = client.get("/games/alpha/phases/S1901M").text
+    assert re.search(r"adjudicated [^<]+ · <strong>corrected</strong> [^<]+ by gm@example.com", page), page[:3000]
+    history = page.split('id="corrections"', 1)[1].split("</section>", 1)[0]
+    assert reason in history and "gm@example.com" in history
+    first = history.split("Results as first mailed</h4>", 1)[1].split("</div>", 1)[0]
+    mail = history.split("The correction mail</h4>", 1)[1].split("</div>", 1)[0]
+    assert "France: Army Paris -&gt; Burgundy.  (*bounce*)" in first  # as the players got it, before
+    assert "Diplomacy correction: game &#39;alpha&#39;, S1901M." in mail and reason in mail
+    now = page.split('id="results"', 1)[1]
+    assert "<h2>Results now</h2>" in now and "the players were not mailed this text" in now
+    assert "France: Army Paris -&gt; Burgundy.\n" in now
+    later = client.get("/games/alpha/phases/F1901M").text  # replayed: its history says by which correction
+    assert "Changed by the correction of S1901M" in later.split('id="corrections"', 1)[1]
+    game = client.get("/games/alpha").text.split('<section id="corrections">', 1)[1].split("</section>", 1)[0]
+    assert "S1901M corrected" in game and reason in game and 'href="/games/alpha/audit"' in game
+    audit = client.get("/games/alpha/audit")
+    assert audit.status_code == 200 and "override" in audit.text and reason in audit.text
+    api = client.get("/api/games/alpha/audit")
+    assert api.status_code == 200
+    override = next(a for a in api.json() if a["action"] == "override")
+    assert override["by"] == GM and override["phase"] == "S1901M" and override["detail"]["correction_mail"]
+    assert "(*bounce*)" in override["detail"]["results_as_mailed"]["S1901M"]
+    other = signed_in(world, OTHER_GM, OTHER_PASSWORD)
+    assert other.get("/api/games/alpha/audit").status_code in (403, 404)
+    assert other.get("/games/alpha/audit", follow_redirects=False).status_code in (303, 403, 404)
+    assert world.client().get("/api/games/alpha/audit").status_code == 401
 
 
 def test_the_gm_can_reject_a_contest_and_the_player_is_told(world: World) -> None:

@@ -171,13 +171,13 @@ def _o(power: str, order: str, result: str, outcome: dict[str, object] | None, r
 
 REVIEW_CASES = [
     ({"kind": "bounced", "by": "mun", "attack": 2, "opposing": 2, "against": "head_to_head"},
-     ["Bounced: attack strength 2 against 2 of the unit moving the other way (head to head) (MUN). "
+     ["Bounced: A PAR (2) vs the unit in MUN (2), the unit moving the other way (head to head). "
       "Equal strength: neither gets in."]),
     ({"kind": "moved", "to": "bel", "by_convoy": True, "dislodged": "bel"},
      ["Moved to BEL by convoy, dislodging the unit in BEL."]),
     ({"kind": "dislodged", "by": "bur", "attack": 3, "hold": 1, "order": "hold"},
-     ["Dislodged by the unit from BUR: attack strength 3 against hold strength 1."]),
-    ({"kind": "support_cut", "by": ["gas", "mar"]}, ["Support cut by an attack from GAS, MAR."]),
+     ["Dislodged by the unit in BUR (3) against hold strength 1."]),
+    ({"kind": "support_cut", "by": ["gas", "mar"]}, ["Support cut by an attack from the unit in GAS, the unit in MAR."]),
     ({"kind": "support_void", "supported": "par", "target": "bur"},
      ["Support void: the unit in PAR was not ordered to BUR."]),
     ({"kind": "convoy_disrupted", "fleets": ["nth"], "by": ["hol"]},
@@ -211,4 +211,4 @@ def test_a_reason_code_reads_as_words() -> None:
     """Issue 21 item 11: the phase page said ``(civil_disorder)``."""
     (review,) = review_orders([_o("ENGLAND", "REMOVE F NTH", "succeeds",
                                   {"kind": "civil_disorder_removal", "unit": "F NTH"}, "civil_disorder")])
-    assert review.reason == "civil disorder"
+    assert review.reason_text == "civil disorder"
