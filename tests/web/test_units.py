@@ -203,7 +203,7 @@ def test_a_move_lists_the_supports_and_convoys_given_to_it() -> None:
     ]
     move, *_rest, hold_support = review_orders(orders, str.title)
     assert move.power == "France"
-    assert move.helpers == ("Support from A MAR (France): succeeds", "Support from A MUN (Germany): fails, cut")
+    assert move.helpers == ("Support from A MAR (France): succeeds", "Support from A MUN (Germany): fails, support cut")
     assert hold_support.helpers == ()
 
 
