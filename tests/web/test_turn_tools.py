@@ -148,3 +148,45 @@ def test_the_mail_log_is_searched_filtered_and_paged(fresh: World) -> None:
     assert len(rows) == 1 and "&lt;script&gt;" in rows[0]  # England's subject, escaped
     none = client.get("/games/alpha?mail_status=quarantined").text
     assert "0 mails match" in none
+
+
+def test_late_powers_vacancies_reliability_and_takeover_queue(fresh: World) -> None:
+    """Issue 21.15: missed deadlines and reliability per player, civil disorder, vacant powers, the
+    takeover requests waiting for the GM, approved with one click."""
+    from app.db import queries
+    from app.services.deadlines import tick
+
+    h = fresh.harness
+    h.send(GM, f"SIGNON master@alpha {GM_PASSWORD}\nSET NMR cd\nSET GRACE 0")
+    with fresh.judge.sessions.begin() as db:
+        game = queries.game_by_name(db, "alpha")
+        assert game is not None
+        game.deadline = h.clock.now + timedelta(hours=1)
+        phase = queries.open_phase(db, game.id)
+        assert phase is not None
+        phase.deadline = game.deadline
+    h.clock.advance(hours=2)
+    assert "alpha" in tick(fresh.judge).processed  # F1901M at its deadline: five powers missed it
+    assert h.send(GM, f"SIGNON master@alpha {GM_PASSWORD}\nEJECT Italy").status == "done"
+    newcomer = "newcomer@example.com"
+    assert h.send(newcomer, "TAKEOVER italy@alpha newcomerpw").status == "done"
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    page = client.get("/games/alpha").text
+    players = page[page.index('<section id="players">'):page.index("</section>", page.index('<section id="players">'))]
+    rows = {row.split("</strong>")[0].split("<strong>")[-1]: row for row in players.split("<tr>")[2:]}
+    assert "civil disorder" in rows["Austria"] and 'data-label="Missed deadlines">1 (1 in a row)<' in rows["Austria"]
+    assert "0% <span" in rows["Austria"] and "of 1 deadline<" in rows["Austria"]
+    assert "100%" in rows["England"] and "civil disorder" not in rows["England"]
+    assert "vacant: open for takeover" in rows["Italy"] and "vacant" not in rows["France"]
+    assert f"{newcomer} asks to take over <strong>Italy</strong>" in players
+    assert f'name="address" value="{newcomer}"' in players
+    approved = _post(client, "/games/alpha/replace", {"power": "ITALY", "address": newcomer})
+    assert approved.status_code == 303, approved.text  # type: ignore[attr-defined]
+    with fresh.judge.sessions.begin() as db:
+        game = queries.game_by_name(db, "alpha")
+        assert game is not None
+        seat = queries.seat_for_power(db, game.id, "ITALY")
+        assert seat is not None and seat.email == newcomer
+    assert h.send(newcomer, "SIGNON Ialpha newcomerpw\nSIGNOFF").status == "done"  # the password they chose
+    after = client.get("/games/alpha").text
+    assert "asks to take over" not in after and "No request waiting." in after
