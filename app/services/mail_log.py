@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, InboundMessage, OutboundMessage, Player
@@ -40,6 +40,7 @@ class MailLogPage:
     page: int
     pages: int
     powers: tuple[tuple[str, str], ...]  # (id, name) to filter by
+    quarantined: int = 0  # quarantined mail in the whole log (to be dealt with)
     directions: tuple[str, ...] = DIRECTIONS
     statuses: tuple[str, ...] = STATUSES
 
@@ -85,7 +86,10 @@ def mail_log_page(judge: Judge, db: Session, actor: Actor, name: str, wanted: Ma
                        direction=wanted.direction if wanted.direction in DIRECTIONS else "",
                        status=wanted.status if wanted.status in STATUSES else "", page=wanted.page)
     entries = _entries(db, game, clean)
+    quarantined = db.scalar(select(func.count()).select_from(InboundMessage).where(
+        InboundMessage.game_id == game.id, InboundMessage.status == "quarantined")) or 0
     pages = max(1, -(-len(entries) // MAIL_PAGE_SIZE))
     page = min(max(1, clean.page), pages)
     start = (page - 1) * MAIL_PAGE_SIZE
-    return MailLogPage(tuple(entries[start:start + MAIL_PAGE_SIZE]), clean, len(entries), page, pages, powers)
+    return MailLogPage(tuple(entries[start:start + MAIL_PAGE_SIZE]), clean, len(entries), page, pages, powers,
+                       quarantined=int(quarantined))
