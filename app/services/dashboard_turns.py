@@ -37,6 +37,7 @@ class ProcessPlan:
     waiting: tuple[str, ...]  # powers that asked the judge to WAIT
     nmr_policy: str  # what the game does with a defaulted power (cd | hold | wait | dismiss)
     results_text: str | None  # the results as they would be mailed (map games)
+    checked: bool = True  # False: a game without a drawn position (its own steps): nobody is listed
 
 
 def _running(game: Game) -> None:
@@ -66,11 +67,10 @@ def plan_processing(judge: Judge, db: Session, actor: Actor, game: Game) -> Proc
         for seat, status in seat_statuses(db, game, phase):
             if seat.power and status.needs_orders and status.missing and seat.power not in adjudication.nmr:
                 incomplete.append(book.name(seat.power))
-    else:
-        defaulted = [book.name(seat.power) for seat, status in seat_statuses(db, game, phase)
-                     if seat.power and status.needs_orders and not status.submitted]
+    else:  # a game without a drawn position (Days of Decision III): its own steps, no orders to list here
+        defaulted = []
     return ProcessPlan(game.name, phase.code, tuple(defaulted), tuple(incomplete), waiting,
-                       str(game_setting(game.settings, "nmr")), text)
+                       str(game_setting(game.settings, "nmr")), text, checked=text is not None)
 
 
 def rollback_targets(db: Session, actor: Actor, game: Game) -> tuple[str, ...]:
