@@ -16,6 +16,7 @@ from app.services.context import Judge
 from app.web import (
     routes_admin,
     routes_api,
+    routes_api_tools,
     routes_auth,
     routes_dod3,
     routes_mailbox,
@@ -69,7 +70,7 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
     app.state.inbox_writer = inbox_writer
     guarded = [Depends(csrf_protect)]
     for router in (routes_auth.router, routes_admin.router, routes_turns.router, routes_dod3.router, routes_pages.router, routes_override.router, routes_maps.router,
-                   routes_public.router, routes_api.router, routes_mailbox.router):
+                   routes_public.router, routes_api.router, routes_api_tools.router, routes_mailbox.router):
         app.include_router(router, dependencies=guarded)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
 

@@ -190,3 +190,19 @@ def test_late_powers_vacancies_reliability_and_takeover_queue(fresh: World) -> N
     assert h.send(newcomer, "SIGNON Ialpha newcomerpw\nSIGNOFF").status == "done"  # the password they chose
     after = client.get("/games/alpha").text
     assert "asks to take over" not in after and "No request waiting." in after
+
+
+def test_the_json_api_of_the_turn_tools(fresh: World) -> None:
+    """The same read models over JSON: the processing preview, the players, the mail log."""
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    before = _game(fresh)
+    plan = client.get("/api/games/alpha/process/preview").json()
+    assert plan["phase"] == "F1901M" and "Austria" in plan["defaulted"] and "England" not in plan["defaulted"]
+    assert "North Sea" in plan["results_text"] and _game(fresh) == before
+    fresh.harness.send(player("ITALY"), signon("ITALY") + "SET WAIT")
+    seats = client.get("/api/games/alpha/players").json()
+    assert [s["power"] for s in seats["seats"] if s["wait"]] == ["Italy"]
+    log = client.get("/api/games/alpha/mail", params={"direction": "in", "power": "ITALY"}).json()
+    assert log["total"] >= 2 and {e["direction"] for e in log["entries"]} == {"in"}
+    assert {e["party"] for e in log["entries"]} == {player("ITALY")}
+    assert client.get("/api/games/beta/mail").status_code == 403  # another GM's game
