@@ -75,7 +75,7 @@ def test_the_phase_review_fits_a_phone(chromium: object, base_url: str) -> None:
         box = cells.nth(index).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    _shot(page, "phase-phone", full_page=False)
+    _shot(page, "phase-phone")
     context.close()  # type: ignore[attr-defined]
 
 
@@ -86,6 +86,7 @@ def test_the_mail_log_is_paged_and_addresses_do_not_wrap_a_letter_a_line(
     _sign_in(page, base_url)
     rows = page.locator("#mail table.mail-log tbody tr")
     assert 0 < rows.count() <= 25
+    _shot(page, "game-phone-full")
     address = page.locator("#mail .addr").first
     box = address.bounding_box()
     assert box is not None and box["width"] >= 120, f"an address column {box['width']} px wide"
