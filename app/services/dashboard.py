@@ -46,6 +46,7 @@ __all__ = [
     "PressEntry",
     "PublicGame",
     "RawMail",
+    "gm_game_named",
     "list_games",
     "show_game",
     "show_mail",
@@ -208,6 +209,11 @@ def _game_for(db: Session, actor: Actor, name: str) -> Game:
     if actor.role is not Role.KEEPER and actor.game_id != game.id:
         raise DomainError("not_gm", f"You are not the GM of game '{game.name}'.")
     return game
+
+
+def gm_game_named(db: Session, actor: Actor, name: str) -> Game:
+    """The game ``name`` if the actor is its GM (or the keeper); DomainError otherwise."""
+    return _game_for(db, actor, name)
 
 
 def _book(judge: Judge, game: Game) -> PowerBook:

@@ -16,6 +16,7 @@ from app.services.context import Judge
 from app.web import (
     routes_admin,
     routes_api,
+    routes_api_tools,
     routes_auth,
     routes_dod3,
     routes_gm_game,
@@ -24,6 +25,7 @@ from app.web import (
     routes_override,
     routes_pages,
     routes_public,
+    routes_turns,
 )
 from app.web.config import ANON_CSRF_COOKIE, WebConfig
 from app.web.deps import SignInRequired, csrf_protect
@@ -76,8 +78,9 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
     app.state.pages = Pages()
     app.state.inbox_writer = inbox_writer
     guarded = [Depends(csrf_protect)]
-    for router in (routes_auth.router, routes_admin.router, routes_gm_game.router, routes_dod3.router, routes_pages.router, routes_override.router, routes_maps.router,
-                   routes_public.router, routes_api.router, routes_mailbox.router):
+    for router in (routes_auth.router, routes_admin.router, routes_gm_game.router, routes_turns.router, routes_dod3.router,
+                   routes_pages.router, routes_override.router, routes_maps.router, routes_public.router,
+                   routes_api.router, routes_api_tools.router, routes_mailbox.router):
         app.include_router(router, dependencies=guarded)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
 

@@ -1,4 +1,4 @@
-"""Administration forms: create a game, deadlines, pause and resume, process now, replace a player,
+"""Administration forms: create a game, deadlines, pause and resume, replace a player,
 resend a mail, set a quarantined mail aside.  Each form calls one use case and redirects back."""
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from app.services.dashboard_admin import create_linked_game, invite_player, rese
 from app.services.errors import DomainError
 from app.services.forming import create_linked_dod3_game
 from app.services.game_settings import DOD3_GROUPINGS, change_settings, default_settings, game_variants
-from app.services.turn_control import process_now
 from app.web.deps import Db, JudgeDep, PageGame, PageGm, game_row
 from app.web.forms import form_text
 from app.web.routes_gm_game import settings_change
@@ -124,14 +123,6 @@ def pause(name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
 @router.post("/games/{name}/resume")
 def resume(name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
     return _run(lambda: gm.resume(judge, db, actor), name, "resumed")
-
-
-@router.post("/games/{name}/process")
-async def process(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    form = await request.form()
-    game = game_row(db, name)
-    expected = _text(form, "phase") or None
-    return _run(lambda: process_now(judge, db, actor, game, expected), name, "processed")
 
 
 @router.post("/games/{name}/deadline")

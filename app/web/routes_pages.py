@@ -14,10 +14,12 @@ from app.services.actor import Actor, Role
 from app.services.contests import contests_of
 from app.services.corrections import audit_log, corrections_of
 from app.services.dashboard import list_games, show_game, show_mail, show_phase
+from app.services.dashboard_seats import seat_board
 from app.services.dod3.report import render_report, show_status
 from app.services.errors import DomainError
 from app.services.game_settings import settings_of
 from app.services.gm import NMR_POLICIES
+from app.services.mail_log import MailFilter, mail_log_page
 from app.services.override_review import PhaseOrders, phase_orders
 from app.services.rulesets import ruleset_for
 from app.web.deps import Db, JudgeDep, PageGame, PageGm, game_row
@@ -54,8 +56,15 @@ def game_page(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageG
     contests = contests_of(judge, db, actor, game) if game is not None else ()
     map_game = game is not None and ruleset_for(game.variant).has_map
     corrections = corrections_of(db, actor, game) if game is not None else ()
+    query = request.query_params
+    page = query.get("mail_page", "1")
+    wanted = MailFilter(text=query.get("mail_q", ""), power=query.get("mail_power", ""),
+                        direction=query.get("mail_dir", ""), status=query.get("mail_status", ""),
+                        page=int(page) if page.isdigit() else 1)
     return pages(request).render(request, "game.html.j2", title=f"Game {detail.summary.name}", g=detail,
                                  has_map=can_draw(detail.summary.variant), contests=contests, corrections=corrections,
+                                 log=mail_log_page(judge, db, actor, name, wanted),
+                                 seats=seat_board(judge, db, actor, name),
                                  dod3=_dod3_status(judge, db, actor, detail.summary.variant),
                                  settings=settings_of(game) if map_game and game is not None else None,
                                  nmr_policies=NMR_POLICIES)

@@ -120,7 +120,8 @@ def test_resend_a_mail_and_set_a_quarantined_mail_aside(fresh: World) -> None:
         mail = db.scalar(select(InboundMessage).where(InboundMessage.game_id.is_not(None)))
         assert mail is not None
         mail.status, mail_id = "quarantined", mail.id
-    assert "dealt with" in client.get("/games/alpha").text
+    assert '1 quarantined mail to deal with: <a href="?mail_status=quarantined#mail">' in client.get("/games/alpha").text
+    assert "dealt with" in client.get("/games/alpha?mail_status=quarantined").text  # the log is paged (issue 21.17)
     assert _post(client, f"/games/alpha/mail/in/{mail_id}/resolve", {}).status_code == 303  # type: ignore[attr-defined]
     with fresh.judge.sessions.begin() as db:
         assert db.get(InboundMessage, mail_id).status == "ignored"  # type: ignore[union-attr]

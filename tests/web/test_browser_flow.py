@@ -79,10 +79,15 @@ def test_a_contested_turn_from_creation_to_correction(chromium: object, served: 
     _mail(h, "GERMANY", "A Mun - Bur\nF Kie - Den\nA Ber - Kie")
     page.goto(f"{base}/games/delta")
     assert page.get_by_role("img", name="Position of delta now").count() == 1
-    page.get_by_role("button", name="Process S1901M").click()
+    page.get_by_role("button", name="Review processing S1901M").click()  # a confirmation first (issue 21.10)
+    page.wait_for_url(f"{base}/games/delta/process?")
+    assert page.get_by_role("heading", name="Powers that will be defaulted").count() == 1
+    _shot(page, "process-confirm")
+    page.get_by_role("button", name="Process S1901M now").click()
     page.wait_for_url(f"{base}/games/delta?done=processed#admin")
     _mail(h, "FRANCE", "A Par - Pic\nA Spa - Por\nF Mao - Bre")
-    page.get_by_role("button", name="Process F1901M").click()
+    page.get_by_role("button", name="Review processing F1901M").click()
+    page.get_by_role("button", name="Process F1901M now").click()
     page.wait_for_url(f"{base}/games/delta?done=processed#admin")
     _shot(page, "game-flow")
 

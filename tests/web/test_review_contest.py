@@ -81,7 +81,7 @@ def test_a_player_contests_by_mail_and_the_gm_sees_it(world: World) -> None:
 def test_process_now_from_the_dashboard(world: World) -> None:
     client = _gm(world)
     token = csrf_of(client, "/games/alpha")
-    response = client.post("/games/alpha/process", data={"csrf_token": token, "phase": "F1901M"})
+    response = client.post("/games/alpha/process", data={"csrf_token": token, "phase": "F1901M", "confirm": "yes"})
     assert response.status_code == 303 and response.headers["location"].startswith("/games/alpha?done=processed")
     with world.judge.sessions.begin() as db:
         codes = [p.code for p in db.scalars(select(Phase).where(Phase.status == "processed").order_by(Phase.seq))]
