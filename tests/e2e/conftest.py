@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.databases import PostgresTemplate
+
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = os.environ.get("JUDGE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 # Our own instance of the test mail servers (ports and directory of its own), so that other
@@ -66,15 +68,11 @@ def postgres_available() -> None:
 
 
 @pytest.fixture
-def pg_url(postgres_available: None) -> Iterator[str]:
-    """A fresh, migrated PostgreSQL database with a random name, dropped afterwards."""
-    from app.db.migrate import upgrade
-
-    name = create_database()
-    url = database_url(name)
-    upgrade(url)
-    yield url
-    drop_database(name)
+def pg_url(postgres_available: None, postgres_template: PostgresTemplate) -> Iterator[str]:
+    """A fresh, migrated PostgreSQL database with a random name (a copy of the template migrated
+    once: tests/conftest.py), dropped afterwards."""
+    with postgres_template.copy() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,6 @@ PostgreSQL database), the app over it, and browsers signed in as various people.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -14,12 +13,12 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app import jsonapi
-from app.db.migrate import upgrade
 from app.db.session import make_engine, make_sessionmaker
 from app.services.context import Judge
 from app.settings import Settings
 from app.web import create_app
 from tests.server.conftest import POWERS, Clock, Harness, player, signon
+from tests.support.databases import copy_sqlite, migrate
 
 KEEPER = "keeper@example.com"
 GM = "gm@example.com"
@@ -30,31 +29,18 @@ EVIL = "<script>alert('x')</script><b>bold</b>"
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
-def _postgres_url() -> Iterator[str]:
-    from tests.e2e.conftest import create_database, database_url, drop_database
-
-    try:
-        name = create_database()
-    except Exception as error:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is required in CI: {error}")
-        pytest.skip(reason=f"no PostgreSQL on 127.0.0.1:5432: {error}")
-    try:
-        yield database_url(name)
-    finally:
-        drop_database(name)
-
-
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A migrated database (a copy of the template: tests/conftest.py) for the module's world."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('web') / 'judge.sqlite3'}"
+        yield copy_sqlite(request.getfixturevalue("sqlite_template"), tmp_path_factory.mktemp("web") / "judge.sqlite3")
     else:
-        yield from _postgres_url()
+        with request.getfixturevalue("postgres_template").copy() as url:
+            yield url
 
 
 def make_harness(url: str) -> Harness:
-    upgrade(url)
+    migrate(url)
     settings = Settings(database_url=url, judge_address="judge@judge.test", admin_address=KEEPER,
                         outage_minutes=10**7)
     judge = Judge(settings=settings, sessions=make_sessionmaker(make_engine(url)), api=jsonapi, clock=Clock())
