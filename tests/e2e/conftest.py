@@ -29,7 +29,9 @@ PG_ADMIN = os.environ.get("JUDGE_TEST_PG", "postgresql+psycopg://postgres@127.0.
 IMAP_PORT = int(os.environ.get("JUDGE_E2E_IMAP_PORT", "10243"))
 SMTP_PORT = int(os.environ.get("JUDGE_E2E_SMTP_PORT", "10125"))
 MAIL_DIR = os.environ.get("JUDGE_E2E_MAIL_DIR", "/tmp/postal-judge-mail-e2e")
-MAIL_ENV = {**os.environ, "IMAP_PORT": str(IMAP_PORT), "SMTP_PORT": str(SMTP_PORT), "MAIL_TEST_DIR": MAIL_DIR}
+# PYTHON: the SMTP server runs on this interpreter (it has aiosmtpd), as tests/support/mail_services.py does.
+MAIL_ENV = {**os.environ, "IMAP_PORT": str(IMAP_PORT), "SMTP_PORT": str(SMTP_PORT), "MAIL_TEST_DIR": MAIL_DIR,
+            "PYTHON": sys.executable}
 DOMAIN = "judge.test"
 
 
