@@ -31,11 +31,15 @@ run: $(VENV)/.installed system-deps $(ENGINE)
 	$(BIN)/judge serve --demo-game demo
 
 # The whole suite on the compiled engine, then the engine's own tests again on its
-# Python sources: both must pass, and `native` fails at once on a stale build.
+# Python sources: both must pass, and `native` fails at once on a stale build. One worker
+# process a core (pytest-xdist); tests sharing a server or a module's set-up stay in one
+# worker (--dist loadgroup, tests/conftest.py). HYPOTHESIS_PROFILE=thorough for the full
+# number of property examples (tests/support/hypothesis_profiles.py).
+PYTEST_WORKERS ?= auto
 test: $(VENV)/.installed system-deps browser $(ENGINE)
 	$(BIN)/ruff check app tests benchmarks tools
-	POSTAL_JUDGE_ENGINE=native $(BIN)/python -m pytest -q
-	POSTAL_JUDGE_ENGINE=python $(BIN)/python -m pytest -q tests/engine
+	POSTAL_JUDGE_ENGINE=native $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
+	POSTAL_JUDGE_ENGINE=python $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup tests/engine
 
 # The benchmark peer (MILA's diplomacy package) lives in its own virtualenv:
 # a yardstick, never a dependency of the judge.

@@ -54,6 +54,10 @@ install_dovecot() {
     if [[ -x /usr/sbin/dovecot && -x /usr/bin/doveadm && -x /usr/lib/dovecot/imap ]]; then return 0; fi
     [[ "$(id -u)" == 0 ]] || die "dovecot-imapd is not installed and installing it needs root"
     command -v apt-get >/dev/null || die "dovecot-imapd is not installed and apt-get is unavailable"
+    # Test processes running side by side (pytest-xdist) may all start an instance: one installs.
+    exec 9>/tmp/postal-judge-dovecot-install.lock
+    flock 9
+    if [[ -x /usr/sbin/dovecot && -x /usr/bin/doveadm && -x /usr/lib/dovecot/imap ]]; then exec 9>&-; return 0; fi
     log "installing dovecot-imapd"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >&2
@@ -67,6 +71,7 @@ install_dovecot() {
         die "apt-get install dovecot-imapd failed"
     }
     [[ -n "$made_policy" ]] && rm -f "$policy"
+    exec 9>&-
     return 0
 }
 

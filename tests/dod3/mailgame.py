@@ -4,7 +4,6 @@ mail and read the state (the database and the memory outbox are the server tests
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,14 +40,11 @@ OWNER = {power: name for name, (_, _, powers) in PLAYERS.items() for power in po
 
 
 @pytest.fixture
-def harness(tmp_path: Path) -> Iterator[Harness]:
-    from app.db.migrate import upgrade
-
-    url = f"sqlite:///{tmp_path / 'judge.sqlite3'}"
-    upgrade(url)
+def harness(database_url: str) -> Iterator[Harness]:
+    """The judge on a migrated database, SQLite then PostgreSQL (``database_url``: tests/server/conftest.py)."""
     clock = Clock()
-    engine = make_engine(url)
-    settings = Settings(database_url=url, judge_address="judge@judge.test", outage_minutes=10**7)
+    engine = make_engine(database_url)
+    settings = Settings(database_url=database_url, judge_address="judge@judge.test", outage_minutes=10**7)
     judge = Judge(settings=settings, sessions=make_sessionmaker(engine), api=jsonapi, clock=clock)
     yield Harness(judge, clock)
     engine.dispose()

@@ -14,6 +14,7 @@ from app.dod3.dice import DiceRoller, verify_rolls  # noqa: E402
 from app.dod3.exact import parse_number, round_rule, to_json_number  # noqa: E402
 from app.dod3.initiative import apply_move_downs, compute_initiative, move_down_order  # noqa: E402
 from app.dod3.powers import INITIAL_TRACK  # noqa: E402
+from tests.support.hypothesis_profiles import examples  # noqa: E402
 
 fractions = st.builds(Fraction, st.integers(-10**6, 10**6), st.integers(1, 1000))
 
@@ -42,7 +43,7 @@ bids_strategy = st.dictionaries(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.permutations(INITIAL_TRACK), bids_strategy, st.permutations(range(8)))
 def test_initiative_invariants(previous, bids, pes):
     pe = dict(zip(INITIAL_TRACK, pes))  # distinct PEs: no tie needs last turn's order
@@ -65,7 +66,7 @@ def test_initiative_invariants(previous, bids, pes):
     assert moved.last_card == result.last_card
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(st.binary(min_size=32, max_size=32), st.lists(st.text(alphabet="abcdefgh XYZ-", min_size=1, max_size=12), max_size=20))
 def test_dice_verify(seed_bytes, purposes):
     roller = DiceRoller(seed=seed_bytes.hex(), game="g", turn="Jan-Feb 1936")

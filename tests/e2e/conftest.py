@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.databases import PostgresTemplate
+
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = os.environ.get("JUDGE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 # Our own instance of the test mail servers (ports and directory of its own), so that other
@@ -27,7 +29,9 @@ PG_ADMIN = os.environ.get("JUDGE_TEST_PG", "postgresql+psycopg://postgres@127.0.
 IMAP_PORT = int(os.environ.get("JUDGE_E2E_IMAP_PORT", "10243"))
 SMTP_PORT = int(os.environ.get("JUDGE_E2E_SMTP_PORT", "10125"))
 MAIL_DIR = os.environ.get("JUDGE_E2E_MAIL_DIR", "/tmp/postal-judge-mail-e2e")
-MAIL_ENV = {**os.environ, "IMAP_PORT": str(IMAP_PORT), "SMTP_PORT": str(SMTP_PORT), "MAIL_TEST_DIR": MAIL_DIR}
+# PYTHON: the SMTP server runs on this interpreter (it has aiosmtpd), as tests/support/mail_services.py does.
+MAIL_ENV = {**os.environ, "IMAP_PORT": str(IMAP_PORT), "SMTP_PORT": str(SMTP_PORT), "MAIL_TEST_DIR": MAIL_DIR,
+            "PYTHON": sys.executable}
 DOMAIN = "judge.test"
 
 
@@ -66,15 +70,11 @@ def postgres_available() -> None:
 
 
 @pytest.fixture
-def pg_url(postgres_available: None) -> Iterator[str]:
-    """A fresh, migrated PostgreSQL database with a random name, dropped afterwards."""
-    from app.db.migrate import upgrade
-
-    name = create_database()
-    url = database_url(name)
-    upgrade(url)
-    yield url
-    drop_database(name)
+def pg_url(postgres_available: None, postgres_template: PostgresTemplate) -> Iterator[str]:
+    """A fresh, migrated PostgreSQL database with a random name (a copy of the template migrated
+    once: tests/conftest.py), dropped afterwards."""
+    with postgres_template.copy() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from app import jsonapi
 from app.engine.geo import Terrain, province_of
 from app.variants import load_variant
+from tests.support.hypothesis_profiles import examples
 
 VARIANT = load_variant("standard")
 MAP = VARIANT.map
@@ -287,7 +288,7 @@ def adjustment_orders(draw: Any, state: dict[str, Any]) -> dict[str, list[str]]:
 
 # -- properties ----------------------------------------------------------------------
 
-SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(250), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
@@ -338,7 +339,7 @@ def _retreat_request(draw: Any) -> dict[str, Any] | None:
     return {**state, "orders": retreat_orders(draw, state["dislodged"])}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), rnd=st.randoms(use_true_random=False))
 def test_retreat_result_does_not_depend_on_listing_order(data: Any, rnd: random.Random) -> None:
     request = _retreat_request(data.draw)
@@ -372,7 +373,7 @@ def _check_counts(result: dict[str, Any]) -> None:
         assert units <= centres, f"{power}: {units} units, {centres} centres after the adjustments"
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), position=positions(min_units=16))
 def test_a_chained_year(data: Any, position: dict[str, Any]) -> None:
     """S1901M -> (S1901R) -> F1901M -> (F1901R) -> (W1901A) -> S1902M, random orders throughout."""

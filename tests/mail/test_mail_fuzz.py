@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.mail.messages import IncomingMail, OutgoingMail, parse_message, render_message
+from tests.support.hypothesis_profiles import examples
 
 
 def _multipart() -> bytes:
@@ -76,7 +77,7 @@ def check(mail: IncomingMail) -> None:
         text.encode("utf-8")  # storable: no lone surrogates
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=4000))
 def test_arbitrary_bytes(raw: bytes) -> None:
     check(parse_message(raw))
@@ -101,13 +102,13 @@ def mutated(draw: st.DrawFn) -> bytes:
     return bytes(data)
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_mutated_real_messages(raw: bytes) -> None:
     check(parse_message(raw))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=300), st.text(max_size=300))
 def test_rendered_mail_round_trips_or_is_refused(subject: str, text: str) -> None:
     mail = OutgoingMail(to="a@example.org", subject=subject, text=text)

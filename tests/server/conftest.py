@@ -1,4 +1,4 @@
-"""Fixtures for the server tests: a migrated SQLite database, the fake engine, a settable clock."""
+"""Fixtures for the server tests: a migrated database (SQLite, then PostgreSQL), the engine, a settable clock."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ import pytest
 from sqlalchemy import select
 
 from app import jsonapi
-from app.db.migrate import upgrade
 from app.db.models import OutboundMessage
 from app.db.session import make_engine, make_sessionmaker
 from app.mail.inbound import InboundOutcome, handle_raw
 from app.services.context import Judge
 from app.settings import Settings
+from tests.support.databases import copy_sqlite
 
 _counter = itertools.count(1)
 
@@ -82,11 +82,15 @@ class Harness:
         return rows[-1].body_text
 
 
-@pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    url = f"sqlite:///{tmp_path / 'judge.sqlite3'}"
-    upgrade(url)
-    return url
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A migrated database of its own for the test, on SQLite and again on PostgreSQL (each a
+    copy of a template migrated once: tests/conftest.py), so that a difference fails a test."""
+    if request.param == "sqlite":
+        yield copy_sqlite(request.getfixturevalue("sqlite_template"), tmp_path / "judge.sqlite3")
+    else:
+        with request.getfixturevalue("postgres_template").copy() as url:
+            yield url
 
 
 @pytest.fixture

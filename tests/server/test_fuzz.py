@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from app.mail.commands_all import run_commands, split_lines
 from app.mail.session import MailSession
 from tests.server.conftest import Harness
+from tests.support.hypothesis_profiles import examples
 
 WORDS = st.sampled_from(["SIGNON", "Falpha", "pwfrance", "A", "PAR", "-", "BUR", "PRESS", "TO", "ENDPRESS",
                          "SET", "WAIT", "DRAW", "PHASE", "CLEAR", "LIST", "alpha", ",", ";", "master@alpha",
@@ -15,7 +16,7 @@ WORDS = st.sampled_from(["SIGNON", "Falpha", "pwfrance", "A", "PAR", "-", "BUR",
 LINES = st.lists(st.lists(WORDS, max_size=6).map(" ".join) | st.text(max_size=40), max_size=12)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=LINES)
 def test_commands_never_raise(started: Harness, lines: list[str]) -> None:
     judge = started.judge

@@ -15,7 +15,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app import jsonapi
-from app.db.migrate import upgrade
 from app.db.models_web import GmAccount
 from app.db.session import make_engine, make_sessionmaker
 from app.services.actor import Actor, Role
@@ -24,6 +23,7 @@ from app.services.gm_accounts import link_game, open_session, set_gm_password
 from app.settings import Settings
 from app.web import create_app
 from tests.server.conftest import POWERS, Clock, Harness, player, signon
+from tests.support.databases import copy_sqlite, migrate
 
 KEEPER = "keeper@example.com"
 GM = "gm@example.com"
@@ -51,14 +51,16 @@ def postgres_url() -> Iterator[str]:
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A migrated database (a copy of the template: tests/conftest.py) for the module's world."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('web') / 'judge.sqlite3'}"
+        yield copy_sqlite(request.getfixturevalue("sqlite_template"), tmp_path_factory.mktemp("web") / "judge.sqlite3")
     else:
-        yield from postgres_url()
+        with request.getfixturevalue("postgres_template").copy() as url:
+            yield url
 
 
 def make_harness(url: str) -> Harness:
-    upgrade(url)
+    migrate(url)
     settings = Settings(database_url=url, judge_address="judge@judge.test", admin_address=KEEPER,
                         outage_minutes=10**7)
     judge = Judge(settings=settings, sessions=make_sessionmaker(make_engine(url)), api=jsonapi, clock=Clock())

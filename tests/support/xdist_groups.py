@@ -1,0 +1,91 @@
+"""Which tests must run in the same pytest-xdist worker (`make test` runs ``-n auto --dist loadgroup``).
+
+- Every test using a session fixture that starts and stops servers on fixed ports
+  (``mail_services``: the shared dovecot + SMTP of tests/mail, the end-to-end instance of
+  tests/e2e): one worker would otherwise stop them under another's tests, and a test that takes
+  the SMTP server down would fail the tests of the other worker.
+- The tests of a module whose fixtures are set up once per module (the dashboard's games,
+  the browser): set up once, not once per worker.
+- Any other test goes wherever a worker is free.
+
+Each worker writes the group of every test it collected to a folder the controller made (the
+environment variable below); the controller's scheduler reads them back (xdist's own
+``xdist_group`` marks are lost under pytest 9, which no longer lets a plugin rename a test).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+__all__ = ["SHARED_SERVERS", "finish", "group_of", "make_scheduler", "publish_groups", "start"]
+
+SHARED_SERVERS = ("mail_services",)
+_FOLDER = "JUDGE_TEST_XDIST_GROUPS"
+
+
+def group_of(item: pytest.Item) -> str:
+    info = getattr(item, "_fixtureinfo", None)
+    module = item.nodeid.split("::", 1)[0]
+    if info is None:
+        return module
+    group = item.nodeid
+    for name in info.names_closure:
+        for fixturedef in info.name2fixturedefs.get(name, ()):
+            if name in SHARED_SERVERS:
+                return f"{name}@{fixturedef.baseid}"
+            if fixturedef.scope in ("package", "module", "class"):
+                group = module
+    return group
+
+
+def start(config: pytest.Config) -> None:
+    """In the controller, before the workers start: the folder the workers write their groups to."""
+    if getattr(config, "workerinput", None) is None and config.getoption("dist", "no") == "loadgroup":
+        os.environ[_FOLDER] = tempfile.mkdtemp(prefix="judge-xdist-groups-")
+
+
+def finish(config: pytest.Config) -> None:
+    folder = os.environ.get(_FOLDER)
+    if getattr(config, "workerinput", None) is None and folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+        del os.environ[_FOLDER]
+
+
+def publish_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a worker, once its collection is final: every test's group, for the controller."""
+    workerinput = getattr(config, "workerinput", None)
+    folder = os.environ.get(_FOLDER)
+    if workerinput is None or folder is None:
+        return
+    groups = {item.nodeid: group_of(item) for item in items}
+    target = Path(folder) / f"{workerinput['workerid']}.json"
+    target.with_suffix(".tmp").write_text(json.dumps(groups))
+    target.with_suffix(".tmp").replace(target)
+
+
+def make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """The controller's scheduler for ``--dist loadgroup``: xdist's scope scheduling over the groups."""
+    folder = os.environ.get(_FOLDER)
+    if config.getoption("dist", "no") != "loadgroup" or folder is None:
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        groups: dict[str, str] | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            # Called once every worker has sent its collection, so every file is written.
+            if self.groups is None:
+                self.groups = {}
+                for path in sorted(Path(folder).glob("*.json")):
+                    self.groups.update(json.loads(path.read_text()))
+            return self.groups.get(nodeid) or nodeid.split("::", 1)[0]
+
+    return GroupScheduling(config, log)
