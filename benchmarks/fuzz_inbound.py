@@ -19,7 +19,8 @@ the test suite (``tests/mail/test_fuzz_production.py``).  Printed per batch and 
   ``quarantined`` (an exception inside the pipeline);
 - unanswered human mails: a stored mail with a sender, not automatic, not from the judge itself,
   that got no answer -- except those held back by the answer budget (no command, over three an
-  hour from one sender), which are counted on their own line;
+  hour from one sender; a stranger past its five answers an hour), which are counted on their
+  own line;
 - duplicate answers: a mail answered more than once;
 - stalls (IMAP): mails still in the inbox when ten rounds in a row took none out.
 
@@ -108,7 +109,7 @@ class FuzzFigures:
         return [f"mails: {self.mails} in {self.seconds:.1f} s ({self.mails / max(self.seconds, 1e-9):.1f} mails/s)",
                 f"crashes: {self.crashes}",
                 f"human mails: {self.human}; answered: {self.answered}; unanswered: {self.unanswered}; "
-                f"held back by the answer budget (no command, >3/h): {self.budget_held}",
+                f"held back by the answer budgets (no command, >3/h; strangers, >5/h): {self.budget_held}",
                 f"duplicate answers: {self.duplicate_answers}",
                 f"stalled (left in the inbox): {self.stalls}; refused by the IMAP server: {self.refused}",
                 f"outcomes: {dict(sorted(self.statuses.items()))}"]
@@ -372,7 +373,7 @@ def account(judge: Judge, figures: FuzzFigures) -> None:
         count = replies.get(mail.message_id, 0)
         if count:
             figures.answered += 1
-        elif status == "ignored" and (error or "").startswith("no command: answer budget"):
+        elif status == "ignored" and (error or "").startswith(("no command: answer budget", "stranger: answer budget")):
             figures.budget_held += 1
         else:
             figures.unanswered += 1

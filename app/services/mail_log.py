@@ -15,6 +15,7 @@ from app.services.actor import Actor
 from app.services.context import Judge
 from app.services.dashboard import MailEntry, gm_game_named
 from app.services.powers import PowerBook
+from app.services.redact import mask_passwords
 
 __all__ = ["MAIL_PAGE_SIZE", "MailFilter", "MailLogPage", "mail_log_page"]
 
@@ -57,7 +58,7 @@ def _entries(db: Session, game: Game, wanted: MailFilter) -> list[MailEntry]:
                        InboundMessage.status).where(InboundMessage.game_id == game.id)
         if wanted.status:
             query = query.where(InboundMessage.status == wanted.status)
-        entries += [MailEntry("in", i, at, sender, subject, status, "mail")
+        entries += [MailEntry("in", i, at, sender, mask_passwords(subject), status, "mail")
                     for i, at, sender, subject, status in db.execute(query)]
     if wanted.direction in ("", "out"):
         query_out = select(OutboundMessage.id, OutboundMessage.created_at, OutboundMessage.recipients,
@@ -65,7 +66,7 @@ def _entries(db: Session, game: Game, wanted: MailFilter) -> list[MailEntry]:
                            ).where(OutboundMessage.game_id == game.id)
         if wanted.status:
             query_out = query_out.where(OutboundMessage.status == wanted.status)
-        entries += [MailEntry("out", i, at, ", ".join(to or ()), subject, status, kind)
+        entries += [MailEntry("out", i, at, ", ".join(to or ()), mask_passwords(subject), status, kind)
                     for i, at, to, subject, status, kind in db.execute(query_out)]
     if wanted.power:
         addresses = _addresses(db, game, wanted.power)

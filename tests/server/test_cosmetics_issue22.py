@@ -10,7 +10,7 @@ def test_a_power_name_ending_in_a_stop_ends_a_sentence_once(harness: Harness) ->
     _zeus_game(harness)
     harness.send("usa@example.com", "SIGNON Azeta pwusa\nSET DRAW\nSET CONCEDE USA")
     reply = harness.last_reply("usa@example.com")
-    assert "U.S.S.R.\n" in reply and "You concede to U.S.A.\n" in reply, reply
+    assert "U.S.S.R.  Your vote stands" in reply and "You concede to U.S.A.\n" in reply, reply
     assert ".." not in reply
 
 

@@ -152,6 +152,8 @@ BOUNDED = {
     "web_sessions.token_hash": _JUDGES, "web_sessions.csrf_token": _JUDGES,
     "sign_in_attempts.address": "cut to 320 at the door (gm_accounts.sign_in)",
     "sign_in_attempts.client": "cut to 100 at the door (gm_accounts.sign_in)",
+    "email_codes.email": _ADDRESS + " (writable_recipient)", "email_codes.code_hash": _JUDGES,
+    "email_codes.client": "cut to 100 at the door (gm_signup.request_code)",
     "contests.phase": "the code of a processed phase", "contests.power": _POWER, "contests.address": _ADDRESS,
     "contests.status": _JUDGES, "contests.answered_by": _ADDRESS,
 }

@@ -4,6 +4,7 @@ back-off) and ``/healthz`` reports each loop's last good round, answering 503 wh
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from pathlib import Path
@@ -34,6 +35,7 @@ def test_the_back_off_doubles_up_to_its_longest_and_starts_again_after_good_runn
 
 
 def test_a_crashing_thread_loop_is_logged_counted_and_restarted(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="app")  # whatever level another test left the app's loggers at
     health = LoopHealth()
     stop = threading.Event()
     runs: list[float] = []

@@ -42,8 +42,8 @@ def _send(harness: Harness, power: str, body: str) -> str:
 
 def test_map_text_does_not_tell_the_secret_starts_before_spring_01(harness: Harness) -> None:
     _create(harness)
-    harness.send("someone@example.com", "MAP swmap")
-    text = harness.last_reply("someone@example.com")
+    harness.send("p0@example.com", "MAP swmap")  # a player of record (a stranger gets no map: issue 18.3)
+    text = harness.last_reply("p0@example.com")
     assert "A PEK or F PEK (undeclared)" in text, text
     assert "F FRA/NC or F FRA/SC (undeclared)" in text, text
     assert "F ARA/EC or F ARA/WC (undeclared)" in text and "F LEN/SC or F LEN/NC (undeclared)" in text, text
@@ -53,8 +53,8 @@ def test_map_text_does_not_tell_the_secret_starts_before_spring_01(harness: Harn
     _send(harness, "CHINA", "F Peking - Yellow Sea")
     _send(harness, "WESTERN_EUROPE", "F France/sc H")
     harness.send(GM, "SIGNON master@swmap masterpw\nPROCESS")
-    harness.send("someone@example.com", "MAP swmap")
-    after = harness.last_reply("someone@example.com")
+    harness.send("p0@example.com", "MAP swmap")
+    after = harness.last_reply("p0@example.com")
     assert "undeclared" not in after, after
     assert "F YEL" in after and "F FRA/SC" in after, after
 

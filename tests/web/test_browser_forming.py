@@ -62,7 +62,7 @@ def test_the_gm_sees_who_joined_assigns_a_power_and_starts_the_game(chromium: ob
     assert joined.get_by_role("cell", name="France").count() == 1
     assert page.get_by_role("button", name="Start the game").is_disabled()
     page.get_by_label("Player", exact=True).select_option(label="alice@example.com")
-    page.get_by_label("Power", exact=True).select_option(label="Germany")
+    page.locator("#as-power").select_option(label="Germany")
     page.get_by_role("button", name="Assign").click()
     page.wait_for_url(f"{base}/games/forming1?done=assigned#forming")
     assert joined.get_by_role("cell", name="Germany").count() == 1
@@ -74,7 +74,7 @@ def test_the_gm_sees_who_joined_assigns_a_power_and_starts_the_game(chromium: ob
     page.wait_for_url(f"{base}/games/forming1?done=started#powers")
     germany = page.locator("article.power", has_text="Germany")
     assert germany.get_by_text("alice@example.com", exact=False).count() == 1
-    assert page.get_by_role("button", name="Process S1901M").count() == 1
+    assert page.get_by_role("button", name="Review processing S1901M").count() == 1
     phone = context.new_page()  # the same session, on a phone's width
     phone.set_viewport_size({"width": 390, "height": 844})
     for path in ("/games/new", "/games/forming1"):
