@@ -5,6 +5,7 @@ test-artefacts/dashboard/ (gm-flow-*.png); docs/dashboard/ keeps copies of a few
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -40,8 +41,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     thread.join(timeout=10)
 
 
-def _signed_in_page(chromium: object, base: str) -> tuple[object, object]:
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+def _signed_in_page(browser: object, base: str) -> tuple[object, object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     page = context.new_page()
     page.goto(f"{base}/")
     page.get_by_label("Address").fill(GM)
@@ -59,7 +60,7 @@ def _create(page: object, base: str, name: str, variant: str, grouping: str | No
     if grouping:
         page.get_by_label("Players and their powers (rule 3.1 grouping)").select_option(grouping)  # type: ignore[attr-defined]
     page.get_by_role("button", name="Create the game").click()  # type: ignore[attr-defined]
-    page.wait_for_url(f"{base}/games/{name}?done=created")  # type: ignore[attr-defined]
+    page.wait_for_url(f"{base}/games/{name}?done=created*")  # type: ignore[attr-defined]
 
 
 def _orders(h: Harness, power: str, body: str) -> None:
@@ -158,10 +159,11 @@ def test_a_dod3_game_from_the_new_game_form_to_its_first_reveal_of_bids(
     assert page.get_by_role("button", name="Start the game").is_disabled()
     addresses: dict[str, tuple[str, str]] = {}  # power code -> (address, password)
     for number in range(4):
-        page.get_by_label("Player", exact=True).select_option(index=number)
-        page.get_by_label("Address").fill(f"dod{number}@example.com")
-        page.get_by_label("Password").fill(f"dodpw{number}")
-        page.get_by_role("button", name="Seat").click()
+        form = page.locator("form", has=page.get_by_role("heading", name="Seat a player"))
+        form.get_by_label("Player", exact=True).select_option(index=number)
+        form.get_by_label("Address").fill(f"dod{number}@example.com")
+        form.get_by_label("Password").fill(f"dodpw{number}")
+        form.get_by_role("button", name="Seat").click()
         page.wait_for_url(f"{base}/games/{DOD}?done=*")
     for row in seats.locator("tbody tr").all():
         cells = row.locator("th, td").all_inner_texts()
@@ -177,25 +179,41 @@ def test_a_dod3_game_from_the_new_game_form_to_its_first_reveal_of_bids(
         outcome = h.send(address, f"SIGNON {code.lower()}@{DOD} {password}\n{body}")
         assert outcome.status == "done", outcome.error
 
-    # Jan/Feb 1936: no bids; each power in the initial order passes its option; the GM processes
+    # Jan/Feb 1936: no bids; the GM processes step B, each power in the initial order passes its
+    # option (step C), the GM processes the end of the turn
+    gm = f"SIGNON master@{DOD} {DOD}pw\nDOD3 PROCESS"
+    assert h.send(GM, gm).status == "done"
     for code in ("GE", "IT", "CW", "FR", "RU", "JA", "US", "CH"):
         send(code, f"PASS {code}")
-    assert h.send(GM, f"SIGNON master@{DOD} {DOD}pw\nDOD3 PROCESS").status == "done"
+    assert h.send(GM, gm).status == "done"
+    assert "next step MA1936A" in h.last_reply(GM)
+
+    # the GM gives every power its bid points with the dashboard's number form
     page.reload()
     dod3 = page.locator("#dod3")
-    assert dod3.get_by_text("Bids missing").count() == 1
+    assert "MA1936A" in dod3.locator("p.facts").inner_text()
+    number = page.locator("form", has=page.get_by_role("heading", name="A power's number"))
+    for code in sorted(addresses):
+        number.get_by_label("Power (code or name)").fill(code)
+        number.get_by_label("Number", exact=True).select_option(label="Bid points")
+        number.get_by_label("Value (+2 or -1/2 adds, 4 sets)").fill("8")
+        number.get_by_role("button", name="Change").click()
+        page.wait_for_url(f"{base}/games/{DOD}?done=number*")
 
     # step A of Mar/Apr 1936: the bids stay hidden from the GM until every power has bid
     send("RU", "BID RU 7")
     page.reload()
-    assert "RU" in dod3.locator("p.facts").inner_text()
-    assert "BID RU 7" not in page.content() and "RU 7" not in dod3.locator("pre.results").inner_text()
+    facts = dod3.locator("p.facts").inner_text()
+    assert "Bids in RU" in facts and "Bids missing GE, IT, CW, FR, JA, US, CH" in facts, facts
+    assert "bid 7" not in dod3.locator("pre.results").inner_text() and "BID RU 7" not in page.content()
     send("GE", "BID GE 1\nBID IT 1\nBID JA 1")
     send("CW", "BID CW 1\nBID FR 1")
     send("US", "BID US 1\nBID CH 1")
     page.reload()
     report = dod3.locator("pre.results").inner_text()
-    assert "RU 7" in report or "RU" in report and " 7" in report, report
+    assert "the bids revealed" in report, report
+    assert re.search(r"1st Soviet Union +bid 7 \+2 = 9", report), report
+    assert re.search(r"8th Nationalist China +bid 1 \+0 = 1", report), report
     dod3.scroll_into_view_if_needed()
     _shot(page, "gm-flow-dod3-reveal", full_page=False)
     context.close()
