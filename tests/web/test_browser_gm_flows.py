@@ -138,13 +138,18 @@ def test_a_standard_game_from_forming_through_two_years_with_an_older_phase_corr
     assert corrections.locator("pre", has_text=reason).count() == 1  # the correction mail the players got
     assert corrections.get_by_role("heading", name="S1901M corrected", exact=False).count() == 1
     assert corrections.get_by_role("heading", name="Results as first mailed").count() == 1
-    page.locator("#corrections").scroll_into_view_if_needed()
+    corrections.evaluate("section => section.scrollIntoView()")  # its top, under the sticky menu
     _shot(page, "gm-flow-phase-corrected", full_page=False)
     replayed = page.request.get(f"{base}/api/games/{GAME}/phases/S1901M").json()
     assert "A PIC" in replayed["units_after"]["FRANCE"]
     page.goto(f"{base}/games/{GAME}")
     assert page.get_by_text(reason).count() >= 1  # the game page lists the correction too
     assert len({m.recipients[0] for m in h.outbox(kind="correction")}) >= 7
+    page.goto(f"{base}/games/{GAME}/audit")  # the audit log: the processing and the override, by whom
+    assert page.get_by_text(reason).count() >= 1
+    assert page.get_by_role("cell", name="override", exact=True).count() == 1
+    assert page.get_by_role("cell", name="process", exact=True).count() == 6
+    _shot(page, "gm-flow-audit", full_page=False)
     context.close()
 
 
@@ -214,6 +219,6 @@ def test_a_dod3_game_from_the_new_game_form_to_its_first_reveal_of_bids(
     assert "the bids revealed" in report, report
     assert re.search(r"1st Soviet Union +bid 7 \+2 = 9", report), report
     assert re.search(r"8th Nationalist China +bid 1 \+0 = 1", report), report
-    dod3.scroll_into_view_if_needed()
+    dod3.evaluate("section => section.scrollIntoView()")
     _shot(page, "gm-flow-dod3-reveal", full_page=False)
     context.close()
