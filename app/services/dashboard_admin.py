@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game, InboundMessage, OutboundMessage
 from app.db.models_web import GmAccountGame
+from app.dod3.variant import VARIANT as DOD3
 from app.services.access import book_of
 from app.services.actor import Actor, Role
 from app.services.context import Judge
@@ -128,7 +129,10 @@ def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: 
                                       "its address: sign in once with a code mailed to it, or send no note")
     # The commands exactly as docs/commands.md gives them (issue 21.7): JOIN game password
     # [preferences], TAKEOVER power@game password.
-    if game.status == "forming":
+    if game.status == "forming" and game.variant == DOD3:  # JOIN is refused: the GM seats the players
+        how = (f"In Days of Decision III the game master seats the players of '{game.name}' (DOD3 SEAT): answer "
+               f"{game.master_email} with the password you want; the start mail then tells you how to sign on.")
+    elif game.status == "forming":
         how = (f"JOIN {game.name} <password> [preferences]\n\n"
                "with a password of your choice and, if you like, the powers you prefer, "
                f"like: JOIN {game.name} <password> France Germany")
@@ -151,8 +155,9 @@ def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: 
     if len(_invites(db, since, AuditEntry.actor == actor.address[:320])) >= INVITES_PER_GM:
         raise DomainError("too_many_invites", f"you sent your {INVITES_PER_GM} invitations for today: "
                                               "try again tomorrow")
-    text = (f"The game master of the Diplomacy game '{game.name}' ({game.variant}) invites you to play.\n\n"
-            f"To join, send a mail to {judge.settings.judge_address} with the line:\n\n    {how}\n")
+    join = (f"{how}\n" if game.variant == DOD3
+            else f"To join, send a mail to {judge.settings.judge_address} with the line:\n\n    {how}\n")
+    text = f"The game master of the Diplomacy game '{game.name}' ({game.variant}) invites you to play.\n\n{join}"
     if note.strip():
         text += f"\nThe game master adds:\n{note.strip()[:2000]}\n"
     enqueue(db, judge, to=to, subject=f"Diplomacy invitation to {game.name}", text=text, kind="invite",

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase, Player
+from app.dod3.variant import VARIANT as DOD3
 from app.services.access import audit, book_of, find_game, gm_game
 from app.services.actor import Actor
 from app.services.addresses import check_player_address
@@ -104,6 +105,9 @@ def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password:
         return Joined(game.id, game.name, seat.id, observer=True)
     if game.status != "forming":
         raise DomainError("not_forming", f"game '{game.name}' is not forming; TAKEOVER a vacant power instead")
+    if game.variant == DOD3:  # its players come from a rule 3.1 grouping: the GM seats them (DOD3 SEAT)
+        raise DomainError("seated_by_gm", f"the players of the Days of Decision III game '{game.name}' are seated by "
+                                          "its GM (DOD3 SEAT): ask the GM for a seat")
     if power is not None:
         wanted = book.find(power)
         if wanted is None:
