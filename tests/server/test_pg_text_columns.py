@@ -5,7 +5,6 @@ whole mail).  Every test here runs the mail door on a real, freshly migrated Pos
 
 from __future__ import annotations
 
-import os
 import random
 import string
 from collections.abc import Iterator
@@ -18,25 +17,14 @@ from app.db.base import Base
 from app.db.models import Game, InboundMessage, OrderRow
 from app.mail.inbound import handle_raw
 from tests.server.conftest import Harness, player, signon
+from tests.support.databases import PostgresTemplate
 
 
 @pytest.fixture
-def database_url() -> Iterator[str]:
-    """Overrides the SQLite database of tests/server/conftest.py: a random PostgreSQL database."""
-    from app.db.migrate import upgrade
-    from tests.e2e.conftest import create_database, database_url, drop_database
-
-    try:
-        name = create_database()
-    except Exception as error:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is required in CI: {error}")
-        pytest.skip(reason=f"no PostgreSQL on 127.0.0.1:5432: {error}")
-    try:
-        upgrade(database_url(name))
-        yield database_url(name)
-    finally:
-        drop_database(name)
+def database_url(postgres_template: PostgresTemplate) -> Iterator[str]:
+    """Overrides the server tests' database: PostgreSQL only (a migrated copy of the template)."""
+    with postgres_template.copy() as url:
+        yield url
 
 
 def _no_order(length: int, seed: int = 19) -> str:
