@@ -3,18 +3,16 @@ joined by mail with their preferences, assigns a power and starts the game with 
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import select
 
 from app.db.models import Game
-from app.web import create_app, make_server
+from app.web import create_app
 from tests.server.conftest import POWERS, player
 from tests.web.conftest import GM, GM_PASSWORD, KEEPER, make_harness, play_games
-from tests.web.test_browser import _free_port, _shot, browser_path, chromium  # noqa: F401  -- fixtures
+from tests.web.test_browser import _shot, browser_path, chromium, serving  # noqa: F401  -- fixtures
 from tests.web.test_browser_flow import Served
 
 
@@ -22,17 +20,8 @@ from tests.web.test_browser_flow import Served
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     harness = make_harness(f"sqlite:///{tmp_path_factory.mktemp('forming') / 'judge.sqlite3'}")
     play_games(harness)
-    port = _free_port()
-    server = make_server(create_app(harness.judge, keeper_address=KEEPER), host="127.0.0.1", port=port)
-    thread = threading.Thread(target=server.run, name="dashboard-forming", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield Served(f"http://127.0.0.1:{port}", harness, [])
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app(harness.judge, keeper_address=KEEPER), "dashboard-forming") as url:
+        yield Served(url, harness, [])
 
 
 def test_the_gm_sees_who_joined_assigns_a_power_and_starts_the_game(chromium: object, served: Served) -> None:  # noqa: F811
