@@ -12,9 +12,9 @@ __all__ = ["register"]
 
 def _account(args: argparse.Namespace) -> int:
     from app.main import build_judge
-    from app.services.actor import Actor, Role
     from app.services.errors import DomainError
-    from app.services.gm_accounts import set_gm_password
+    from app.services.games.gm_accounts import set_gm_password
+    from app.services.kernel.actor import Actor, Role
     from app.settings import Settings
 
     password = sys.stdin.readline().rstrip("\r\n")

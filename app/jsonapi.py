@@ -10,10 +10,11 @@ from typing import Any
 
 import orjson
 
+from . import variant_json
 from .db import codec
 from .db.codec import CodecError, parse_unit, result_to_json, state_from_json, state_to_json
 from .engine import api as engine
-from .engine.rules import OPTION_NAMES, RuleOptionError
+from .engine.rules import RuleOptionError
 from .engine.setup import initial_units
 from .engine.variant import Variant
 from .engine.variant import with_game_rules as with_game_rules
@@ -178,47 +179,9 @@ def describe_phase(phase: str, variant_name: str = DEFAULT_VARIANT) -> str:
 
 
 def variant_info(variant_name: str) -> dict[str, Any]:
-    variant = load_variant(variant_name)
-    return {
-        "name": variant.name,
-        "title": variant.title,
-        "start_phase": str(variant.start_phase),
-        "victory_centres": variant.victory_centres,
-        "rules": {name: getattr(variant.rules, name) for name in OPTION_NAMES},
-        "powers": [
-            {"id": p.id, "name": p.name, "adjective": p.adjective, "letter": p.letter, "home": list(p.home)}
-            for p in variant.powers
-        ],
-    }
+    return variant_json.summary(load_variant(variant_name))
 
 
 def variant_map(variant_name: str) -> dict[str, Any]:
     """`judge variant show --json`: every province, name, alias and border."""
-    variant = load_variant(variant_name)
-    game_map = variant.map
-    aliases: dict[str, list[str]] = {}
-    for alias, location in game_map.aliases.items():
-        aliases.setdefault(location, []).append(alias)
-    homes = {c: p.id for p in variant.powers for c in p.home}
-    provinces = []
-    for pid, prov in sorted(game_map.provinces.items()):
-        entry: dict[str, Any] = {
-            "id": pid,
-            "name": prov.name,
-            "aliases": sorted(aliases.get(pid, [])),
-            "type": prov.terrain.value,
-            "supply_center": prov.centre,
-            "home_of": homes.get(pid),
-            "coasts": [
-                {"id": c, "aliases": sorted(aliases.get(c, [])), "fleet": sorted(game_map.fleet_borders.get(c, ()))}
-                for c in prov.coasts
-            ],
-            "army": sorted(game_map.army_borders.get(pid, ())),
-            "fleet": sorted(game_map.fleet_borders.get(pid, ())),
-        }
-        if prov.island:
-            entry["island"] = True
-        if prov.standing_army:
-            entry["standing_army"] = True
-        provinces.append(entry)
-    return {**variant_info(variant_name), "provinces": provinces}
+    return variant_json.with_map(load_variant(variant_name))

@@ -24,8 +24,8 @@ from app.mail.poller import LOOP as POLLER
 from app.mail.poller import run_poller
 from app.scheduler import LOOP as SCHEDULER
 from app.scheduler import make_scheduler, scheduler_alive
-from app.services.context import Judge
-from app.services.crashpoints import CrashPoints
+from app.services.kernel.context import Judge
+from app.services.kernel.crashpoints import CrashPoints
 from app.settings import Settings
 from app.supervisor import supervise, supervise_async
 from app.web.serve import serve_dashboard

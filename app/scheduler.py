@@ -7,8 +7,8 @@ from typing import Any
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from app.services.context import Judge
-from app.services.deadlines import tick
+from app.services.kernel.context import Judge
+from app.services.turns.deadlines import tick
 
 __all__ = ["LOOP", "make_scheduler", "scheduler_alive"]
 

@@ -58,9 +58,9 @@ def _ensure_demo_game(settings: Settings, name: str) -> None:
     command line side as the judgekeeper makes accounts: a sign-in never makes one."""
     from app.db import queries
     from app.main import build_judge
-    from app.services.actor import Actor, Role
-    from app.services.admin import SeatSpec, create_game_direct
-    from app.services.gm_accounts import has_password, keeper_link_game, set_gm_password
+    from app.services.games.admin import SeatSpec, create_game_direct
+    from app.services.games.gm_accounts import has_password, keeper_link_game, set_gm_password
+    from app.services.kernel.actor import Actor, Role
 
     judge = build_judge(settings)
     with judge.sessions.begin() as db:
@@ -149,7 +149,7 @@ def _mail_read(args: argparse.Namespace) -> int:
 def _game_create(args: argparse.Namespace) -> int:
     from app.mail.render_lobby import render_joined, render_started
     from app.main import build_judge
-    from app.services.admin import SeatSpec, create_game_direct
+    from app.services.games.admin import SeatSpec, create_game_direct
 
     judge = build_judge(_settings())
     seats = []
@@ -177,7 +177,7 @@ def _game_create(args: argparse.Namespace) -> int:
 
 def _tick(args: argparse.Namespace) -> int:
     from app.main import build_judge
-    from app.services.deadlines import tick
+    from app.services.turns.deadlines import tick
 
     print(tick(build_judge(_settings())))
     return 0

@@ -12,7 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from app.services.health import LoopHealth
+from app.services.kernel.health import LoopHealth
 
 __all__ = ["Backoff", "supervise", "supervise_async"]
 

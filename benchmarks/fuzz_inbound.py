@@ -58,8 +58,8 @@ from app.mail.imap_inbox import ImapInbox
 from app.mail.inbound import handle_raw
 from app.mail.messages import parse_message
 from app.mail.poller import poll_once
-from app.services.admin import SeatSpec, create_game_direct
-from app.services.context import Judge
+from app.services.games.admin import SeatSpec, create_game_direct
+from app.services.kernel.context import Judge
 from app.settings import Settings
 from benchmarks.fuzz_headers import POISON_WORDS, encoded_word, hostile_headers, long_lines
 from benchmarks.fuzz_imap import ImapTarget, throwaway_database
@@ -528,7 +528,7 @@ def main() -> int:
 def fast_hash() -> None:
     from argon2 import PasswordHasher
 
-    from app.services import security
+    from app.services.kernel import security
 
     security._HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 

@@ -24,8 +24,8 @@ from app.db import queries
 from app.db.migrate import upgrade
 from app.db.session import make_engine, make_sessionmaker
 from app.mail.inbound import handle_raw
-from app.services.admin import SeatSpec, create_game_direct
-from app.services.context import Judge
+from app.services.games.admin import SeatSpec, create_game_direct
+from app.services.kernel.context import Judge
 from app.settings import Settings
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

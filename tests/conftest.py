@@ -33,7 +33,7 @@ def cheap_password_hasher(request: pytest.FixtureRequest, monkeypatch: pytest.Mo
         return
     from argon2 import PasswordHasher
 
-    from app.services import security
+    from app.services.kernel import security
 
     monkeypatch.setattr(security, "_HASHER", PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
 

@@ -23,12 +23,11 @@ if str(ROOT) not in sys.path:
 
 from sqlalchemy import select  # noqa: E402
 
-from app import jsonapi  # noqa: E402
 from app.db.migrate import upgrade  # noqa: E402
 from app.db.models import OutboundMessage  # noqa: E402
 from app.db.session import make_engine, make_sessionmaker  # noqa: E402
 from app.mail.inbound import handle_raw  # noqa: E402
-from app.services.context import Judge  # noqa: E402
+from app.services.kernel.context import Judge  # noqa: E402
 from app.settings import Settings  # noqa: E402
 
 OUT = ROOT / "docs" / "samples"
@@ -81,7 +80,7 @@ class Table:
         upgrade(url)
         self.clock = Clock()
         self.judge = Judge(settings=Settings(database_url=url, judge_address="judge@judge.test"),
-                           sessions=make_sessionmaker(make_engine(url)), api=jsonapi, clock=self.clock)
+                           sessions=make_sessionmaker(make_engine(url)), clock=self.clock)
         self.ids = itertools.count(1)
 
     def send(self, sender: str, body: str) -> None:

@@ -112,7 +112,7 @@ class OrderRow(Base):
     phase: Mapped[str] = mapped_column(String(12))
     power: Mapped[str] = mapped_column(String(40))
     # The unit, the build site, or a short key of its own for a line that names neither
-    # (app/services/orders.py _unit_key): the unique index stays within PostgreSQL's b-tree limit.
+    # (app/services/orders/submit.py _unit_key): the unique index stays within PostgreSQL's b-tree limit.
     unit: Mapped[str] = mapped_column(Text)
     line: Mapped[str] = mapped_column(Text)  # as the player wrote it, whole
     order: Mapped[str | None] = mapped_column(Text)  # as the judge understood it

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry
-from app.services.context import Judge
+from app.services.kernel.context import Judge
 
 __all__ = ["WINDOW", "may_answer", "may_answer_stranger", "record_answer", "record_stranger_answer"]
 

@@ -17,8 +17,8 @@ from typing import ClassVar
 from app.mail.errors import CommandError
 from app.mail.session import MailSession
 from app.services.errors import DomainError
-from app.services.redact import mask_passwords
-from app.services.text_clean import strip_invisible
+from app.services.kernel.text_clean import strip_invisible
+from app.services.mailout.redact import mask_passwords
 
 __all__ = ["REGISTRY", "Command", "CommandError", "masked_line", "register", "run_commands", "split_lines"]
 

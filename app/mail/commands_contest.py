@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.mail.commands import Command, register
 from app.mail.errors import CommandError
 from app.mail.session import MailSession
-from app.services.contests import contest_phase
+from app.services.games.contests import contest_phase
 
 
 @register

@@ -8,10 +8,11 @@ from app.mail.commands import Command, register
 from app.mail.errors import CommandError
 from app.mail.render_lobby import render_started
 from app.mail.session import MailSession
-from app.services import absence, gm, lobby
-from app.services.gm import TimingKey
-from app.services.render import format_deadline
-from app.services.timing import parse_days
+from app.services.games import gm, lobby
+from app.services.games.gm import TimingKey
+from app.services.kernel.render import format_deadline
+from app.services.ruleset.timing import parse_days
+from app.services.seats import absence
 
 
 class MasterCommand(Command):

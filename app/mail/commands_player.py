@@ -8,13 +8,14 @@ from app.mail.errors import CommandError
 from app.mail.press import refuse_press, start_press
 from app.mail.render_status import render_overview
 from app.mail.session import MailSession
-from app.services import identity, player
-from app.services.absence import end_text as absence_end_text
-from app.services.game_status import game_overview
-from app.services.phases import PhaseName
-from app.services.powers import full_stop
-from app.services.render import format_deadline
-from app.services.rulesets import ruleset_for
+from app.services.games import identity
+from app.services.kernel.render import format_deadline
+from app.services.readmodels.game_status import game_overview
+from app.services.ruleset.kinds import ruleset_for
+from app.services.ruleset.phases import PhaseName
+from app.services.ruleset.powers import full_stop
+from app.services.seats import player
+from app.services.seats.absence import end_text as absence_end_text
 
 
 @register

@@ -10,8 +10,10 @@ from app.mail.help_text import help_text
 from app.mail.render_lobby import render_game_info, render_games, render_history, render_joined, render_summary
 from app.mail.render_maps import render_map_reply
 from app.mail.session import MailSession
-from app.services import dashboard, identity, listing, lobby, maps_cache
-from app.services.rulesets import ruleset_for
+from app.services.games import identity, lobby
+from app.services.readmodels import dashboard, listing
+from app.services.results import maps as maps_cache
+from app.services.ruleset.kinds import ruleset_for
 
 
 def _words(args: str, least: int, usage: str) -> list[str]:

@@ -1,6 +1,6 @@
 """The game master's commands over the course of a game: PROCESS, PREVIEW, ROLLBACK, ROLLFORWARD.
 
-Each parses its words, calls one use case of ``app/services/turn_control.py`` and renders the
+Each parses its words, calls one use case of ``app/services/turns/control.py`` and renders the
 value it returns into the reply.
 """
 
@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 from app.mail.commands import CommandError, register
 from app.mail.commands_gm import MasterCommand
-from app.services import turn_control
 from app.services.errors import DomainError
-from app.services.notify import mail_master
-from app.services.timing import game_setting
-from app.services.turn_publish import render_results
+from app.services.mailout.notify import mail_master
+from app.services.ruleset.timing import game_setting
+from app.services.turns import control as turn_control
+from app.services.turns.publish import render_results
 
 if TYPE_CHECKING:
     from app.mail.session import MailSession

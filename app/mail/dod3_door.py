@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, TypeVar
 from app.dod3.exact import format_number
 from app.dod3.variant import SHORT_NAMES
 from app.mail.commands import Command, CommandError
-from app.services.actor import Actor, Role
 from app.services.dod3.store import ROLE
 from app.services.errors import DomainError
-from app.services.turns import TurnOutcome
+from app.services.kernel.actor import Actor, Role
+from app.services.kernel.outcome import TurnOutcome
 
 if TYPE_CHECKING:
     from app.mail.session import MailSession

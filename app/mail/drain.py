@@ -1,6 +1,6 @@
 """The outbox drain: lease the due rows of the outbox table, send them, record the outcome.
 
-The services only queue mail (``app.services.outbox.enqueue``) in their own transaction;
+The services only queue mail (``app.services.mailout.outbox.enqueue``) in their own transaction;
 this loop, run by the composition root, is the one place outgoing mail leaves the judge.
 """
 
@@ -17,9 +17,9 @@ from sqlalchemy import or_, select, update
 from app.db.models import Game, MapImage, OutboundMessage
 from app.mail.mailer import Mailer, MailerRejected, MailerUnavailable
 from app.mail.messages import Attachment, OutgoingMail, render_message
-from app.services.context import Judge
-from app.services.maps_cache import content_id, map_filename, map_png, without_inline_map
-from app.services.outbox import enqueue
+from app.services.kernel.context import Judge
+from app.services.mailout.outbox import enqueue
+from app.services.results.maps import content_id, map_filename, map_png, without_inline_map
 
 __all__ = ["LOOP", "MAX_ATTEMPTS", "drain_once", "run_drain"]
 

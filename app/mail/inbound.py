@@ -25,10 +25,10 @@ from app.mail.headers import clean, storable
 from app.mail.messages import IncomingMail, message_id_of, parse_message
 from app.mail.replies import reply_context, reply_template
 from app.mail.session import MailSession, parse_sign_on_target
-from app.services.context import Judge
-from app.services.deadlines import check_early
-from app.services.limits import address_of_record
-from app.services.outbox import enqueue, hold, queue_held, take_held
+from app.services.kernel.context import Judge
+from app.services.kernel.limits import address_of_record
+from app.services.mailout.outbox import enqueue, hold, queue_held, take_held
+from app.services.turns.deadlines import check_early
 
 __all__ = ["InboundOutcome", "handle_raw", "process_stored", "report_unreadable", "store_raw"]
 

@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from app.mail.inbound import InboundOutcome, handle_raw, pending_ids, process_stored, report_unreadable
-from app.services.context import Judge
+from app.services.kernel.context import Judge
 
 __all__ = ["LOOP", "poll_once", "retry_stored", "run_poller"]
 

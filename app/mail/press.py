@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from app.mail.errors import CommandError
 from app.mail.session import MailSession
-from app.services.press import PressPlan, PressRequest, plan_press, send_press
+from app.services.games.press import PressPlan, PressRequest, plan_press, send_press
 
 __all__ = ["PressCollector", "RefusedPress", "parse_press", "refuse_press", "start_press"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.services.acknowledge import AdvanceOrders, RetreatChoice
+from app.services.orders.acknowledge import AdvanceOrders, RetreatChoice
 
 __all__ = ["advance_view", "retreat_line"]
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from app.mail.render_status import seat_status
-from app.services.listing import GameInfo, GameRow, History, Summary
-from app.services.lobby import GameStarted, Joined
-from app.services.render import format_deadline
+from app.services.games.lobby import GameStarted, Joined
+from app.services.kernel.render import format_deadline
+from app.services.readmodels.listing import GameInfo, GameRow, History, Summary
 
 __all__ = ["render_game_info", "render_games", "render_history", "render_joined", "render_started",
            "render_summary"]

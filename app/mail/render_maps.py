@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.services.dashboard import PublicGame
-from app.services.maps_cache import CurrentMap
+from app.services.readmodels.dashboard import PublicGame
+from app.services.results.maps import CurrentMap
 
 __all__ = ["render_map_reply"]
 

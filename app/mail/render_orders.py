@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.services.orders import OrderStatus
+from app.services.orders.submit import OrderStatus
 
 __all__ = ["too_many_warning"]
 

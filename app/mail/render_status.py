@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.services.game_status import GameOverview, PowerLine
-from app.services.render import format_deadline
+from app.services.kernel.render import format_deadline
+from app.services.readmodels.game_status import GameOverview, PowerLine
 
 __all__ = ["render_overview", "seat_status"]
 

@@ -16,18 +16,18 @@ from app.db.models import AuditEntry, Game, Phase, Player
 from app.mail.errors import CommandError
 from app.mail.render_acks import advance_view, retreat_line
 from app.mail.render_orders import too_many_warning
-from app.services import identity
-from app.services import orders as order_service
-from app.services.acknowledge import advance_orders, retreat_choices
-from app.services.actor import Actor, Role
-from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.phases import PhaseName, parse_phase_words
-from app.services.powers import PowerBook
-from app.services.redact import mask_passwords
-from app.services.render import format_deadline
-from app.services.rulesets import ruleset_for
-from app.services.timing import game_setting
+from app.services.games import identity
+from app.services.kernel.actor import Actor, Role
+from app.services.kernel.context import Judge
+from app.services.kernel.render import format_deadline
+from app.services.mailout.redact import mask_passwords
+from app.services.orders import submit as order_service
+from app.services.orders.acknowledge import advance_orders, retreat_choices
+from app.services.ruleset.kinds import ruleset_for
+from app.services.ruleset.phases import PhaseName, parse_phase_words
+from app.services.ruleset.powers import PowerBook
+from app.services.ruleset.timing import game_setting
 
 __all__ = ["Collector", "EchoItem", "MailSession", "parse_sign_on_target"]
 
@@ -184,7 +184,7 @@ class MailSession:
         self.stop_on_error = True
         target = parse_sign_on_target(game_word)
         # A wrong password is not copied to the player of record one by one: a seat that is
-        # guessed at locks, and its player is told once (``app.services.lockout``).
+        # guessed at locks, and its player is told once (``app.services.games.lockout``).
         signed = identity.sign_on(self.judge, self.db, self.actor(), target, password)
         self.enter(signed)
         if signed.role == Role.GM:

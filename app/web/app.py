@@ -12,7 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.services.context import Judge
+from app.services.kernel.context import Judge
 from app.web import (
     routes_admin,
     routes_api,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.services.dashboard import CentreHistory
+from app.services.readmodels.dashboard import CentreHistory
 
 __all__ = ["Chart", "Line", "centre_chart"]
 

@@ -15,10 +15,10 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
-from app.services.actor import Actor
-from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.gm_accounts import GmPrincipal, gm_actor, principal_for_session
+from app.services.games.gm_accounts import GmPrincipal, gm_actor, principal_for_session
+from app.services.kernel.actor import Actor
+from app.services.kernel.context import Judge
 from app.web.config import ANON_CSRF_COOKIE, SESSION_COOKIE, WebConfig
 
 __all__ = [

@@ -9,8 +9,8 @@ from fastapi import HTTPException
 from fastapi.responses import Response
 
 from app.maps import has_drawing, render_svg
-from app.services.dashboard_maps import MapData
-from app.services.rulesets import ruleset_for
+from app.services.readmodels.maps import MapData
+from app.services.ruleset.kinds import ruleset_for
 
 __all__ = ["can_draw", "data_uri", "map_svg", "svg_response"]
 

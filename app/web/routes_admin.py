@@ -11,12 +11,12 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData
 
-from app.services import gm
-from app.services.actor import Actor, Role
-from app.services.dashboard_admin import create_linked_game, invite_player, resend_mail, set_aside_quarantined
 from app.services.errors import DomainError
-from app.services.forming import create_linked_dod3_game
-from app.services.game_settings import DOD3_GROUPINGS, change_settings, default_settings, game_variants
+from app.services.games import gm
+from app.services.games.gm_admin import create_linked_game, invite_player, resend_mail, set_aside_quarantined
+from app.services.games.settings import DOD3_GROUPINGS, change_settings, default_settings, game_variants
+from app.services.kernel.actor import Actor, Role
+from app.services.readmodels.forming import create_linked_dod3_game
 from app.web.deps import Db, JudgeDep, PageGame, PageGm, game_row
 from app.web.forms import form_text
 from app.web.routes_gm_game import settings_change

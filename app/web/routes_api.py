@@ -10,12 +10,12 @@ from fastapi import APIRouter, HTTPException
 from fastapi.encoders import jsonable_encoder
 from pydantic import BaseModel, Field
 
-from app.services.actor import Actor, Role
-from app.services.corrections import AuditLine, audit_log
-from app.services.dashboard import GameDetail, GameSummary, PhaseOutcomes, list_games, show_game, show_phase
 from app.services.errors import DomainError
-from app.services.override import commit_override, preview_override
-from app.services.override_changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
+from app.services.kernel.actor import Actor, Role
+from app.services.override.apply import commit_override, preview_override
+from app.services.override.changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
+from app.services.readmodels.corrections import AuditLine, audit_log
+from app.services.readmodels.dashboard import GameDetail, GameSummary, PhaseOutcomes, list_games, show_game, show_phase
 from app.web.deps import ApiGame, ApiGm, Db, JudgeDep, game_row
 from app.web.forms import storable
 

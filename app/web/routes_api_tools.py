@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException
 
-from app.services.dashboard_seats import SeatBoard, seat_board
-from app.services.dashboard_turns import ProcessPlan, plan_processing
 from app.services.errors import DomainError
-from app.services.mail_log import MailFilter, MailLogPage, mail_log_page
+from app.services.readmodels.mail_log import MailFilter, MailLogPage, mail_log_page
+from app.services.readmodels.seats import SeatBoard, seat_board
+from app.services.turns.gm_tools import ProcessPlan, plan_processing
 from app.web.deps import ApiGame, Db, JudgeDep, game_row
 
 __all__ = ["router"]

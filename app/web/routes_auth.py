@@ -9,10 +9,10 @@ from urllib.parse import quote
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.services.actor import Actor
 from app.services.errors import DomainError
-from app.services.gm_accounts import SignedIn, close_session, link_game, sign_in
-from app.services.gm_signup import request_code, sign_in_with_code
+from app.services.games.gm_accounts import SignedIn, close_session, link_game, sign_in
+from app.services.games.gm_signup import request_code, sign_in_with_code
+from app.services.kernel.actor import Actor
 from app.web.clients import client_address
 from app.web.config import SESSION_COOKIE
 from app.web.deps import Db, JudgeDep, MaybeGm, PageGm, get_config, safe_next

@@ -11,13 +11,13 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData
 
-from app.services import gm, lobby
 from app.services.dod3 import setup as dod3_setup
 from app.services.errors import DomainError
-from app.services.forming import assign_power
-from app.services.game_settings import PHASE_KINDS, SettingsChange, change_settings
-from app.services.press import PressRequest, plan_press, send_press
-from app.services.rulesets import ruleset_for
+from app.services.games import gm, lobby
+from app.services.games.press import PressRequest, plan_press, send_press
+from app.services.games.settings import PHASE_KINDS, SettingsChange, change_settings
+from app.services.readmodels.forming import assign_power
+from app.services.ruleset.kinds import ruleset_for
 from app.web.deps import Db, JudgeDep, PageGame, game_row
 from app.web.forms import form_text
 

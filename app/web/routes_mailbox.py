@@ -14,10 +14,10 @@ from email.utils import make_msgid
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.services.actor import Actor, Role
-from app.services.dashboard_admin import SentMail, mail_sent_to
 from app.services.errors import DomainError
-from app.services.gm_accounts import GmPrincipal, linked_game_ids
+from app.services.games.gm_accounts import GmPrincipal, linked_game_ids
+from app.services.games.gm_admin import SentMail, mail_sent_to
+from app.services.kernel.actor import Actor, Role
 from app.web.deps import Db, JudgeDep, PageGm
 from app.web.templating import pages
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import Response
 
-from app.services.actor import Actor
-from app.services.dashboard_maps import MapData, gm_map, public_map
 from app.services.errors import DomainError
+from app.services.kernel.actor import Actor
+from app.services.readmodels.maps import MapData, gm_map, public_map
 from app.web.deps import Db, JudgeDep, PageGame
 from app.web.maps import map_svg, svg_response
 

@@ -7,12 +7,12 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData
 
-from app.services.contests import Verdict, answer_contest, check_open
-from app.services.dashboard_maps import MapData
 from app.services.errors import DomainError
-from app.services.override import commit_override
-from app.services.override_changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
-from app.services.override_review import PhaseOrders, phase_orders, review_override
+from app.services.games.contests import Verdict, answer_contest, check_open
+from app.services.override.apply import commit_override
+from app.services.override.changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
+from app.services.override.review import PhaseOrders, phase_orders, review_override
+from app.services.readmodels.maps import MapData
 from app.web.deps import Db, JudgeDep, PageGame, game_row
 from app.web.forms import form_text
 from app.web.maps import data_uri, map_svg

@@ -9,19 +9,19 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from app.db import queries
-from app.services.access import book_of
-from app.services.actor import Actor, Role
-from app.services.contests import contests_of
-from app.services.corrections import audit_log, corrections_of
-from app.services.dashboard import list_games, show_game, show_mail, show_phase
-from app.services.dashboard_seats import seat_board
 from app.services.dod3.report import render_report, show_status
 from app.services.errors import DomainError
-from app.services.game_settings import settings_of
-from app.services.gm import NMR_POLICIES
-from app.services.mail_log import MailFilter, mail_log_page
-from app.services.override_review import PhaseOrders, phase_orders
-from app.services.rulesets import ruleset_for
+from app.services.games.contests import contests_of
+from app.services.games.gm import NMR_POLICIES
+from app.services.games.settings import settings_of
+from app.services.kernel.access import book_of
+from app.services.kernel.actor import Actor, Role
+from app.services.override.review import PhaseOrders, phase_orders
+from app.services.readmodels.corrections import audit_log, corrections_of
+from app.services.readmodels.dashboard import list_games, show_game, show_mail, show_phase
+from app.services.readmodels.mail_log import MailFilter, mail_log_page
+from app.services.readmodels.seats import seat_board
+from app.services.ruleset.kinds import ruleset_for
 from app.web.deps import Db, JudgeDep, PageGame, PageGm, game_row
 from app.web.maps import can_draw
 from app.web.reasons import review_orders

@@ -7,9 +7,9 @@ from fastapi.responses import Response
 from sqlalchemy import select
 
 from app.db.models import Game
-from app.services.actor import Actor
-from app.services.dashboard import show_public_game
 from app.services.errors import DomainError
+from app.services.kernel.actor import Actor
+from app.services.readmodels.dashboard import show_public_game
 from app.web.deps import Db, JudgeDep
 from app.web.maps import can_draw
 from app.web.templating import pages

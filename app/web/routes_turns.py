@@ -6,9 +6,9 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.services.dashboard_turns import enter_orders, plan_processing
 from app.services.errors import DomainError
-from app.services.turn_control import process_now, rollback
+from app.services.turns.control import process_now, rollback
+from app.services.turns.gm_tools import enter_orders, plan_processing
 from app.web.deps import Db, JudgeDep, PageGame, game_row
 from app.web.forms import form_text
 from app.web.templating import pages

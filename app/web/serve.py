@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import uvicorn
 from fastapi import FastAPI
 
-from app.services.context import Judge
+from app.services.kernel.context import Judge
 from app.web.app import create_app
 from app.web.routes_mailbox import InboxWriter
 

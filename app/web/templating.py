@@ -11,8 +11,8 @@ import jinja2
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from app.services.render import format_deadline
-from app.services.rule_choices import rule_choices
+from app.services.kernel.render import format_deadline
+from app.services.ruleset.rule_choices import rule_choices
 from app.web.charts import centre_chart
 from app.web.reasons import reason_text
 

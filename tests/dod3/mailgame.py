@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from app import jsonapi
 from app.db import queries
 from app.db.models import Game, Phase
 from app.db.session import make_engine, make_sessionmaker
@@ -16,7 +15,8 @@ from app.dod3.dice import derive_roll
 from app.dod3.state import GameState
 from app.dod3.turns import turn_key
 from app.services import dod3 as service
-from app.services.context import Judge
+from app.services.dod3 import store as dod3_store
+from app.services.kernel.context import Judge
 from app.settings import Settings
 from tests.server.conftest import Clock, Harness
 
@@ -45,7 +45,7 @@ def harness(database_url: str) -> Iterator[Harness]:
     clock = Clock()
     engine = make_engine(database_url)
     settings = Settings(database_url=database_url, judge_address="judge@judge.test", outage_minutes=10**7)
-    judge = Judge(settings=settings, sessions=make_sessionmaker(engine), api=jsonapi, clock=clock)
+    judge = Judge(settings=settings, sessions=make_sessionmaker(engine), clock=clock)
     yield Harness(judge, clock)
     engine.dispose()
 
@@ -66,7 +66,7 @@ class Seeds:
 @pytest.fixture
 def seeds(monkeypatch: pytest.MonkeyPatch) -> Seeds:
     source = Seeds()
-    monkeypatch.setattr(service, "generate_seed", source)
+    monkeypatch.setattr(dod3_store, "generate_seed", source)
     return source
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from app.mail.commands import CommandError
 from app.mail.dod3_door import actor_of, refused
-from app.services.actor import Actor, Role
 from app.services.errors import DomainError
+from app.services.kernel.actor import Actor, Role
 
 
 @dataclass

@@ -175,7 +175,7 @@ def test_gm_record_uses_the_rulebooks_words_and_conquest_is_marked(harness: Harn
 
 
 def test_dod3_replies_are_not_titled_diplomacy_orders() -> None:
-    from app.services.rulesets import ruleset_for
+    from app.services.ruleset.kinds import ruleset_for
 
     assert ruleset_for("dod3").reply_subject("gazette", "MA1936A") == "DoD3 gazette MA1936A"
     assert ruleset_for("standard").reply_subject("g1", "S1901M") == "Diplomacy orders g1 S1901M"

@@ -166,7 +166,7 @@ def test_turn_2_needs_bids_before_going_on():
 def _report_text(state, rolls=(), **options):
     """The one turn report (app.dod3.report) laid out by the mail template."""
     from app.dod3.report import turn_report_view
-    from app.services.render import Templates
+    from app.services.kernel.render import Templates
 
     return Templates().render("mail/dod3/report.txt.j2", v=turn_report_view("dod3-test", state, rolls, **options))
 

@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.services.actor import Actor, Role
-from app.services.context import Judge
 from app.services.dod3 import gm_entries, options, player_commands, report, setup
 from app.services.dod3.gm_entries import NumberEntry, PowerField
 from app.services.errors import DomainError
+from app.services.kernel.actor import Actor, Role
+from app.services.kernel.context import Judge
 from tests.dod3.mailgame import GAME, GM, PLAYERS, Seeds, create, gm
 from tests.server.conftest import Harness
 

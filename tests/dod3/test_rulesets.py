@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
 from app import jsonapi
-from app.services import dod3, turns
-from app.services.rulesets import DIPLOMACY, DOD3, ruleset_for
+from app.services import dod3
+from app.services.ruleset.kinds import DIPLOMACY, DOD3, ruleset_for
+from app.services.ruleset.variant_data import variant_data
+from app.services.turns import map_turn as turns
+from app.services.turns.process import process_turn
 
 CASES = [  # (variant, ruleset, has a map, bare lines are orders, HELP topics)
     ("dod3", DOD3, False, False, ("dod3",)),
@@ -29,28 +33,32 @@ def test_ruleset_for_a_variant(variant: str, ruleset: object, has_map: bool, ord
 
 
 def test_each_ruleset_processes_turns_with_its_own_service(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert DOD3._process is dod3.process_turn
-    calls: list[tuple[object, ...]] = []
-    monkeypatch.setattr(turns, "process_turn", lambda *args, **kwargs: calls.append((args, kwargs)) or "outcome")
-    assert DIPLOMACY.process_turn("db", "judge", "game", expected_phase="S1901M", notes=("n",)) == "outcome"  # type: ignore[arg-type,comparison-overlap]
-    assert calls == [(("db", "judge", "game"), {"expected_phase": "S1901M", "notes": ["n"]})]
+    calls: list[tuple[str, tuple[object, ...], dict[str, object]]] = []
+
+    def fake(name: str):  # type: ignore[no-untyped-def]
+        return lambda *args, **kwargs: calls.append((name, args, kwargs)) or name
+
+    monkeypatch.setattr(turns, "process_turn", fake("map"))
+    monkeypatch.setattr(dod3, "process_turn", fake("dod3"))
+    for variant, expected in (("standard", "map"), ("zeus5", "map"), ("dod3", "dod3"), ("DoD3", "dod3")):
+        game = SimpleNamespace(variant=variant)
+        assert process_turn("db", "judge", game, expected_phase="S1901M", notes=("n",)) == expected  # type: ignore[arg-type,comparison-overlap]
+    assert calls[0] == ("map", ("db", "judge", SimpleNamespace(variant="standard")),
+                        {"expected_phase": "S1901M", "notes": ["n"]})
+    assert [name for name, _a, _k in calls] == ["map", "map", "dod3", "dod3"]
 
 
-def test_variant_info_of_dod3_is_its_eight_powers() -> None:
-    info = DOD3.variant_info("dod3")
+def test_variant_data_of_dod3_is_its_eight_powers() -> None:
+    info = variant_data("dod3")
     assert info["name"] == "dod3" and info["provinces"] == []
     assert {p["id"]: p["letter"] for p in info["powers"]} == {"CH": "N", "CW": "C", "FR": "F", "US": "U",
                                                              "GE": "G", "IT": "I", "JA": "J", "RU": "R"}
 
 
-def test_map_variants_are_read_through_the_engine_api() -> None:
-    class Judge:
-        api = jsonapi
-
-    info = DIPLOMACY.variant_info("standard", Judge())  # type: ignore[arg-type]
+def test_map_variants_are_read_from_the_engine() -> None:
+    info = variant_data("standard")
     assert len(info["powers"]) == 7 and info["provinces"]
-    with pytest.raises(ValueError):
-        DIPLOMACY.variant_info("standard")
+    assert info == jsonapi.variant_map("standard")  # the CLI's `judge variant show --json` says the same
 
 
 def test_reply_subjects() -> None:
@@ -59,7 +67,7 @@ def test_reply_subjects() -> None:
 
 
 def test_turns_does_not_import_the_registry_or_dod3() -> None:
-    code = ("import sys, app.services.turns; "
-            "print(any(m == 'app.services.rulesets' or m.startswith('app.services.dod3') for m in sys.modules))")
+    code = ("import sys, app.services.turns.map_turn; "
+            "print(any(m == 'app.services.ruleset.kinds' or m.startswith('app.services.dod3') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -257,7 +257,7 @@ STANDARD_POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA",
 def local_judge(url: str, judge_address: str = "judge@judge.test"):  # type: ignore[no-untyped-def]
     """The services in this test process, on the test database (no transports)."""
     from app.db.session import make_engine, make_sessionmaker
-    from app.services.context import Judge
+    from app.services.kernel.context import Judge
     from app.settings import Settings
 
     settings = Settings(database_url=url, judge_address=judge_address)
@@ -266,7 +266,7 @@ def local_judge(url: str, judge_address: str = "judge@judge.test"):  # type: ign
 
 def create_started_game(judge, name: str, *, domain: str = DOMAIN, **settings: object) -> dict[str, str]:  # type: ignore[no-untyped-def]
     """A started standard game; returns power -> player address (passwords are pw<power>)."""
-    from app.services.admin import SeatSpec, create_game_direct
+    from app.services.games.admin import SeatSpec, create_game_direct
 
     players = {p: f"{p.lower()}-{name}@{domain}" for p in STANDARD_POWERS}
     seats = [SeatSpec(email=addr, password=f"pw{p.lower()}", power=p) for p, addr in players.items()]

@@ -13,7 +13,7 @@ import logging
 import pytest
 from argon2 import PasswordHasher
 
-from app.services import security
+from app.services.kernel import security
 from benchmarks.fuzz_imap import ImapTarget
 from benchmarks.fuzz_inbound import run_fuzz
 from tests.e2e.conftest import PG_ADMIN

@@ -45,16 +45,15 @@ def test_permission_denied_file_with_the_poller(tmp_path: Path, monkeypatch: pyt
     from app.db.migrate import upgrade
     from app.db.session import make_engine, make_sessionmaker
     from app.mail.poller import poll_once
-    from app.services.context import Judge
+    from app.services.kernel.context import Judge
     from app.settings import Settings
     from tests.server.conftest import Clock
 
     url = f"sqlite:///{tmp_path / 'judge.sqlite3'}"
     upgrade(url)
     engine = make_engine(url)
-    from app import jsonapi
 
-    judge = Judge(settings=Settings(database_url=url), sessions=make_sessionmaker(engine), api=jsonapi, clock=Clock())
+    judge = Judge(settings=Settings(database_url=url), sessions=make_sessionmaker(engine), clock=Clock())
     box = tmp_path / "inbox"
     bad = deliver(box, MSG)
     deliver(box, MSG.replace(b"Subject: t", b"Message-ID: <ok@x>\r\nSubject: t"))

@@ -11,9 +11,9 @@ import pytest
 
 from app import jsonapi
 from app.maps import load_drawing, render_svg
-from app.services import game_engine
-from app.services.powers import PowerBook
-from app.services.results import Names, build_results_view
+from app.services.results.report import Names, build_results_view
+from app.services.ruleset import engine as game_engine
+from app.services.ruleset.powers import PowerBook
 from app.variants import load_variant
 from tests.maps.test_render_grid import SVG, classes, drawing_for, groups, parse, title_of
 

@@ -16,7 +16,7 @@ from app import jsonapi
 from app.db.models import OutboundMessage
 from app.db.session import make_engine, make_sessionmaker
 from app.mail.inbound import InboundOutcome, handle_raw
-from app.services.context import Judge
+from app.services.kernel.context import Judge
 from app.settings import Settings
 from tests.support.databases import copy_sqlite
 
@@ -98,7 +98,7 @@ def harness(database_url: str) -> Iterator[Harness]:
     clock = Clock()
     engine = make_engine(database_url)
     settings = Settings(database_url=database_url, judge_address="judge@judge.test", outage_minutes=10**7)
-    judge = Judge(settings=settings, sessions=make_sessionmaker(engine), api=jsonapi, clock=clock)
+    judge = Judge(settings=settings, sessions=make_sessionmaker(engine), clock=clock)
     harness = Harness(judge, clock)
     yield harness
     if harness.expect_maps:
@@ -137,7 +137,7 @@ def signon(power: str, game: str = "alpha") -> str:
 def hold_all(harness: Harness, game: str = "alpha") -> None:
     """Every power orders every unit to hold (or waives its builds)."""
     from app.db import queries
-    from app.services.orders import power_status
+    from app.services.orders.submit import power_status
 
     with harness.judge.sessions.begin() as db:
         g = queries.game_by_name(db, game)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select
 
 from app.db.models import InboundMessage
 from app.mail.commands import find, split_lines
 from app.mail.commands_all import REGISTRY
+from app.services.ruleset import variant_data
 from tests.server.conftest import Harness, player, signon
 
 
@@ -107,14 +109,12 @@ def test_same_message_id_processed_once(harness: Harness) -> None:
     assert len(harness.outbox(to="x@example.com")) == 1
 
 
-def test_failing_message_is_retried_then_quarantined(harness: Harness) -> None:
-    class Broken:
-        def __getattr__(self, name: str) -> object:
-            raise RuntimeError("engine exploded")
+def test_failing_message_is_retried_then_quarantined(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(name: str) -> object:
+        raise RuntimeError("engine exploded")
 
     harness.send("gm@example.com", "CREATE beta pw")
-    harness.judge.api = Broken()
-    harness.judge.variants.clear()
+    monkeypatch.setattr(variant_data, "variant_data", broken)
     outcomes = [harness.send("x@example.com", "JOIN beta pw", message_id="<boom@test>").status for _ in range(3)]
     assert outcomes == ["failed", "failed", "quarantined"]
     with harness.judge.sessions.begin() as db:
@@ -147,7 +147,7 @@ def test_signoff_ends_and_signature_ignored(started: Harness) -> None:
 
 
 def test_orders_in_advance_become_current(started: Harness) -> None:
-    from app.services.deadlines import tick
+    from app.services.turns.deadlines import tick
     from tests.server.conftest import hold_all
 
     started.send(player("FRANCE"), signon("FRANCE") + "PHASE F1901M\nA Par-Bur\nA Par-Pic\nA Mar-Nowhere")

@@ -7,9 +7,9 @@ from sqlalchemy import select
 
 from app.db.models import AuditEntry, Game
 from app.db.models_web import Contest
-from app.services.actor import Actor, Role
-from app.services.contests import Verdict, answer_contest, contests_of
 from app.services.errors import DomainError
+from app.services.games.contests import Verdict, answer_contest, contests_of
+from app.services.kernel.actor import Actor, Role
 from tests.server.conftest import Harness, hold_all, player, signon
 
 

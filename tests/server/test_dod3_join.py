@@ -6,8 +6,8 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from app.db.models import Game
-from app.services.actor import Actor, Role
-from app.services.dashboard_admin import invite_player
+from app.services.games.gm_admin import invite_player
+from app.services.kernel.actor import Actor, Role
 from tests.server.conftest import Harness
 
 

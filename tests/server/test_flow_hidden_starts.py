@@ -7,7 +7,7 @@ import pytest
 
 from app import jsonapi
 from app.db import queries
-from app.services.orders import seat_statuses
+from app.services.orders.submit import seat_statuses
 from tests.server.conftest import Harness
 
 SMALL_WORLD_7 = ["NORTH_AMERICA", "AFRICA", "CHINA", "ISLAM", "RUSSIA", "SOUTH_AMERICA", "WESTERN_EUROPE"]

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from app import variants
-from app.services.powers import PowerBook
+from app.services.ruleset.powers import PowerBook
 from tests.server.conftest import Harness
 
 _SIGNON = re.compile(r"SIGNON (\S+) <your password>")

@@ -115,7 +115,7 @@ def test_world_variants_results_carry_their_map(harness: Harness, variant: str, 
 
 
 def _smallworld_powers(harness: Harness, variant: str) -> list[str]:
-    from app.services.powers import PowerBook
+    from app.services.ruleset.powers import PowerBook
 
     return PowerBook(harness.judge.variant_data(variant)).ids
 
@@ -146,7 +146,7 @@ def test_a_map_that_fails_to_draw_does_not_stop_the_results(harness: Harness,
     def broken(*args: object, **kwargs: object) -> bytes:
         raise RuntimeError("renderer broke")
 
-    monkeypatch.setattr("app.services.maps_cache.phase_map_png", broken)
+    monkeypatch.setattr("app.services.results.maps.phase_map_png", broken)
     harness.expect_maps = False
     _start(harness, "zine")
     _process(harness)
@@ -167,7 +167,7 @@ def test_a_turn_records_its_map_and_the_first_mail_sent_draws_it_once(harness: H
     """Drawing never lengthens a turn (a deadline storm of a thousand games): the turn records
     what the map is drawn from, the drain draws it for the first mail and keeps it for the rest."""
     from app.db.models import MapImage
-    from app.services import maps_cache
+    from app.services.results import maps as maps_cache
 
     drawn: list[str] = []
     real = maps_cache.phase_map_png
@@ -176,7 +176,7 @@ def test_a_turn_records_its_map_and_the_first_mail_sent_draws_it_once(harness: H
         drawn.append(str(args[0]))
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("app.services.maps_cache.phase_map_png", counting)
+    monkeypatch.setattr("app.services.results.maps.phase_map_png", counting)
     _start(harness, "judge")
     _process(harness)
     assert drawn == []  # nothing drawn inside the turn

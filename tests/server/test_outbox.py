@@ -10,7 +10,7 @@ from sqlalchemy import select
 from app.db.models import OutboundMessage
 from app.mail.drain import drain_once
 from app.mail.mailer import MemoryMailer
-from app.services.outbox import enqueue
+from app.services.mailout.outbox import enqueue
 from tests.server.conftest import Harness
 
 

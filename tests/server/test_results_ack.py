@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.mail.render_orders import too_many_warning
-from app.services.orders import OrderStatus
+from app.services.orders.submit import OrderStatus
 from tests.server.conftest import Harness, player, signon
 
 GM = "SIGNON master@alpha masterpw\n"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select
 
 from app.db import queries
 from app.db.models import InboundMessage
+from app.services.ruleset import variant_data
 from tests.server.conftest import Harness, player, signon
 
 # ----------------------------------------------------------------------------- 9: answer budget
@@ -96,7 +98,7 @@ def test_absences_far_apart_are_allowed(started: Harness) -> None:
 def test_covered_days() -> None:
     from datetime import UTC, datetime, timedelta
 
-    from app.services.absence import covered_days
+    from app.services.seats.absence import covered_days
 
     def day(n: int) -> datetime:
         return datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=n)
@@ -110,14 +112,15 @@ def test_covered_days() -> None:
 # ----------------------------------------------------------------------------- 12: quarantined mail
 
 
-class _Broken:
-    def __getattr__(self, name: str) -> object:
+def _break_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(name: str) -> object:
         raise RuntimeError("engine exploded")
 
+    monkeypatch.setattr(variant_data, "variant_data", broken)
 
-def test_quarantined_mail_is_answered_once_and_the_gm_told(started: Harness) -> None:
-    started.judge.api = _Broken()
-    started.judge.variants.clear()
+
+def test_quarantined_mail_is_answered_once_and_the_gm_told(started: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    _break_the_engine(monkeypatch)
     body = signon("FRANCE") + "A Par-Bur"
     outcomes = [started.send(player("FRANCE"), body, message_id="<boom@test>").status for _ in range(4)]
     assert outcomes == ["failed", "failed", "quarantined", "quarantined"]
@@ -127,7 +130,8 @@ def test_quarantined_mail_is_answered_once_and_the_gm_told(started: Harness) -> 
     assert len(gm) == 1 and "quarantined" in gm[0].body_text and player("FRANCE") in gm[0].body_text
 
 
-def test_mail_quarantined_by_a_retry_goes_to_the_quarantine_folder(started: Harness, tmp_path: object) -> None:
+def test_mail_quarantined_by_a_retry_goes_to_the_quarantine_folder(started: Harness, tmp_path: object,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from pathlib import Path
 
     from app.mail.inbound import process_stored, store_raw
@@ -140,8 +144,7 @@ def test_mail_quarantined_by_a_retry_goes_to_the_quarantine_folder(started: Harn
     box = Path(str(tmp_path)) / "inbox"
     deliver(box, raw)
     inbound_id, _ = store_raw(started.judge, raw)  # the process died after storing it, three times
-    started.judge.api = _Broken()
-    started.judge.variants.clear()
+    _break_the_engine(monkeypatch)
     for _ in range(3):
         process_stored(started.judge, inbound_id)
     with started.judge.sessions.begin() as db:

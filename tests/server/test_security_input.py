@@ -97,7 +97,7 @@ def test_long_line_echo_is_marked_as_cut(started: Harness) -> None:
     ('"quoted"@example.com', False),
 ])
 def test_deliverable(address: str, ok: bool) -> None:
-    from app.services.addresses import deliverable
+    from app.services.mailout.addresses import deliverable
 
     assert (deliverable(address) is None) is ok
 

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from app.db import queries
 from app.db.models import Game, Player, Press
 from app.mail.inbound import handle_raw
-from app.services.admin import create_game_direct
+from app.services.games.admin import create_game_direct
 from tests.server.conftest import Harness, player, signon, token_address
 
 GM = "SIGNON master@alpha masterpw\n"
@@ -195,7 +195,7 @@ def test_resign_with_one_word_resigns_nothing(started: Harness) -> None:
     ("LIST alpha", "LIST alpha"),
 ])
 def test_mask_passwords(line: str, shown: str) -> None:
-    from app.services.redact import mask_passwords
+    from app.services.mailout.redact import mask_passwords
 
     assert mask_passwords(line) == shown
     assert mask_passwords(f"x\n{line}") == f"x\n{shown}"
@@ -312,6 +312,6 @@ def test_press_is_stored_and_relayed_without_escapes_or_bidi_overrides(started: 
 
 
 def test_clean_text() -> None:
-    from app.services.text_clean import clean_text
+    from app.services.kernel.text_clean import clean_text
 
     assert clean_text("a\x1b[1;31mb\x1b]2;t\x1b\\c\x00d\u2066e\u2069\r\nf\x85g") == "abcde\nfg"

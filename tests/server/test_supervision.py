@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from app.mail.inbox import MemoryInbox
 from app.mail.poller import run_poller
-from app.services.health import LoopHealth
+from app.services.kernel.health import LoopHealth
 from app.supervisor import Backoff, supervise, supervise_async
 from app.web import create_app
 from tests.web.conftest import make_harness

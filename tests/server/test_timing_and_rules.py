@@ -8,7 +8,7 @@ import pytest
 
 from app import jsonapi
 from app.db import queries
-from app.services.timing import next_deadline, parse_days
+from app.services.ruleset.timing import next_deadline, parse_days
 from tests.server.conftest import Harness
 
 SATURDAY_NOON = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)

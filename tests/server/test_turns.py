@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from app.db import queries
 from app.db.models import Game, JudgeState, Phase
-from app.services.deadlines import tick
+from app.services.turns.deadlines import tick
 from tests.server.conftest import POWERS, Harness, hold_all, player, signon
 
 
@@ -187,7 +187,7 @@ def test_absence_moves_the_deadline(started: Harness) -> None:
 def test_victory_ends_the_game(started: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     from dataclasses import replace
 
-    from app.services import game_engine
+    from app.services.ruleset import engine as game_engine
 
     adjudicate = game_engine.adjudicate
     monkeypatch.setattr(game_engine, "adjudicate",

@@ -10,11 +10,13 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import AuditEntry, Game
-from app.services import gm, identity, listing, lobby, player, press
-from app.services.actor import Actor, Role
-from app.services.admin import SeatSpec, create_game_direct
-from app.services.context import Judge
 from app.services.errors import DomainError
+from app.services.games import gm, identity, lobby, press
+from app.services.games.admin import SeatSpec, create_game_direct
+from app.services.kernel.actor import Actor, Role
+from app.services.kernel.context import Judge
+from app.services.readmodels import listing
+from app.services.seats import player
 from tests.server.conftest import POWERS, Harness
 
 GM = "gm@example.com"

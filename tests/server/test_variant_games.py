@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app import jsonapi
-from app.services.results import publishable
+from app.services.results.report import publishable
 from tests.server.conftest import Harness
 
 ZEUS_POWERS = ["BRITAIN", "CHINA", "GERMANY", "ITALY", "JAPAN", "USA", "USSR"]

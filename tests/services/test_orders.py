@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from app.db import queries
-from app.services.actor import Actor, Role
 from app.services.errors import DomainError
-from app.services.orders import power_status, submit_orders
+from app.services.kernel.actor import Actor, Role
+from app.services.orders.submit import power_status, submit_orders
 from tests.server.conftest import Harness
 from tests.services.test_override import game_db
 
@@ -65,7 +65,7 @@ def test_who_may_give_orders(started: Harness, actor: Actor, code: str) -> None:
 
 
 def test_every_engine_call_gets_the_games_rule_options(started: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.services import game_engine
+    from app.services.ruleset import engine as game_engine
 
     started.send("gm@example.com", "SIGNON master@alpha masterpw\nSET RULE removal_default least_impact")
     seen: list[dict[str, object]] = []

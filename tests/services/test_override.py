@@ -16,11 +16,11 @@ from app.db import queries
 from app.db.models import AuditEntry, Game, MapImage, Phase
 from app.mail.drain import drain_once
 from app.mail.mailer import MemoryMailer
-from app.services.actor import Actor, Role
-from app.services.corrections import audit_log, corrections_of
 from app.services.errors import DomainError
-from app.services.override import commit_override, preview_override
-from app.services.override_changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
+from app.services.kernel.actor import Actor, Role
+from app.services.override.apply import commit_override, preview_override
+from app.services.override.changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
+from app.services.readmodels.corrections import audit_log, corrections_of
 from tests.server.conftest import POWERS, Harness, player, signon
 
 GM = "gm@example.com"

@@ -135,7 +135,7 @@ def test_an_adjustment_mail_names_its_phase_one_way() -> None:
 
 
 def test_the_headers_name_of_an_adjustment_phase_is_understood() -> None:
-    from app.services.phases import parse_phase_words
+    from app.services.ruleset.phases import parse_phase_words
 
     assert parse_phase_words("F1902B") == "W1902A"
     assert parse_phase_words("Fall 1902 Builds") == "W1902A"

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from app import jsonapi
-from app.services import game_engine
-from app.services.powers import PowerBook
-from app.services.render import Templates
-from app.services.results import Names, ResultsView, build_results_view, publishable
+from app.services.kernel.render import Templates
+from app.services.results.report import Names, ResultsView, build_results_view, publishable
+from app.services.ruleset import engine as game_engine
+from app.services.ruleset.powers import PowerBook
 
 TEMPLATES = Templates()
 

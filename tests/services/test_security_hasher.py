@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from argon2 import PasswordHasher
 
-from app.services import security
+from app.services.kernel import security
 
 PRODUCTION = "$argon2id$v=19$m=19456,t=2,p=1$"
 

@@ -7,9 +7,9 @@ from sqlalchemy import select
 
 from app.db import queries
 from app.db.models import AuditEntry, Phase
-from app.services import turn_control
-from app.services.actor import Actor, Role
 from app.services.errors import DomainError
+from app.services.kernel.actor import Actor, Role
+from app.services.turns import control as turn_control
 from tests.server.conftest import Harness, player, signon
 from tests.services.test_override import GM, game_db, gm_actor, orders
 

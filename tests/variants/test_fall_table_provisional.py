@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from app import jsonapi
-from app.services import game_engine
-from app.services.powers import PowerBook
-from app.services.render import Templates
-from app.services.results import Names, ResultsView, build_results_view
+from app.services.kernel.render import Templates
+from app.services.results.report import Names, ResultsView, build_results_view
+from app.services.ruleset import engine as game_engine
+from app.services.ruleset.powers import PowerBook
 
 TEMPLATES = Templates()
 

@@ -14,12 +14,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app import jsonapi
 from app.db.models_web import GmAccount
 from app.db.session import make_engine, make_sessionmaker
-from app.services.actor import Actor, Role
-from app.services.context import Judge
-from app.services.gm_accounts import link_game, open_session, set_gm_password
+from app.services.games.gm_accounts import link_game, open_session, set_gm_password
+from app.services.kernel.actor import Actor, Role
+from app.services.kernel.context import Judge
 from app.settings import Settings
 from app.web import create_app
 from tests.server.conftest import POWERS, Clock, Harness, player, signon
@@ -63,7 +62,7 @@ def make_harness(url: str) -> Harness:
     migrate(url)
     settings = Settings(database_url=url, judge_address="judge@judge.test", admin_address=KEEPER,
                         outage_minutes=10**7)
-    judge = Judge(settings=settings, sessions=make_sessionmaker(make_engine(url)), api=jsonapi, clock=Clock())
+    judge = Judge(settings=settings, sessions=make_sessionmaker(make_engine(url)), clock=Clock())
     return Harness(judge, judge.clock)  # type: ignore[arg-type]
 
 

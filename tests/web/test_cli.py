@@ -12,7 +12,7 @@ from sqlalchemy import select
 from app import dashboard_cli as cli
 from app.db.models_web import GmAccount
 from app.db.session import make_engine
-from app.services.security import verify_password
+from app.services.kernel.security import verify_password
 
 
 def _run(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch) -> int:

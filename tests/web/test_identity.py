@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.db.models_web import EmailCode, GmAccount, SignInAttempt
-from app.services.signin_limits import CLIENT_FAILURES
+from app.services.games.signin_limits import CLIENT_FAILURES
 from app.settings import Settings
 from app.web import create_app
 from app.web.serve import make_server
@@ -263,7 +263,7 @@ def test_accounts_made_before_mailbox_proof_must_prove_it(tmp_path) -> None:  # 
 
     from app.db.migrate import upgrade
     from app.db.session import make_engine
-    from app.services.security import hash_password
+    from app.services.kernel.security import hash_password
 
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     upgrade(url, "0007")

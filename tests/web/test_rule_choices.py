@@ -8,7 +8,7 @@ import re
 import pytest
 
 from app.engine.rules import OPTION_NAMES, check_option
-from app.services.rule_choices import GAME_ONLY, rule_choices
+from app.services.ruleset.rule_choices import GAME_ONLY, rule_choices
 from tests.web.conftest import GM, GM_PASSWORD, World, signed_in
 
 

@@ -14,8 +14,8 @@ from sqlalchemy import select
 
 from app.db.models import Game, InboundMessage, OutboundMessage
 from app.mail.inbound import handle_raw
-from app.services.mail_display import hide_bids
-from app.services.redact import mask_passwords
+from app.services.mailout.display import hide_bids
+from app.services.mailout.redact import mask_passwords
 from app.web import create_app
 from tests.dod3 import mailgame
 from tests.web.conftest import (

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.db.models import Game, OrderRow, OutboundMessage, Phase
-from app.services.mail_log import MAIL_PAGE_SIZE
+from app.services.readmodels.mail_log import MAIL_PAGE_SIZE
 from app.web import create_app
 from tests.server.conftest import player, signon
 from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, make_harness, play_games, signed_in
@@ -154,7 +154,7 @@ def test_late_powers_vacancies_reliability_and_takeover_queue(fresh: World) -> N
     """Issue 21.15: missed deadlines and reliability per player, civil disorder, vacant powers, the
     takeover requests waiting for the GM, approved with one click."""
     from app.db import queries
-    from app.services.deadlines import tick
+    from app.services.turns.deadlines import tick
 
     h = fresh.harness
     h.send(GM, f"SIGNON master@alpha {GM_PASSWORD}\nSET NMR cd\nSET GRACE 0")

@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import select
 
 from app.db.models import Game
-from app.services.actor import Actor, Role
-from app.services.dashboard import CentreHistory, OrderOutcome, list_games, show_game
 from app.services.errors import DomainError
-from app.services.gm_accounts import gm_actor, principal_for_session, set_gm_password, sign_in
+from app.services.games.gm_accounts import gm_actor, principal_for_session, set_gm_password, sign_in
+from app.services.kernel.actor import Actor, Role
+from app.services.readmodels.dashboard import CentreHistory, OrderOutcome, list_games, show_game
 from app.web.charts import centre_chart
 from app.web.deps import safe_next
 from app.web.reasons import review_orders
@@ -151,7 +151,7 @@ def _imports(path: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("path", sorted([*(ROOT / "app" / "web").glob("*.py"),
-                                         ROOT / "app/services/dashboard.py", ROOT / "app/services/gm_accounts.py",
+                                         ROOT / "app/services/readmodels/dashboard.py", ROOT / "app/services/games/gm_accounts.py",
                                          ROOT / "app/db/models_web.py"]), ids=lambda p: p.name)
 def test_the_web_door_never_imports_the_mail_door(path: Path) -> None:
     imported = _imports(path)

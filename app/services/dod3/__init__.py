@@ -9,7 +9,7 @@
 * ``report``          - the turn report, the victory tally, the status views
 
 A DoD III game is an ordinary ``Game`` row with ``variant == "dod3"``; its ruleset
-(``app.services.rulesets``) sends its deadlines to ``process_turn``. The rules computations
+(``app.services.ruleset.kinds``) sends its deadlines to ``process_turn``. The rules computations
 are the pure functions of ``app.dod3``.
 """
 

@@ -17,10 +17,10 @@ from app.dod3.exact import to_json_number
 from app.dod3.powers import normalise_powers
 from app.dod3.state import GameState, advance, gm_adjust, record_weather
 from app.dod3.turns import turn_label
-from app.services.actor import Actor
-from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.turns import ProcessError, TurnOutcome, bump_version
+from app.services.kernel.actor import Actor
+from app.services.kernel.context import Judge
+from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
 
 from .mailing import Line, send_notice
 from .steps import finish, process_turn, run_on

@@ -11,9 +11,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
-from app.services.context import Judge
-from app.services.notify import mail_master, mail_seat
-from app.services.render import format_deadline
+from app.services.kernel.context import Judge
+from app.services.kernel.render import format_deadline
+from app.services.mailout.notify import mail_master, mail_seat
 
 from .store import LISTENING, ROLE, name, seat_of
 

@@ -13,10 +13,10 @@ from app.dod3.exact import format_number
 from app.dod3.political import EndRoll, OptionPlay, option_family
 from app.dod3.report import play_line, roll_lines
 from app.dod3.state import GameState, choose_option, roll_political_end, settle_option
-from app.services.actor import Actor
-from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.notify import mail_master
+from app.services.kernel.actor import Actor
+from app.services.kernel.context import Judge
+from app.services.mailout.notify import mail_master
 
 from .mailing import deadline_text
 from .player_commands import claim, own_power

@@ -12,11 +12,11 @@ from app.db import queries
 from app.db.models import Game, OrderRow, Phase
 from app.dod3.exact import format_number
 from app.dod3.initiative import move_down_order
-from app.services.actor import Actor
-from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.notify import mail_seat
-from app.services.turns import ProcessError, TurnOutcome, bump_version
+from app.services.kernel.actor import Actor
+from app.services.kernel.context import Judge
+from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
+from app.services.mailout.notify import mail_seat
 
 from .mailing import deadline_text
 from .steps import bids_of, moves_of, process_turn, valid_moves

@@ -17,9 +17,9 @@ from app.dod3.report import TurnReport, turn_report_view
 from app.dod3.state import GameState, new_game
 from app.dod3.turns import turn_key
 from app.dod3.victory import victory_tally
-from app.services.actor import Actor
-from app.services.context import Judge
 from app.services.errors import DomainError
+from app.services.kernel.actor import Actor
+from app.services.kernel.context import Judge
 
 from .mailing import Line, Opened, deadline_text, mail_all, powers_of, visible
 from .store import audit, cfg_of, current_state, game_for, is_dod3, last_phase, save_cfg, setup_of, step_of

@@ -18,13 +18,13 @@ from app.dod3.political import option_family
 from app.dod3.state import GameSetup, new_game
 from app.dod3.turns import turn_label
 from app.dod3.variant import LETTERS, VARIANT
-from app.services.actor import Actor
-from app.services.addresses import check_address, check_player_address
-from app.services.context import Judge
 from app.services.errors import DomainError
-from app.services.game_names import check_game_name
-from app.services.limits import take_create_quota
-from app.services.security import hash_password, new_token
+from app.services.kernel.actor import Actor
+from app.services.kernel.context import Judge
+from app.services.kernel.game_names import check_game_name
+from app.services.kernel.limits import take_create_quota
+from app.services.kernel.security import hash_password, new_token
+from app.services.mailout.addresses import check_address, check_player_address
 
 from .mailing import Line, mail_all, notice
 from .steps import run_on

@@ -31,9 +31,9 @@ from app.dod3.state import (
 )
 from app.dod3.turns import MONTH_PAIRS, turn_label
 from app.dod3.turns import Phase as Step
-from app.services.context import Judge
-from app.services.notify import mail_master
-from app.services.turns import ProcessError, TurnOutcome, bump_version
+from app.services.kernel.context import Judge
+from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
+from app.services.mailout.notify import mail_master
 
 from . import report
 from .mailing import Line, Opened, Secret, deadline_text, sections_with, send_notice

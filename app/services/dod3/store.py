@@ -25,8 +25,8 @@ from app.dod3.powers import normalise_power
 from app.dod3.state import GameSetup, GameState
 from app.dod3.turns import turn_key
 from app.dod3.variant import SHORT_NAMES, VARIANT
-from app.services.actor import Actor
 from app.services.errors import DomainError
+from app.services.kernel.actor import Actor
 
 __all__ = [
     "DEFAULT_HOURS",
@@ -195,11 +195,8 @@ def save_roller(game: Game, roller: DiceRoller) -> None:
 
 
 def new_seed() -> str:
-    """The secret seed of a turn. Tests replace ``app.services.dod3.generate_seed`` to choose it."""
-    import app.services.dod3 as package  # the package's attribute is the seam tests replace
-
-    source = getattr(package, "generate_seed", generate_seed)
-    return str(source(secrets.token_bytes))
+    """The secret seed of a turn. Tests replace ``app.services.dod3.store.generate_seed`` to choose it."""
+    return str(generate_seed(secrets.token_bytes))
 
 
 def ensure_dice(game: Game, state: GameState) -> GameState:

@@ -1,0 +1,1 @@
+"""Games and the people in them: create, join, sign on, the GM's powers, accounts."""

@@ -1,0 +1,42 @@
+"""Use cases for the command line (a newcomer's game, benchmarks): each one transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.services.games.lobby import GameCreated, GameStarted, Joined, create_game, join_game, start_game
+from app.services.kernel.actor import Actor, Role
+from app.services.kernel.context import Judge
+
+__all__ = ["GameSetUp", "SeatSpec", "create_game_direct"]
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    email: str
+    password: str
+    power: str = ""
+
+
+@dataclass(frozen=True)
+class GameSetUp:
+    created: GameCreated
+    joined: tuple[Joined, ...]
+    started: GameStarted | None
+
+
+def create_game_direct(judge: Judge, name: str, master: str, password: str, *, variant: str = "standard",
+                       settings: dict[str, object] | None = None, press: str = "white",
+                       seats: list[SeatSpec] | None = None, start: bool = True) -> GameSetUp:
+    """Create a game (optionally with its players, then start it with the master's authority)."""
+    with judge.sessions.begin() as db:
+        options = dict(settings or {})
+        options.setdefault("auto_start", False)
+        created = create_game(judge, db, Actor(master.lower()), name, password, variant, options, press,
+                              limited=False)
+        joined = tuple(join_game(judge, db, Actor(seat.email.lower()), created.name, seat.password,
+                                 power=seat.power or None) for seat in seats or [])
+        started = None
+        if start and seats:
+            started = start_game(judge, db, Actor(master.lower(), Role.GM, created.game_id))
+        return GameSetUp(created, joined, started)

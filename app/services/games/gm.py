@@ -1,0 +1,293 @@
+"""What the game master does: pause, resume, eject, replace, notes, terminate, deadlines, timing, options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import Game
+from app.services.errors import DomainError
+from app.services.kernel.access import audit, book_of, gm_game
+from app.services.kernel.actor import Actor
+from app.services.kernel.context import Judge
+from app.services.kernel.render import format_deadline
+from app.services.kernel.security import hash_password, new_token
+from app.services.mailout.addresses import check_player_address
+from app.services.mailout.notify import mail_game, mail_seat
+from app.services.ruleset import engine as game_engine
+from app.services.ruleset.engine import load_variant
+from app.services.ruleset.timing import game_setting, parse_when
+from app.services.seats.absence import absences_at, clear_of_absences, end_text
+from app.services.seats.takeover import new_player, requested_password_hash, tell_previous_player, welcome_text
+from app.services.turns.deadlines import resume_game
+
+__all__ = ["NMR_POLICIES", "Replaced", "TimingKey", "TimingSet", "add_note", "eject", "pause", "replace", "resume",
+           "set_deadline", "set_option", "set_rule", "set_timing", "terminate"]
+
+NMR_POLICIES = ("cd", "hold", "wait", "dismiss")
+PHASE_KINDS = ("movement", "retreat", "adjustment")
+TimingKey = Literal["next_hours", "grace_hours", "at", "days"]
+_OPTIONS: dict[str, tuple[str, ...] | None] = {
+    "nmr": None, "layout": ("judge", "zine"), "orders": ("per_unit", "whole_set"),
+    "press": ("none", "white", "grey", "white/grey", "postal"), "timezone": None, "reminder_hours": None,
+    "takeover": ("open", "approval"),
+}
+
+
+@dataclass(frozen=True)
+class TimingSet:
+    kinds: tuple[str, ...]
+    key: TimingKey
+    value: float | str | None
+
+
+@dataclass(frozen=True)
+class Replaced:
+    power_name: str
+    address: str
+
+
+def _running(db: Session, actor: Actor) -> Game:
+    game = gm_game(db, actor)
+    if game.status not in ("active", "paused"):
+        raise DomainError("not_running", f"game '{game.name}' is {game.status}")
+    return game
+
+
+def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm: bool = False) -> datetime:
+    """Move this phase's deadline (``2026-12-01 20:00`` in the game's zone, or ``+48h``); returns it.
+    A deadline inside a player's absence is refused with a warning unless ``confirm`` (issue 22.2)."""
+    game = _running(db, actor)
+    now = judge.now()
+    zone = str(game_setting(game.settings, "timezone"))
+    deadline = parse_when(when, now, zone)
+    if deadline is None:
+        raise DomainError("bad_deadline", "say the deadline as 2026-12-01 20:00, or +48h")
+    if deadline <= now:  # every power would be late at once, or defaulted without grace (issue 21.4)
+        raise DomainError("deadline_in_past",
+                          f"deadline not changed: {format_deadline(deadline, zone)} is not in the future; "
+                          "to adjudicate the phase now, use PROCESS")
+    if deadline > now + timedelta(days=judge.settings.max_extension_days):
+        raise DomainError("deadline_too_far",
+                          f"deadlines can be at most {judge.settings.max_extension_days} days ahead")
+    absent = absences_at(db, game, deadline)
+    if absent and not confirm:
+        book = book_of(judge, game)
+        who = "; ".join(f"{book.name(a.power)} is absent from {format_deadline(a.start, zone)} "
+                        f"to {end_text(a.end, zone)}" for a in absent)
+        raise DomainError("deadline_in_absence",
+                          f"deadline not changed: {who}.  The first time after that absence is "
+                          f"{format_deadline(clear_of_absences(db, game, deadline), zone)}; to set "
+                          f"{format_deadline(deadline, zone)} all the same, add CONFIRM")
+    game.deadline = deadline
+    game.grace_until = None
+    phase = queries.open_phase(db, game.id)
+    if phase is not None:
+        phase.deadline = deadline
+    audit(db, actor, game, "set_deadline", deadline=deadline.isoformat())
+    mail_game(db, judge, game, f"Diplomacy deadline changed {game.name}",
+              f"The deadline for {game.phase} in '{game.name}' is now {format_deadline(deadline)}.\n")
+    return deadline
+
+
+def set_timing(judge: Judge, db: Session, actor: Actor, kind: str, key: TimingKey,
+               value: float | str | None) -> TimingSet:
+    """One timing value (hours, ``hh:mm`` or a days pattern) of one phase kind, or of ``all``."""
+    game = gm_game(db, actor)
+    if key in ("next_hours", "grace_hours") and not (
+            isinstance(value, float | int) and 0 <= value <= 24 * judge.settings.max_extension_days):
+        raise DomainError("hours_out_of_range", "hours out of range")
+    if kind != "all" and kind not in PHASE_KINDS:
+        raise DomainError("bad_phase_kind", f"the phase kind is one of {', '.join(PHASE_KINDS)}")
+    kinds = PHASE_KINDS if kind == "all" else (kind,)
+    settings = dict(game.settings)
+    timing = dict(settings.get("timing") or {})
+    for k in kinds:
+        entry = dict(timing.get(k) or {})
+        entry[key] = value
+        timing[k] = entry
+    settings["timing"] = timing
+    game.settings = settings
+    audit(db, actor, game, "set_timing", kind=kind, key=key, value=value)
+    return TimingSet(kinds, key, value)
+
+
+def set_rule(judge: Judge, db: Session, actor: Actor, option: str, value: Any) -> Any:
+    """A rule option of this game (``None``: back to the variant's default); refused when the engine
+    does not know the option or the value.  Returns the game's value (None: the default)."""
+    game = gm_game(db, actor)
+    name = option.lower()
+    rules = dict((game.settings or {}).get("rules") or {})
+    if value is None:
+        rules.pop(name, None)
+    else:
+        rules[name] = value
+    try:
+        game_engine.with_game_rules(load_variant(game.variant), rules)
+    except (ValueError, LookupError) as error:
+        raise DomainError("bad_rule", f"rule not changed: {error}") from error
+    game.settings = {**(game.settings or {}), "rules": rules}
+    audit(db, actor, game, "set_rule", option=name, value=value)
+    return rules.get(name)
+
+
+def _early_value(value: str, settings: dict[str, Any]) -> str:
+    """``SET EARLY <minutes>`` (0: at the next tick), ``SET EARLY off`` (never early), ``on``."""
+    if value in ("off", "no", "never"):
+        settings["early"] = False
+        return "off"
+    if value in ("on", "yes"):
+        settings["early"] = True
+        return "on"
+    try:
+        minutes = float(value.removesuffix("m").removesuffix("min").strip())
+    except ValueError as error:
+        raise DomainError("bad_option", "SET EARLY takes minutes (0 or more), or off") from error
+    if minutes < 0 or minutes != minutes or minutes > 7 * 24 * 60:
+        raise DomainError("bad_option", "SET EARLY takes minutes from 0 to a week (10080), or off")
+    settings["early"] = True
+    settings["early_minutes"] = int(minutes) if minutes.is_integer() else minutes
+    return f"{settings['early_minutes']} minutes"
+
+
+def _press_value(game: Game, settings: dict[str, Any], value: str) -> str:
+    """``SET PRESS rules [OBSERVERS]``: the press rules, and whether observers may send (white) press;
+    ``SET PRESS OBSERVERS`` alone lets them without changing the rules.  Returns the value stored."""
+    words = value.split()
+    observers = any(word in ("observers", "observer") for word in words)
+    rules = [word for word in words if word not in ("observers", "observer")]
+    if len(rules) > 1 or (rules and rules[0] not in (_OPTIONS["press"] or ())):
+        raise DomainError("bad_option", "press is none, white, grey, white/grey or postal, optionally followed "
+                                        "by OBSERVERS")
+    if rules and rules[0] == "postal":
+        settings["postal_press"] = True
+    elif rules:  # other press rules end postal press (mailed at once again)
+        settings["postal_press"] = False
+        game.press = rules[0]
+    settings["observer_press"] = observers
+    shown = rules[0] if rules else ("postal" if settings.get("postal_press") else game.press)
+    return shown + (" (observers may send press)" if observers else "")
+
+
+def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) -> str:
+    """A game option: nmr, layout, orders, press, timezone, reminder_hours; returns the value stored."""
+    game = gm_game(db, actor)
+    value = value.strip().lower()
+    settings = dict(game.settings)
+    if key == "press":
+        value = _press_value(game, settings, value)
+    elif key == "nmr":
+        if value not in NMR_POLICIES and not (value.startswith("excuse") and value.partition(":")[2].isdigit()):
+            raise DomainError("bad_option", "NMR policy is cd, hold, wait, dismiss or excuse:N")
+        settings["nmr"] = value
+    elif key == "reminder_hours":
+        try:
+            settings["reminder_hours"] = float(value)
+        except ValueError as error:
+            raise DomainError("bad_option", "hours must be a number") from error
+    elif key == "early_minutes":
+        value = _early_value(value, settings)
+    elif key == "timezone":
+        zone = value.title() if "/" in value else value.upper()
+        try:
+            ZoneInfo(zone)
+        except Exception as error:
+            raise DomainError("bad_option", f"unknown time zone '{value}'") from error
+        settings["timezone"] = zone
+    elif key in _OPTIONS:
+        options = _OPTIONS[key]
+        value = value.replace("-", "_").replace(" ", "_")
+        if options and value not in options:
+            raise DomainError("bad_option", f"{key} is one of {', '.join(options)}")
+        settings[key] = value
+    else:
+        raise DomainError("unknown_option", f"unknown option '{key}'")
+    game.settings = settings
+    audit(db, actor, game, "set", key=key, value=value)
+    return value
+
+
+def pause(judge: Judge, db: Session, actor: Actor) -> None:
+    game = _running(db, actor)
+    game.status, game.paused_reason = "paused", "paused by the master"
+    audit(db, actor, game, "pause")
+    mail_game(db, judge, game, f"Diplomacy game {game.name} paused", f"The master has paused game '{game.name}'.\n")
+
+
+def resume(judge: Judge, db: Session, actor: Actor) -> datetime | None:
+    """Restart the clock; returns the new deadline."""
+    game = gm_game(db, actor)
+    if game.status != "paused":
+        raise DomainError("not_paused", "the game is not paused")
+    resume_game(db, judge, game)
+    audit(db, actor, game, "resume")
+    return game.deadline
+
+
+def eject(judge: Judge, db: Session, actor: Actor, who: str) -> None:
+    """Remove a player (by power or address); the power is opened for TAKEOVER."""
+    game = gm_game(db, actor)
+    pid = book_of(judge, game).find(who)
+    seat = queries.seat_for_power(db, game.id, pid) if pid else next(
+        (s for s in game.players if s.email == who.lower()), None)
+    if seat is None:
+        raise DomainError("no_player", f"no player '{who}'")
+    if seat.role == "observer":
+        db.delete(seat)
+    else:
+        seat.status = "abandoned"
+        seat.reply_token = new_token()  # its personal reply address no longer signs anyone on
+    audit(db, actor, game, "eject", who=who)
+
+
+def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, password: str | None = None) -> Replaced:
+    """Give a power to a new player (a password is made up when none is given)."""
+    game = gm_game(db, actor)
+    book = book_of(judge, game)
+    pid = book.find(power)
+    seat = queries.seat_for_power(db, game.id, pid) if pid else None
+    if seat is None:
+        raise DomainError("unknown_power", f"no power '{power}'")
+    previous = seat.email
+    address = check_player_address(address, judge.settings.judge_address)
+    chosen = None if password else requested_password_hash(db, game, seat.power or "", address)
+    password = password or ("" if chosen else new_token()[:10])
+    seat.email, seat.password_hash = address, chosen or hash_password(password)
+    new_player(seat)
+    audit(db, actor, game, "replace", power=pid, address=seat.email)
+    name = book.name(seat.power or "")
+    if previous.lower() != seat.email:
+        tell_previous_player(db, judge, game, previous, name)
+    told = ("Your password is the one you chose when you asked to take it over." if chosen
+            else f"Your password is {password}.")
+    mail_seat(db, judge, seat, f"Diplomacy game {game.name}: you play {name}",
+              f"The master of '{game.name}' has made you {name}.  {told}\n\n"
+              + welcome_text(judge, db, game, seat, name), kind="start")
+    mail_game(db, judge, game, f"Diplomacy game {game.name}: {name} has a new player",
+              f"{name} in game '{game.name}' has a new player, given the power by the master.\n",
+              kind="notice", skip=seat)
+    if game.status == "paused" and game.paused_reason == "waiting for a replacement" and not any(
+            s.status == "abandoned" for s in game.players):
+        resume_game(db, judge, game)
+    return Replaced(name, seat.email)
+
+
+def add_note(judge: Judge, db: Session, actor: Actor, text: str) -> None:
+    """A GM note, published with the next results."""
+    game = gm_game(db, actor)
+    settings = dict(game.settings)
+    settings["notes"] = [*settings.get("notes", []), text[:1000]]
+    game.settings = settings
+
+
+def terminate(judge: Judge, db: Session, actor: Actor) -> None:
+    game = gm_game(db, actor)
+    game.status, game.deadline = "terminated", None
+    audit(db, actor, game, "terminate")
+    mail_game(db, judge, game, f"Diplomacy game {game.name} terminated",
+              f"The master has terminated game '{game.name}'.  Thank you for playing.\n")

@@ -1,0 +1,118 @@
+"""Proof of a mailbox: a one-time code mailed to an address signs its owner in, makes a new GM
+account (sign-up), or sets a new password (reset).
+
+A code is ten letters and digits (about 50 bits), kept only as an argon2 hash, valid for
+``CODE_LIFETIME`` and used once; the limits are in ``signin_limits``.  The judgekeeper's account is
+never made here: no code is mailed for the keeper's address until the command line has made it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from app.db.models_web import EmailCode, GmAccount, WebSession
+from app.services.errors import DomainError
+from app.services.games.gm_accounts import MIN_PASSWORD, SignedIn, normal_address, open_session
+from app.services.games.signin_limits import CODE_LIFETIME, check_client, check_code_tries, codes_left, record_attempt
+from app.services.kernel.context import Judge
+from app.services.kernel.security import hash_password, verify_password
+from app.services.mailout.outbox import enqueue
+from app.services.mailout.recipients import writable_recipient
+
+__all__ = ["CODE_ALPHABET", "CodeRequest", "request_code", "sign_in_with_code"]
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+_CODE_LENGTH = 10
+
+
+@dataclass(frozen=True)
+class CodeRequest:
+    """What became of a request: ``mailed`` is False when the address had its share of codes lately
+    or cannot have an account (the page says the same either way)."""
+
+    address: str
+    mailed: bool
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(_CODE_LENGTH))
+
+
+def _clean(code: str) -> str:
+    return "".join(c for c in code.upper() if c.isalnum())[:40]
+
+
+def request_code(judge: Judge, db: Session, address: str, *, client: str, keeper_address: str) -> CodeRequest:
+    """Mail a sign-in code to ``address`` (through the outbox), within the limits."""
+    address = writable_recipient(judge, address)
+    now = judge.now()
+    check_client(db, client, now)
+    if not codes_left(db, address, client, now):
+        return CodeRequest(address, False)
+    account = db.scalar(select(GmAccount).where(GmAccount.email == address))
+    if account is None and address == normal_address(keeper_address):
+        return CodeRequest(address, False)  # made only by `judge dashboard account`
+    code = _new_code()
+    db.add(EmailCode(email=address, code_hash=hash_password(code), client=client[:100], created_at=now,
+                     expires_at=now + CODE_LIFETIME))
+    minutes = int(CODE_LIFETIME.total_seconds() // 60)
+    shown = f"{code[:5]}-{code[5:]}"
+    text = (f"Someone asked to sign in to the Postal Judge dashboard as {address}.\n\n"
+            f"    Your code: {shown}\n\n"
+            f"It works once, within {minutes} minutes.  With it you may also choose a new password.\n"
+            "If it was not you, do nothing: without the code nobody can sign in as you.\n")
+    enqueue(db, judge, to=address, subject="Postal Judge dashboard: your sign-in code", text=text,
+            kind="signin_code")
+    db.flush()
+    return CodeRequest(address, True)
+
+
+def _matching_code(db: Session, address: str, code: str, judge: Judge) -> EmailCode | None:
+    now = judge.now()
+    live = db.scalars(select(EmailCode).where(EmailCode.email == address, EmailCode.used_at.is_(None),
+                                              EmailCode.expires_at > now).order_by(EmailCode.id.desc()))
+    for row in live:
+        if verify_password(row.code_hash, code):
+            return row
+    return None
+
+
+def sign_in_with_code(judge: Judge, db: Session, address: str, code: str, new_password: str, *, client: str,
+                      keeper_address: str) -> SignedIn:
+    """Sign in with a mailed code; ``new_password`` (optional for an existing account) becomes the
+    account's password.  A new address gets an account (never the judgekeeper's).  A refusal leaves
+    the failed attempt added to ``db`` for the door to commit."""
+    address = normal_address(address)
+    now = judge.now()
+    check_client(db, client, now)
+    check_code_tries(db, address, client, now)
+    account = db.scalar(select(GmAccount).where(GmAccount.email == address))
+    if new_password and len(new_password) < MIN_PASSWORD:
+        raise DomainError("short_password", f"Choose a password of at least {MIN_PASSWORD} characters.")
+    if account is None and address == normal_address(keeper_address):
+        raise DomainError("keeper_account", "The judgekeeper's account is made on the command line "
+                                            "(judge dashboard account).")
+    if account is None and not new_password:
+        raise DomainError("short_password", "Choose a password for your new account "
+                                            f"(at least {MIN_PASSWORD} characters).")
+    row = _matching_code(db, address, _clean(code), judge)
+    record_attempt(db, address, client, row is not None, now)
+    if row is None:
+        raise DomainError("bad_code", "That code is wrong, used or expired: ask for a new one.")
+    for live in db.scalars(select(EmailCode).where(EmailCode.email == address, EmailCode.used_at.is_(None))):
+        live.used_at = now  # every code of the address is spent
+    created = account is None
+    if account is None:
+        account = GmAccount(email=address, password_hash=hash_password(new_password), created_at=now)
+        db.add(account)
+        db.flush()
+    elif new_password:
+        account.password_hash = hash_password(new_password)
+        db.execute(delete(WebSession).where(WebSession.account_id == account.id))  # a reset ends the others
+    account.proven_at = now
+    signed = open_session(db, account, keeper_address, now)
+    return SignedIn(signed.principal, signed.session_token, signed.expires_at, created)

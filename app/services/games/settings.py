@@ -1,0 +1,159 @@
+"""A game's settings as the GM changes them on the dashboard (issue 21.13): grace, NMR policy,
+TAKEOVER policy, press rules (``postal`` included), phase timings, early processing, orders mode,
+time zone and reminders.  Each change goes through the use case of its mail command (``SET ...``:
+``gm.set_option``, ``gm.set_timing``); values equal to the game's are left alone, so the audit log
+names only what changed.  The variants a game may be created with are listed here too."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from app.db.models import Game
+from app.dod3.powers import GROUPING_PRESETS
+from app.dod3.variant import VARIANT as DOD3_VARIANT
+from app.services.errors import DomainError
+from app.services.games import gm
+from app.services.kernel.actor import Actor
+from app.services.kernel.context import Judge
+from app.services.ruleset.engine import available
+from app.services.ruleset.timing import DEFAULT_SETTINGS, game_setting, parse_days
+
+__all__ = ["DOD3_GROUPINGS", "PHASE_KINDS", "PRESS_RULES", "GameSettings", "PhaseTiming", "SettingsChange",
+           "change_settings", "default_settings", "game_variants", "settings_of"]
+
+PHASE_KINDS = ("movement", "retreat", "adjustment")
+PRESS_RULES = ("white", "grey", "white/grey", "none", "postal")
+DOD3_GROUPINGS = ("2", *GROUPING_PRESETS)  # rule 3.1; "2" needs the Soviets' side
+_AT = re.compile(r"^([01]?\d|2[0-3]):[0-5]\d$")
+
+
+def game_variants() -> tuple[str, ...]:
+    """Every variant ``judge variant list`` knows, and Days of Decision III (``DOD3 CREATE``)."""
+    return (*available(), DOD3_VARIANT)
+
+
+@dataclass(frozen=True)
+class PhaseTiming:
+    kind: str  # movement | retreat | adjustment
+    next_hours: float  # from the start of a phase to its deadline
+    grace_hours: float
+    at: str  # hh:mm deadlines fall at ("": any time)
+    days: str  # njudge's DAYS pattern ("": every day)
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    nmr: str
+    takeover: str
+    press: str  # none | white | grey | white/grey | postal
+    orders: str
+    early: str  # minutes of quiet before a ready phase runs, or "off"
+    timezone: str
+    reminder_hours: float
+    timing: tuple[PhaseTiming, ...]
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def settings_of(game: Game) -> GameSettings:
+    """The game's settings, its own or the judge's defaults."""
+    settings = game.settings or {}
+    timing = settings.get("timing") or {}
+    rows = []
+    for kind in PHASE_KINDS:
+        entry = {**DEFAULT_SETTINGS["timing"][kind], **(timing.get(kind) or {})}
+        rows.append(PhaseTiming(kind, _number(entry.get("next_hours")), _number(entry.get("grace_hours")),
+                                str(entry.get("at") or ""), str(entry.get("days") or "")))
+    early = str(game_setting(settings, "early_minutes")) if game_setting(settings, "early") else "off"
+    return GameSettings(
+        nmr=str(game_setting(settings, "nmr")), takeover=str(settings.get("takeover", "approval")),
+        press="postal" if game_setting(settings, "postal_press") else game.press,
+        orders=str(game_setting(settings, "orders")), early=early,
+        timezone=str(game_setting(settings, "timezone")),
+        reminder_hours=_number(game_setting(settings, "reminder_hours")), timing=tuple(rows))
+
+
+@dataclass(frozen=True)
+class SettingsChange:
+    """What the GM asked for; ``None`` (or a field left out) keeps the game's value."""
+
+    nmr: str | None = None
+    takeover: str | None = None
+    press: str | None = None
+    orders: str | None = None
+    early: str | None = None
+    timezone: str | None = None
+    reminder_hours: str | None = None
+    timing: tuple[tuple[str, str, str], ...] = ()  # (kind, next_hours|grace_hours|at|days, text)
+
+
+def _hours(text: str) -> float:
+    try:
+        value = float(text.strip().lower().removesuffix("h"))
+    except ValueError as error:
+        raise DomainError("bad_hours", f"hours are a number, like 48 (not '{text}')") from error
+    if value != value:
+        raise DomainError("bad_hours", "hours are a number, like 48")
+    return value
+
+
+def _timing_value(key: str, text: str) -> float | str | None:
+    if key in ("next_hours", "grace_hours"):
+        return _hours(text)
+    if key == "at":
+        if not text.strip() or text.strip().lower() in ("none", "off"):
+            return None
+        if not _AT.match(text.strip()):
+            raise DomainError("bad_time", f"a time of day is hh:mm, like 20:00 (not '{text}')")
+        return text.strip()
+    try:
+        return parse_days(text) if text.strip() else None
+    except ValueError as error:
+        raise DomainError("bad_days", str(error)) from error
+
+
+def _same(current: object, wanted: str) -> bool:
+    if isinstance(current, float):
+        try:
+            return float(wanted) == current
+        except ValueError:
+            return False
+    return str(current).lower() == wanted.strip().lower()
+
+
+def change_settings(judge: Judge, db: Session, actor: Actor, change: SettingsChange, game: Game) -> tuple[str, ...]:
+    """Apply what differs from the game's settings; returns the names of what changed.  A refused
+    value raises DomainError (the request's earlier changes roll back with it)."""
+    now = settings_of(game)
+    done = []
+    options = (("nmr", change.nmr, now.nmr), ("takeover", change.takeover, now.takeover),
+               ("press", change.press, now.press), ("orders", change.orders, now.orders),
+               ("early_minutes", change.early, now.early), ("timezone", change.timezone, now.timezone),
+               ("reminder_hours", change.reminder_hours, now.reminder_hours))
+    for key, wanted, current in options:
+        if wanted is None or not wanted.strip() or _same(current, wanted):
+            continue
+        gm.set_option(judge, db, actor, key, wanted)
+        done.append(key)
+    rows = {row.kind: row for row in now.timing}
+    for kind, key, text in change.timing:
+        if kind not in rows or key not in ("next_hours", "grace_hours", "at", "days"):
+            raise DomainError("bad_timing", f"no timing {key} for {kind}")
+        value = _timing_value(key, text)
+        current = getattr(rows[kind], key)
+        if (value == current) if key.endswith("_hours") else ((value or "") == current):
+            continue
+        gm.set_timing(judge, db, actor, kind, key, value)  # type: ignore[arg-type]
+        done.append(f"{kind} {key.replace('_', ' ')}")
+    return tuple(done)
+
+
+def default_settings() -> GameSettings:
+    """What a new game gets unless the GM chooses otherwise (the new-game form's values)."""
+    return settings_of(Game(name="", variant="standard", status="forming", master_email="", master_password_hash="",
+                            press="white", settings={}))

@@ -1,0 +1,42 @@
+"""What processing a turn gives, for every ruleset: the outcome, the refusal, and the guard
+that lets only one process close a phase."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import update
+from sqlalchemy.engine import CursorResult
+from sqlalchemy.orm import Session
+
+from app.db.models import Game
+from app.services.errors import DomainError
+
+__all__ = ["ProcessError", "TurnOutcome", "bump_version"]
+
+
+class ProcessError(DomainError):
+    """The turn could not be processed (stale phase, lost race, nothing open)."""
+
+    def __init__(self, message: str, code: str = "not_processed") -> None:
+        super().__init__(code, message)
+
+
+@dataclass
+class TurnOutcome:
+    game: str
+    phase: str
+    next_phase: str | None
+    winner: str | None
+    mails: int
+    due_at_once: bool = False  # the next phase waits for nobody (turns.disorder.due_at_once)
+
+
+def bump_version(db: Session, game: Game) -> None:
+    """Claim the game for this transaction: fails if another process changed it meanwhile."""
+    result = db.execute(
+        update(Game).where(Game.id == game.id, Game.version == game.version).values(version=Game.version + 1)
+    )
+    if not isinstance(result, CursorResult) or result.rowcount != 1:
+        raise ProcessError(f"game '{game.name}' was changed by another process", "changed_meanwhile")
+    game.version += 1

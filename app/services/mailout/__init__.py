@@ -1,0 +1,1 @@
+"""Mail the use cases send: the transactional outbox, notifications, addresses, display of stored mail."""

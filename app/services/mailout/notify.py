@@ -1,0 +1,44 @@
+"""Mails that follow from state changes, written to the outbox in the caller's transaction."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, Player
+from app.services.kernel.context import Judge
+from app.services.mailout.outbox import enqueue
+
+__all__ = ["mail_game", "mail_master", "mail_seat"]
+
+LISTENING = ("active", "absent", "cd", "eliminated")
+
+
+def mail_seat(db: Session, judge: Judge, seat: Player, subject: str, text: str, *,
+              html: str | None = None, kind: str = "notice", map_id: int | None = None) -> None:
+    enqueue(db, judge, to=seat.email, subject=subject, text=text, html=html, kind=kind,
+            game_id=seat.game_id, reply_to=judge.settings.token_address(seat.reply_token), map_id=map_id)
+
+
+def mail_master(db: Session, judge: Judge, game: Game, subject: str, text: str, *, kind: str = "gm",
+                html: str | None = None, map_id: int | None = None) -> None:
+    enqueue(db, judge, to=game.master_email, subject=subject, text=text, html=html, kind=kind, game_id=game.id,
+            map_id=map_id)
+
+
+def mail_game(db: Session, judge: Judge, game: Game, subject: str, text: str, *, html: str | None = None,
+              kind: str = "broadcast", master: bool = True, observers: bool = True, map_id: int | None = None,
+              skip: Player | None = None) -> int:
+    """One mail per seat (each with its personal reply address), plus the master; ``map_id``: the
+    stored map every one of them carries; ``skip``: a seat told otherwise."""
+    count = 0
+    for seat in game.players:
+        if seat is skip or (seat.status not in LISTENING and seat.role == "player"):
+            continue
+        if seat.role == "observer" and not observers:
+            continue
+        mail_seat(db, judge, seat, subject, text, html=html, kind=kind, map_id=map_id)
+        count += 1
+    if master:
+        mail_master(db, judge, game, subject, text, kind=kind, map_id=map_id)
+        count += 1
+    return count

@@ -1,0 +1,1 @@
+"""What a power orders: submission, what it must order, acknowledgements."""

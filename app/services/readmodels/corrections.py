@@ -1,0 +1,78 @@
+"""The history of a game's corrections and its audit log, for its GM (read only): who corrected
+which phase, when and why, with the results as the players were first mailed them beside the
+correction mail they got."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import AuditEntry, Game
+from app.services.kernel.actor import Actor
+from app.services.kernel.audit import require_master
+
+__all__ = ["AuditLine", "Correction", "audit_log", "corrections_of"]
+
+
+@dataclass(frozen=True)
+class Correction:
+    id: int
+    at: datetime
+    by: str
+    phase: str  # the phase corrected
+    phases: tuple[str, ...]  # every phase whose results it changed: the phase and those replayed
+    reason: str
+    results_as_mailed: dict[str, str]  # phase -> its results as mailed before (empty: not kept)
+    results_corrected: dict[str, str]  # phase -> its results as they read after the correction
+    correction_mail: str  # the notice every player got ("" for a correction made before it was kept)
+    mails: int | None
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    id: int
+    at: datetime
+    by: str
+    action: str
+    phase: str | None
+    reason: str | None
+    detail: dict[str, Any]
+
+
+def _texts(value: Any) -> dict[str, str]:
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def _correction(entry: AuditEntry) -> Correction:
+    d = entry.detail or {}
+    phase = str(d.get("phase") or "")
+    mails = d.get("mails")
+    return Correction(
+        id=entry.id, at=entry.created_at, by=entry.actor, phase=phase,
+        phases=(phase, *(str(p) for p in d.get("replayed") or [])), reason=str(d.get("reason") or ""),
+        results_as_mailed=_texts(d.get("results_as_mailed")), results_corrected=_texts(d.get("results_corrected")),
+        correction_mail=str(d.get("correction_mail") or ""), mails=mails if isinstance(mails, int) else None)
+
+
+def corrections_of(db: Session, actor: Actor, game: Game, phase: str | None = None) -> tuple[Correction, ...]:
+    """The game's corrections, newest first; with ``phase``, those that changed its results (the
+    phase corrected, or replayed after it)."""
+    require_master(actor, game)
+    rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action == "override")
+                      .order_by(AuditEntry.id.desc()))
+    found = (_correction(row) for row in rows)
+    return tuple(c for c in found if phase is None or phase.upper() in c.phases)
+
+
+def audit_log(db: Session, actor: Actor, game: Game) -> tuple[AuditLine, ...]:
+    """Every audit row of the game, newest first, for its GM."""
+    require_master(actor, game)
+    rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id).order_by(AuditEntry.id.desc()))
+    return tuple(AuditLine(id=row.id, at=row.created_at, by=row.actor, action=row.action,
+                           phase=(str(row.detail.get("phase")) if (row.detail or {}).get("phase") else None),
+                           reason=(str(row.detail.get("reason")) if (row.detail or {}).get("reason") else None),
+                           detail=dict(row.detail or {})) for row in rows)

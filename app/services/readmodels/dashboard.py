@@ -1,0 +1,470 @@
+"""Read models of the GM dashboard: the games of a GM at a glance, one game in full (GM only),
+one phase with its stored outcomes, and a game as the public may see it.
+
+Use cases in the common shape ``verb_noun(judge, db, actor, ...) -> frozen value``; they read
+only.  What the public may see is decided here, not in the pages: published results, broadcast or
+published press (grey press without its sender), positions with secret builds in their public form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import Game, InboundMessage, OutboundMessage, Phase, Player, Press
+from app.db.models_web import GmAccount, GmAccountGame
+from app.services.errors import DomainError
+from app.services.games.contests import open_contest_count
+from app.services.kernel.actor import Actor, Role
+from app.services.kernel.context import Judge
+from app.services.mailout.display import readable_mail, shown_text
+from app.services.mailout.redact import mask_passwords
+from app.services.orders.need import public_units
+from app.services.orders.submit import seat_statuses
+from app.services.readmodels.forming import FormingView, show_forming
+from app.services.ruleset import engine as game_engine
+from app.services.ruleset.kinds import ruleset_for
+from app.services.ruleset.phases import PhaseName
+from app.services.ruleset.powers import PowerBook
+
+__all__ = [
+    "Attention",
+    "CentreHistory",
+    "GameDetail",
+    "GameSummary",
+    "MailEntry",
+    "OrderEntry",
+    "OrderOutcome",
+    "PhaseEntry",
+    "PhaseOutcomes",
+    "PowerView",
+    "PressEntry",
+    "PublicGame",
+    "RawMail",
+    "gm_game_named",
+    "list_games",
+    "show_game",
+    "show_mail",
+    "show_phase",
+    "show_public_game",
+]
+
+MAIL_LOG_LIMIT = 200
+
+
+@dataclass(frozen=True)
+class Attention:
+    code: str  # quarantined_mail | contested | late | absent | civil_disorder | paused
+    text: str
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    name: str
+    variant: str
+    status: str
+    phase: str | None
+    deadline: datetime | None
+    master: str
+    not_ordered: tuple[str, ...]  # powers that owe orders and sent none
+    incomplete: tuple[str, ...]  # powers that sent some orders but not all
+    waiting: tuple[str, ...]  # powers that asked the judge to WAIT
+    paused_reason: str | None
+    attention: tuple[Attention, ...]
+
+
+@dataclass(frozen=True)
+class OrderEntry:
+    unit: str
+    line: str
+    order: str | None
+    submitted_at: datetime
+
+
+@dataclass(frozen=True)
+class PowerView:
+    power: str
+    name: str
+    player: str | None
+    status: str
+    units: tuple[str, ...]
+    centres: tuple[str, ...]
+    orders: tuple[OrderEntry, ...]
+    missing: tuple[str, ...]
+    needs_orders: bool
+
+
+@dataclass(frozen=True)
+class MailEntry:
+    direction: str  # in | out
+    id: int
+    at: datetime
+    party: str  # the sender of mail in, the recipients of mail out
+    subject: str
+    status: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class PressEntry:
+    id: int
+    at: datetime
+    phase: str | None
+    sender: str
+    to: str
+    body: str
+    public: bool
+
+
+@dataclass(frozen=True)
+class PhaseEntry:
+    code: str
+    status: str
+    processed_at: datetime | None
+    results_text: str | None
+
+
+@dataclass(frozen=True)
+class CentreHistory:
+    """Centre counts at the end of each year (``labels``), one series per power."""
+
+    labels: tuple[str, ...]
+    series: tuple[tuple[str, tuple[int, ...]], ...]
+
+
+@dataclass(frozen=True)
+class GameDetail:
+    summary: GameSummary
+    press_rule: str
+    powers: tuple[PowerView, ...]
+    mail: tuple[MailEntry, ...]
+    press: tuple[PressEntry, ...]
+    phases: tuple[PhaseEntry, ...]
+    centres: CentreHistory
+    forming: FormingView | None = None  # a forming game: who has joined, with their preferences (issue 21.1)
+
+
+@dataclass(frozen=True)
+class OrderOutcome:
+    power: str
+    order: str
+    result: str
+    reason: str | None
+    explanation: str | None
+    default: bool
+    outcome: dict[str, Any] | None  # the engine's structured outcome, when it stores one
+
+
+@dataclass(frozen=True)
+class PhaseOutcomes:
+    game: str
+    code: str
+    status: str
+    processed_at: datetime | None
+    orders: tuple[OrderOutcome, ...]
+    units_after: dict[str, list[str]]
+    centres_after: dict[str, list[str]]
+    results_text: str | None
+
+
+@dataclass(frozen=True)
+class RawMail:
+    direction: str
+    id: int
+    text: str
+
+
+@dataclass(frozen=True)
+class PublicGame:
+    name: str
+    variant: str
+    status: str
+    phase: str | None
+    deadline: datetime | None
+    units: tuple[tuple[str, tuple[str, ...]], ...]
+    centres: tuple[tuple[str, int], ...]
+    phases: tuple[PhaseEntry, ...]
+    press: tuple[PressEntry, ...]
+    history: CentreHistory
+
+
+# -- access ----------------------------------------------------------------------
+
+
+def _require_gm(actor: Actor) -> None:
+    if actor.role not in (Role.GM, Role.KEEPER):
+        raise DomainError("not_gm", "Only a game's GM may see this.")
+
+
+def _game_for(db: Session, actor: Actor, name: str) -> Game:
+    _require_gm(actor)
+    game = queries.game_by_name(db, name)
+    if game is None:
+        raise DomainError("no_game", f"There is no game '{name}'.")
+    if actor.role is not Role.KEEPER and actor.game_id != game.id:
+        raise DomainError("not_gm", f"You are not the GM of game '{game.name}'.")
+    return game
+
+
+def gm_game_named(db: Session, actor: Actor, name: str) -> Game:
+    """The game ``name`` if the actor is its GM (or the keeper); DomainError otherwise."""
+    return _game_for(db, actor, name)
+
+
+def _book(judge: Judge, game: Game) -> PowerBook:
+    return PowerBook(judge.variant_data(game.variant))
+
+
+# -- the overview ----------------------------------------------------------------
+
+
+def _open_state(db: Session, game: Game) -> tuple[Phase | None, dict[str, Any]]:
+    phase = queries.open_phase(db, game.id)
+    if phase is not None:
+        return phase, phase.state_before or {}
+    done = queries.phases_of(db, game.id)
+    return None, (done[-1].state_after or {}) if done else {}
+
+
+def _order_statuses(judge: Judge, db: Session, game: Game, phase: Phase | None) -> dict[str, Any]:
+    """Power -> order status, for map games with an open phase (others have none to show)."""
+    if phase is None or game.status not in ("active", "paused") or "units" not in (phase.state_before or {}):
+        return {}
+    return {seat.power: status for seat, status in seat_statuses(db, game, phase) if seat.power}
+
+
+def _attention(judge: Judge, db: Session, game: Game, not_ordered: list[str]) -> list[Attention]:
+    flags: list[Attention] = []
+    quarantined = db.scalar(select(func.count()).select_from(InboundMessage).where(
+        InboundMessage.game_id == game.id, InboundMessage.status == "quarantined")) or 0
+    if quarantined:
+        flags.append(Attention("quarantined_mail", f"{quarantined} quarantined mail"))
+    contested = open_contest_count(db, game)
+    if contested:
+        flags.append(Attention("contested", f"{contested} contested phase{'s' if contested > 1 else ''}"))
+    if game.status == "paused":
+        flags.append(Attention("paused", f"paused: {game.paused_reason or 'by the GM'}"))
+    if game.status == "active" and game.deadline is not None and game.deadline <= judge.now() and not_ordered:
+        flags.append(Attention("late", "late: " + ", ".join(not_ordered)))
+    seats = [s for s in game.players if s.role == "player"]
+    book = _book(judge, game)
+    absent = [book.name(s.power) if s.power else s.email for s in seats if s.status == "absent"]
+    if absent:
+        flags.append(Attention("absent", "absent: " + ", ".join(absent)))
+    disorder = [book.name(s.power) if s.power else s.email for s in seats if s.status in ("cd", "abandoned")]
+    if disorder:
+        flags.append(Attention("civil_disorder", "civil disorder: " + ", ".join(disorder)))
+    return flags
+
+
+def _summary(judge: Judge, db: Session, game: Game) -> GameSummary:
+    phase, _state = _open_state(db, game)
+    statuses = _order_statuses(judge, db, game, phase)
+    book = _book(judge, game)
+    owing = [(book.name(p), s) for p, s in statuses.items() if s.needs_orders and not s.complete]
+    not_ordered = [name for name, s in owing if not s.submitted]
+    incomplete = [name for name, s in owing if s.submitted]
+    waiting = [book.name(s.power) for s in game.players if s.wait and s.power]
+    return GameSummary(
+        name=game.name, variant=game.variant, status=game.status, phase=game.phase, deadline=game.deadline,
+        master=game.master_email, not_ordered=tuple(not_ordered), incomplete=tuple(incomplete),
+        waiting=tuple(waiting), paused_reason=game.paused_reason,
+        attention=tuple(_attention(judge, db, game, not_ordered + incomplete)),
+    )
+
+
+def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameSummary, ...]:
+    """Every game of the judgekeeper; a GM's linked games that are still run from their address."""
+    _require_gm(actor)
+    stmt = select(Game).order_by(Game.name)
+    if actor.role is not Role.KEEPER:
+        linked = select(GmAccountGame.game_id).join(GmAccount, GmAccount.id == GmAccountGame.account_id).where(
+            GmAccount.email == actor.address.lower())
+        stmt = stmt.where(Game.id.in_(linked), func.lower(Game.master_email) == actor.address.lower())
+    return tuple(_summary(judge, db, game) for game in db.scalars(stmt))
+
+
+# -- one game (GM) ---------------------------------------------------------------
+
+
+def _power_views(judge: Judge, db: Session, game: Game, phase: Phase | None,
+                 state: dict[str, Any]) -> list[PowerView]:
+    book = _book(judge, game)
+    seats: dict[str, Player] = {s.power: s for s in game.players if s.power and s.role == "player"}
+    statuses = _order_statuses(judge, db, game, phase)
+    rows = queries.orders_for(db, game.id, phase.code) if phase is not None else []
+    units = state.get("units") or {}
+    centres = state.get("centers") or state.get("centres") or {}
+    powers = [p for p in book.ids if p in seats or p in units or p in centres] or list(seats)
+    if game.status == "forming":  # every power, with its player once the GM has assigned it
+        powers = list(book.ids)
+    views = []
+    for power in powers:
+        seat = seats.get(power)
+        status = statuses.get(power)
+        views.append(PowerView(
+            power=power, name=book.name(power), player=seat.email if seat else None,
+            status=seat.status if seat else "unplayed",
+            units=tuple(units.get(power, [])), centres=tuple(centres.get(power, [])),
+            orders=tuple(OrderEntry(r.unit, r.line, r.order, r.created_at) for r in rows if r.power == power),
+            missing=tuple(status.missing) if status else (),
+            needs_orders=bool(status and status.needs_orders),
+        ))
+    return views
+
+
+def _mail_log(db: Session, game: Game) -> list[MailEntry]:
+    inbound = db.scalars(select(InboundMessage).where(InboundMessage.game_id == game.id)
+                         .order_by(InboundMessage.id.desc()).limit(MAIL_LOG_LIMIT))
+    outbound = db.scalars(select(OutboundMessage).where(OutboundMessage.game_id == game.id)
+                          .order_by(OutboundMessage.id.desc()).limit(MAIL_LOG_LIMIT))
+    entries = [MailEntry("in", m.id, m.received_at, m.sender, mask_passwords(m.subject), m.status, "mail")
+               for m in inbound]
+    entries += [MailEntry("out", m.id, m.created_at, ", ".join(m.recipients), m.subject, m.status, m.kind)
+                for m in outbound]
+    entries.sort(key=lambda e: (e.at, e.direction == "out", e.id), reverse=True)
+    return entries[:MAIL_LOG_LIMIT]
+
+
+def _press_is_public(item: Press) -> bool:
+    """Broadcast press was mailed to everyone; postal press is public once the results published it."""
+    return item.published or (item.broadcast and not item.postal)
+
+
+def _press_entries(judge: Judge, db: Session, game: Game, *, public_only: bool) -> list[PressEntry]:
+    book = _book(judge, game)
+
+    def who(power: str) -> str:
+        return book.name(power) if power not in ("GM", "OBSERVER") else power.title()
+
+    out = []
+    for item in db.scalars(select(Press).where(Press.game_id == game.id).order_by(Press.id)):
+        public = _press_is_public(item)
+        if public_only and not public:
+            continue
+        sender = "Someone" if item.grey and public_only else who(item.sender)
+        if item.grey and not public_only:
+            sender += " (grey)"
+        to = "everyone" if item.broadcast else ", ".join(who(p) for p in item.recipients)
+        out.append(PressEntry(item.id, item.created_at, item.phase, sender, to, item.body, public))
+    return out
+
+
+def _phase_entries(db: Session, game: Game) -> list[PhaseEntry]:
+    return [PhaseEntry(p.code, p.status, p.processed_at, p.results_text)
+            for p in queries.phases_of(db, game.id, processed_only=True)]
+
+
+def _centre_history(judge: Judge, db: Session, game: Game) -> CentreHistory:
+    phases = queries.phases_of(db, game.id, processed_only=True)
+    if not phases:
+        return CentreHistory((), ())
+    points: dict[str, dict[str, int]] = {}
+    start = phases[0].state_before.get("centers") or {}
+    if start:
+        points["start"] = {p: len(c) for p, c in start.items()}
+    for phase in phases:
+        centres = (phase.state_after or {}).get("centers")
+        if centres:
+            points[PhaseName(phase.code).year] = {p: len(c) for p, c in centres.items()}
+    book = _book(judge, game)
+    present = {p for counts in points.values() for p in counts}
+    powers = [p for p in book.ids if p in present] + sorted(present - set(book.ids))
+    labels = tuple(points)
+    series = tuple((book.name(p), tuple(points[label].get(p, 0) for label in labels)) for p in powers)
+    return CentreHistory(labels, series)
+
+
+def show_game(judge: Judge, db: Session, actor: Actor, name: str) -> GameDetail:
+    """Everything the GM sees of one game, current orders and private press included."""
+    game = _game_for(db, actor, name)
+    phase, state = _open_state(db, game)
+    return GameDetail(
+        summary=_summary(judge, db, game), press_rule=game.press,
+        powers=tuple(_power_views(judge, db, game, phase, state)), mail=tuple(_mail_log(db, game)),
+        press=tuple(_press_entries(judge, db, game, public_only=False)),
+        phases=tuple(_phase_entries(db, game)), centres=_centre_history(judge, db, game),
+        forming=show_forming(judge, db, actor, game),
+    )
+
+
+def show_mail(judge: Judge, db: Session, actor: Actor, name: str, direction: str, mail_id: int) -> RawMail:
+    """One mail of the game's log as it was received (raw) or queued (headers and text), with its
+    passwords masked and, in a DoD III game before the reveal, its bid amounts hidden."""
+    game = _game_for(db, actor, name)
+    if direction == "in":
+        inbound = db.get(InboundMessage, mail_id)
+        if inbound is not None and inbound.game_id == game.id:
+            return RawMail("in", inbound.id, readable_mail(db, game, inbound.raw))
+    elif direction == "out":
+        out = db.get(OutboundMessage, mail_id)
+        if out is not None and out.game_id == game.id:
+            head = f"Message-ID: {out.message_id}\nTo: {', '.join(out.recipients)}\nSubject: {out.subject}\n"
+            head += f"Kind: {out.kind}\nStatus: {out.status}\n"
+            return RawMail("out", out.id, shown_text(db, game, head + "\n" + out.body_text))
+    raise DomainError("no_mail", f"Game '{game.name}' has no such mail.")
+
+
+def _find_phase(db: Session, game: Game, code: str) -> Phase:
+    phase = db.scalar(select(Phase).where(Phase.game_id == game.id, func.upper(Phase.code) == code.upper(),
+                                          Phase.status != "rolled_back").order_by(Phase.seq.desc()))
+    if phase is None:
+        raise DomainError("no_phase", f"Game '{game.name}' has no phase {code.upper()}.")
+    return phase
+
+
+def show_phase(judge: Judge, db: Session, actor: Actor, name: str, code: str) -> PhaseOutcomes:
+    """A phase with its stored results: every order's result, reason and structured outcome."""
+    game = _game_for(db, actor, name)
+    phase = _find_phase(db, game, code)
+    result = phase.results or {}
+    orders = tuple(OrderOutcome(
+        power=str(e.get("power", "")), order=str(e.get("order", "")), result=str(e.get("result", "")),
+        reason=e.get("reason"), explanation=e.get("explanation"), default=bool(e.get("default")),
+        outcome=e.get("outcome") if isinstance(e.get("outcome"), dict) else None,
+    ) for e in result.get("orders", []))
+    after = phase.state_after or {}
+    return PhaseOutcomes(game.name, phase.code, phase.status, phase.processed_at, orders,
+                         dict(after.get("units") or {}), dict(after.get("centers") or {}), phase.results_text)
+
+
+# -- the public page -------------------------------------------------------------
+
+
+def _hidden_swaps(phases: list[Phase]) -> dict[str, str]:
+    """Secret builds (Zeus 5's hidden list) whose reveal phase has not been published yet."""
+    done = {p.code.upper() for p in phases}
+    swaps: dict[str, str] = {}
+    for phase in phases:
+        for hidden in (phase.results or {}).get("hidden") or []:
+            if str(hidden.get("reveal_after", "")).upper() not in done:
+                swaps[str(hidden["unit"])] = str(hidden["public"])
+    return swaps
+
+
+def show_public_game(judge: Judge, db: Session, actor: Actor, name: str) -> PublicGame:
+    """A game as anyone may see it: only what the judge has already published."""
+    game = queries.game_by_name(db, name)
+    if game is None:
+        raise DomainError("no_game", f"There is no game '{name}'.")
+    done = queries.phases_of(db, game.id, processed_only=True)
+    state = (done[-1].state_after or {}) if done else (_open_state(db, game)[1] if game.status != "forming" else {})
+    swaps = _hidden_swaps(done)
+    book = _book(judge, game)
+    shown = {p: [swaps.get(u, u) for u in us] for p, us in (state.get("units") or {}).items()}
+    if ruleset_for(game.variant).has_map:  # Small World's secret starts: undeclared until their reveal is published
+        variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
+        shown = public_units(variant, {p.code.upper() for p in done}, shown)
+    units = tuple((book.name(p), tuple(us)) for p, us in shown.items() if us)
+    centres = tuple((book.name(p), len(cs)) for p, cs in (state.get("centers") or {}).items() if cs)
+    return PublicGame(
+        name=game.name, variant=game.variant, status=game.status, phase=game.phase, deadline=game.deadline,
+        units=units, centres=centres, phases=tuple(_phase_entries(db, game)),
+        press=tuple(_press_entries(judge, db, game, public_only=True)),
+        history=_centre_history(judge, db, game),
+    )

@@ -1,0 +1,122 @@
+"""What anyone may look up: the games on this judge, one game's status, its results and its summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import Game
+from app.services.kernel.access import book_of, find_game
+from app.services.kernel.actor import Actor
+from app.services.kernel.context import Judge
+from app.services.results.centres import projected_centres
+from app.services.results.report import Names
+from app.services.ruleset.phases import PhaseName
+from app.services.ruleset.timing import game_setting
+
+__all__ = ["GameInfo", "GameRow", "History", "SeatRow", "Summary", "game_history", "game_info", "game_summary",
+           "list_games"]
+
+
+@dataclass(frozen=True)
+class GameRow:
+    name: str
+    variant: str
+    status: str
+    phase: str | None
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    label: str  # the power's name, or the seat's role (observer, or a player before the start)
+    status: str
+    email: str
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    name: str
+    variant: str
+    status: str
+    press: str  # the press rule, ``white (postal)`` when press is published with the results
+    phase: str | None
+    deadline: datetime | None
+    timezone: str
+    seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True)
+class History:
+    game_name: str
+    results: tuple[str, ...]  # the results text of each phase asked for
+
+
+@dataclass(frozen=True)
+class Summary:
+    game_name: str
+    variant: str
+    status: str
+    powers: tuple[str, ...]  # power ids, in the variant's order
+    centres: tuple[tuple[str, tuple[int, ...]], ...]  # (phase, supply centres per power)
+    players: tuple[SeatRow, ...]  # label: the power's name, or "?"
+
+
+def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameRow, ...]:
+    """The games forming or in play, by name."""
+    games = db.scalars(select(Game).where(Game.status.in_(("forming", "active", "paused"))).order_by(Game.name))
+    return tuple(GameRow(g.name, g.variant, g.status, g.phase) for g in games)
+
+
+def game_info(judge: Judge, db: Session, actor: Actor, name: str) -> GameInfo:
+    game = find_game(db, name)
+    book = book_of(judge, game)
+    seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email) for s in game.players)
+    press = game.press + (" (postal)" if game_setting(game.settings, "postal_press") else "")
+    return GameInfo(game.name, game.variant, game.status, press, game.phase, game.deadline,
+                    str(game_setting(game.settings, "timezone")), seats)
+
+
+def game_history(judge: Judge, db: Session, actor: Actor, name: str, start: str | None = None,
+                 end: str | None = None) -> History:
+    """The results of the processed phases from ``start`` to ``end`` (phase codes, both included)."""
+    game = find_game(db, name)
+    chunks: list[str] = []
+    active = start is None
+    for phase in queries.phases_of(db, game.id):
+        if start and phase.code.upper() == start.upper():
+            active = True
+        if active and phase.results_text:
+            chunks.append(phase.results_text)
+        if end and phase.code.upper() == end.upper():
+            break
+    return History(game.name, tuple(chunks))
+
+
+def game_summary(judge: Judge, db: Session, actor: Actor, name: str) -> Summary:
+    """The centre counts after each processed phase. A Fall movement that retreats follow
+    counts who stands on each centre after the moves, and its retreat phase has its own row
+    (the ownership the Winter adjustments use)."""
+    game = find_game(db, name)
+    book = book_of(judge, game)
+    supply = Names(judge.variant_data(game.variant)).centres
+    centres: list[tuple[str, tuple[int, ...]]] = []
+    for phase in queries.phases_of(db, game.id):
+        if not phase.state_after:
+            continue
+        held: dict[str, list[str]] = {p.upper(): list(c) for p, c in (phase.state_after.get("centers") or {}).items()}
+        if _fall_before_retreats(phase.code, phase.state_after):
+            held = projected_centres(held, phase.state_after.get("units") or {}, supply)
+        centres.append((phase.code, tuple(len(held.get(p, [])) for p in book.ids)))
+    players = tuple(SeatRow(book.name(s.power) if s.power else "?", s.status, s.email)
+                    for s in game.players if s.role == "player")
+    return Summary(game.name, game.variant, game.status, tuple(book.ids), tuple(centres), players)
+
+
+def _fall_before_retreats(code: str, state_after: dict[str, Any]) -> bool:
+    name, following = PhaseName(code), PhaseName(str(state_after.get("phase") or ""))
+    return name.kind == "movement" and name.season == "Fall" and following.kind == "retreat"

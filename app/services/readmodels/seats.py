@@ -1,0 +1,101 @@
+"""The players' standing flags for the GM (issue 21.16, 21.15): each power's WAIT flag, its draw
+vote and concession, its absence, its missed deadlines and reliability, whether it is in civil
+disorder, abandoned or vacant; where the draw votes stand; the takeover requests waiting for the
+GM's approval (approved with ``gm.replace``, which gives the requester the password they chose)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import AuditEntry, Game, Player
+from app.services.kernel.access import book_of
+from app.services.kernel.actor import Actor
+from app.services.kernel.context import Judge
+from app.services.readmodels.dashboard import gm_game_named
+from app.services.seats.takeover import is_vacant
+
+__all__ = ["SeatBoard", "SeatFlags", "TakeoverRequest", "seat_board"]
+
+
+@dataclass(frozen=True)
+class SeatFlags:
+    power: str  # name
+    player: str
+    status: str  # active | absent | cd | abandoned | resigned | eliminated
+    wait: bool
+    draw: tuple[str, ...] | None  # the powers (names) of the draw voted for; None: no vote
+    concede_to: str | None  # the power (name) conceded to
+    absent_from: datetime | None
+    absent_to: datetime | None
+    misses: int  # deadlines missed in the game
+    missed_in_row: int  # of them, the latest in a row
+    vacant: bool  # open for takeover (resigned, ejected, or abandoned)
+    phases: int  # the deadlines that fell in the game (phases processed at their deadline)
+    reliability: int | None  # per cent of those the power met (None: no deadline fell yet)
+
+
+@dataclass(frozen=True)
+class TakeoverRequest:
+    power_id: str
+    power: str  # name
+    address: str
+    asked_at: datetime
+
+
+@dataclass(frozen=True)
+class SeatBoard:
+    seats: tuple[SeatFlags, ...]
+    draw_votes: int  # seats voting for a draw
+    voters: int  # surviving seats with a player (all must vote for the same draw)
+    unanimous_draw: tuple[str, ...] | None  # the draw every vote is for, if all votes agree
+    requests: tuple[TakeoverRequest, ...] = ()  # waiting for the GM, oldest first
+
+
+def seat_board(judge: Judge, db: Session, actor: Actor, name: str) -> SeatBoard:
+    game = gm_game_named(db, actor, name)
+    book = book_of(judge, game)
+    seats = [s for s in game.players if s.role == "player" and s.power]
+    # The deadlines that fell: phases processed at (or after) their deadline, not early nor by the GM's
+    # PROCESS (the rule of a missed deadline, ``turn_store``); a new player starts with no misses.
+    fell = sum(1 for p in queries.phases_of(db, game.id)
+               if p.processed_at is not None and (p.deadline is None or p.processed_at >= p.deadline))
+    rows = []
+    for seat in seats:
+        draw = tuple(book.name(p) for p in seat.draw.split(",") if p) if seat.draw is not None else None
+        phases = max(fell, seat.misses)
+        reliability = round(100 * (phases - seat.misses) / phases) if phases else None
+        rows.append(SeatFlags(book.name(seat.power or ""), seat.email, seat.status, seat.wait, draw,
+                              book.name(seat.concede) if seat.concede else None, seat.absence_from,
+                              seat.absence_to, seat.misses, seat.missed_in_row,
+                              is_vacant(seat, game.settings), phases, reliability))
+    voters = [s for s in seats if s.status not in ("eliminated", "cd", "abandoned", "resigned")]
+    votes = {s.draw for s in voters if s.draw is not None}
+    agreed = None
+    if len(votes) == 1:
+        agreed = tuple(book.name(p) for p in (next(iter(votes)) or "").split(",") if p)
+    return SeatBoard(tuple(rows), sum(1 for s in voters if s.draw is not None), len(voters), agreed,
+                     _requests(db, game, book.name, {s.power: s for s in seats if s.power}))
+
+
+def _requests(db: Session, game: Game, name: Callable[[str], str],
+              seats: dict[str, Player]) -> tuple[TakeoverRequest, ...]:
+    """TAKEOVER requests still open: the power is vacant and nobody was given it since the request."""
+    rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action.in_(
+        ("takeover_request", "takeover", "replace"))).order_by(AuditEntry.id))
+    waiting: dict[tuple[str, str], TakeoverRequest] = {}
+    for row in rows:
+        power = str(row.detail.get("power") or "")
+        if row.action != "takeover_request":  # the power was given to someone: earlier requests are settled
+            waiting = {k: v for k, v in waiting.items() if k[0] != power}
+            continue
+        address = str(row.detail.get("address") or row.actor)
+        waiting.pop((power, address.lower()), None)
+        waiting[(power, address.lower())] = TakeoverRequest(power, name(power), address, row.created_at)
+    return tuple(r for r in waiting.values()
+                 if r.power_id in seats and is_vacant(seats[r.power_id], game.settings))

@@ -1,0 +1,1 @@
+"""The results as players read them: orders, centres, maps."""

@@ -1,0 +1,138 @@
+"""The maps that mails carry: drawn once per set of inputs and kept in ``map_images``.
+
+A map is keyed by a digest of what it is drawn from (variant, position, results, title and
+the renderer's version), so every mail of a phase shares one picture and a new renderer
+draws afresh.  A turn only records what its map is drawn from (``phase_map``); the picture
+is drawn when the first mail carrying it is sent (``map_png``), so drawing never lengthens a
+turn or a deadline storm.  A map that fails to draw is logged and left out: the mail goes
+without it (``without_inline_map``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import Game, MapImage
+from app.maps import RENDERER_VERSION, has_drawing, phase_map_png
+from app.services.errors import DomainError
+from app.services.kernel.access import find_game
+from app.services.kernel.actor import Actor
+from app.services.kernel.context import Judge
+
+__all__ = ["CurrentMap", "content_id", "current_map", "inline_map_html", "map_filename", "map_png", "phase_map",
+           "without_inline_map"]
+
+log = logging.getLogger(__name__)
+
+
+def _digest(variant: str, state: dict[str, Any], result: dict[str, Any] | None, title: str) -> str:
+    key = json.dumps([RENDERER_VERSION, variant, title, state, result], sort_keys=True, default=str)
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def phase_map(db: Session, game: Game, phase: str, state: dict[str, Any], result: dict[str, Any] | None,
+              *, kind: str) -> MapImage | None:
+    """The map of ``state`` (with ``result``: the orders and outcomes of the phase it started),
+    from the cache or recorded now, to be drawn when first sent; ``None`` when the variant has no map."""
+    if not has_drawing(game.variant):
+        return None
+    digest = _digest(game.variant, state, result, game.name)
+    values = {"digest": digest, "game_id": game.id, "phase": phase[:12], "kind": kind,
+              "renderer_version": RENDERER_VERSION, "variant": game.variant, "title": game.name[:80],
+              "state": state, "result": result, "png": None}
+    # One statement for a new map; a map recorded already (by this or another transaction) is
+    # left as it is and read back.
+    added = db.scalars(_insert(db).values(values).on_conflict_do_nothing(index_elements=["digest"])
+                       .returning(MapImage)).first()
+    return added if added is not None else db.scalar(select(MapImage).where(MapImage.digest == digest))
+
+
+def _insert(db: Session) -> Any:
+    """INSERT for this database, with its ON CONFLICT clause."""
+    if db.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(MapImage)
+    return sqlite.insert(MapImage)
+
+
+def map_png(db: Session, image: MapImage) -> bytes | None:
+    """The picture of ``image``, drawn now if it has not been yet (and kept); ``None`` when it
+    cannot be drawn: the mail then goes without it."""
+    if image.png is not None:
+        return image.png
+    try:
+        png = phase_map_png(image.variant, image.state, image.result, title=image.title)
+    except Exception:  # a picture must never stop a mail: it goes without it
+        log.exception("the map of %s %s (%s) could not be drawn", image.title, image.phase, image.kind)
+        return None
+    image.png = png
+    return png
+
+
+def content_id(image: MapImage, domain: str) -> str:
+    """The Content-ID (without angle brackets) of the map inline in a zine's HTML."""
+    return f"map-{image.digest[:24]}@{domain}"
+
+
+def map_filename(game_name: str, phase: str) -> str:
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in f"{game_name}-{phase}")
+    return f"{safe}.png"
+
+
+def inline_map_html(html: str, cid: str, alt: str) -> str:
+    """``html`` with the map shown under its headings (``cid:`` refers to the mail's inline part)."""
+    tag = (f'<p class="map"><img src="cid:{cid}" alt="{_escape(alt)}" width="1000" '
+           'style="max-width: 100%; height: auto"></p>')
+    for anchor in ("</h2>", "</h1>", "<body>"):
+        at = html.find(anchor)
+        if at >= 0:
+            cut = at + len(anchor)
+            return f"{html[:cut]}\n{tag}{html[cut:]}"
+    end = html.rfind("</body>")
+    return f"{html[:end]}{tag}\n{html[end:]}" if end >= 0 else f"{tag}\n{html}"
+
+
+def without_inline_map(html: str) -> str:
+    """``html`` without the map ``inline_map_html`` put in (its picture could not be drawn)."""
+    start = html.find('<p class="map"><img src="cid:')
+    if start < 0:
+        return html
+    end = html.find("</p>", start)
+    return html[:start] + html[end + len("</p>"):].lstrip("\n") if end >= 0 else html
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+@dataclass(frozen=True)
+class CurrentMap:
+    game_id: int
+    game_name: str
+    phase: str
+    map_id: int | None  # None: the variant has no map, or it could not be drawn
+
+
+def current_map(judge: Judge, db: Session, actor: Actor, name: str) -> CurrentMap:
+    """The map of a game's current position (``MAP game``): anyone may see it (what is secret
+    is never drawn)."""
+    game = find_game(db, name)
+    phase = queries.open_phase(db, game.id)
+    if phase is not None:
+        code, state = phase.code, phase.state_before
+    else:
+        done = [p for p in queries.phases_of(db, game.id) if p.state_after]
+        if not done:
+            raise DomainError("not_started", f"game '{game.name}' has not started: there is no position yet")
+        code, state = done[-1].code, done[-1].state_after or {}
+    image = phase_map(db, game, code, state, None, kind="position")
+    db.flush()
+    return CurrentMap(game.id, game.name, code, image.id if image else None)

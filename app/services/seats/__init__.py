@@ -1,0 +1,1 @@
+"""A power's seat: its player's standing settings, absences, takeovers of vacant powers."""

@@ -1,0 +1,1 @@
+"""Processing turns: adjudicate, store, publish; deadlines; the GM's control of a game's course."""

@@ -1,0 +1,144 @@
+"""Step one of a turn: from the stored phase and orders to the engine's result.  Reads, never writes.
+
+``adjudicate_position`` is the pure core (a stored position and orders in, the result and the
+next position out); the override replays later phases with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import Game, OrderRow, Phase
+from app.services.kernel.outcome import ProcessError
+from app.services.orders.submit import phase_variant_state, seat_statuses
+from app.services.ruleset import engine as game_engine
+from app.services.ruleset.engine import OrderInput, PhaseResult, Variant
+
+__all__ = ["Adjudicated", "Adjudication", "ProcessError", "orders_as_json", "orders_as_text", "phase_orders", "stored_order", "PhaseOrders", "adjudicate_open_phase", "adjudicate_phase", "adjudicate_position",
+           "collect_orders"]
+
+
+def orders_as_text(orders: Mapping[str, Sequence[OrderInput]]) -> dict[str, list[str]]:
+    """The stored text form of read orders (``phases.orders_parsed``)."""
+    return {power: [str(order) for order in items] for power, items in orders.items()}
+
+
+def orders_as_json(orders: Mapping[str, Sequence[OrderInput]]) -> dict[str, Any] | None:
+    """The codec's order JSON of read orders (``phases.orders_typed``); None when some order
+    was stored before orders were kept read (then the text form is what there is)."""
+    if any(isinstance(order, str) for items in orders.values() for order in items):
+        return None
+    return {power: [game_engine.order_json(o) for o in items if not isinstance(o, str)]
+            for power, items in orders.items()}
+
+
+def phase_orders(phase: Phase) -> dict[str, list[OrderInput]]:
+    """The orders a processed phase was adjudicated with: read, or their text for older phases."""
+    if phase.orders_typed is not None:
+        return {power: list(items) for power, items in game_engine.orders_from_json(phase.orders_typed).items()}
+    return {power: [str(order) for order in items] for power, items in (phase.orders_parsed or {}).items()}
+
+
+@dataclass(frozen=True)
+class PhaseOrders:
+    received: dict[str, list[str]]  # per power, as written
+    orders: dict[str, list[OrderInput]]  # per power, as read on arrival: what is adjudicated
+    rows: tuple[OrderRow, ...] = ()  # the stored rows they come from
+
+
+@dataclass(frozen=True)
+class Adjudicated:
+    """The engine's result of one phase, with the stored forms of the result and the next position."""
+
+    result: PhaseResult
+    results: dict[str, Any]  # the stored shape of ``phases.results``
+    state_after: dict[str, Any]  # the stored shape of the next phase's ``state_before``
+
+    @property
+    def winner(self) -> str | None:
+        return self.result.winner
+
+    @property
+    def next_phase(self) -> str | None:
+        return None if self.result.winner else str(self.state_after.get("phase") or "") or None
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """A whole turn adjudicated: the open phase, its orders, the result, who sent no orders."""
+
+    phase_code: str
+    orders: PhaseOrders
+    outcome: Adjudicated
+    nmr: tuple[str, ...]
+
+
+def adjudicate_position(variant: Variant, state_before: Mapping[str, Any],
+                        orders: Mapping[str, Sequence[OrderInput]]) -> Adjudicated:
+    """Pure: a stored position and the accepted orders in, the result and the next position out."""
+    state = game_engine.state_of(variant, state_before)
+    result = game_engine.adjudicate(variant, state, orders)
+    return Adjudicated(result=result, results=game_engine.result_json(variant, result),
+                       state_after=game_engine.state_json(variant, result.state))
+
+
+def stored_order(row: OrderRow) -> OrderInput | None:
+    """An accepted order as read on arrival (a row stored before orders were kept read: its text)."""
+    if row.order_json:
+        return game_engine.order_from_json(row.order_json)
+    return row.order
+
+
+def collect_orders(db: Session, game: Game, phase: Phase) -> PhaseOrders:
+    """The stored orders; orders given in advance and not yet read are checked now (the last for
+    each unit that has no checked order counts; illegal ones are left out)."""
+    received: dict[str, list[str]] = {}
+    orders: dict[str, list[OrderInput]] = {}
+    unchecked: dict[str, list[str]] = {}
+    ordered: dict[str, set[str]] = {}
+    rows = queries.orders_for(db, game.id, phase.code)
+    for row in rows:
+        received.setdefault(row.power, []).append(row.line)
+        order = stored_order(row) if row.checked else None
+        if order is not None:
+            orders.setdefault(row.power, []).append(order)
+            ordered.setdefault(row.power, set()).add(row.unit.upper())
+        elif not row.checked:
+            unchecked.setdefault(row.power, []).append(row.line)
+    if unchecked:
+        variant, state = phase_variant_state(game, phase)
+        for power, lines in unchecked.items():
+            latest: dict[str, OrderInput] = {}
+            for index, check in enumerate(game_engine.check_orders(variant, state, power, lines)):
+                unit = str(check.unit).upper() if check.unit is not None else ""
+                if check.order is not None and unit not in ordered.get(power, set()):
+                    latest[unit or f"#{index}"] = check.order
+            orders.setdefault(power, []).extend(latest.values())
+    return PhaseOrders(received=received, orders=orders, rows=tuple(rows))
+
+
+def _nmr_powers(db: Session, game: Game, phase: Phase, orders: PhaseOrders) -> tuple[str, ...]:
+    return tuple(seat.power for seat, status in seat_statuses(db, game, phase, orders.rows)
+                 if seat.power and status.needs_orders and not orders.orders.get(seat.power))
+
+
+def adjudicate_phase(db: Session, game: Game, phase: Phase) -> Adjudication:
+    """Adjudicate ``phase`` of ``game`` from its stored orders, with the game's rule options."""
+    orders = collect_orders(db, game, phase)
+    variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
+    outcome = adjudicate_position(variant, phase.state_before, orders.orders)
+    return Adjudication(phase_code=phase.code, orders=orders, outcome=outcome,
+                        nmr=_nmr_powers(db, game, phase, orders))
+
+
+def adjudicate_open_phase(db: Session, game: Game) -> tuple[Phase, Adjudication]:
+    """The open phase of ``game`` and its adjudication; nothing is written."""
+    phase = queries.open_phase(db, game.id)
+    if phase is None:
+        raise ProcessError(f"game '{game.name}' has no open phase", "no_open_phase")
+    return phase, adjudicate_phase(db, game, phase)

@@ -1,0 +1,248 @@
+"""The scheduler's work: deadlines, grace periods, NMR policy, reminders, the outage guard."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import or_, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import Game, JudgeState
+from app.services.kernel.context import Judge
+from app.services.kernel.outcome import ProcessError
+from app.services.kernel.render import format_deadline
+from app.services.mailout.notify import mail_game, mail_master, mail_seat
+from app.services.orders import submit as order_service
+from app.services.ruleset.timing import early_minutes, game_setting, timing_for
+from app.services.seats.absence import clear_of_absences
+from app.services.turns.disorder import announce_abandoned, announce_civil_disorder
+from app.services.turns.map_turn import everyone_ready, late_powers
+from app.services.turns.process import process_turn
+
+__all__ = ["TickReport", "check_early", "process_due_game", "tick"]
+
+log = logging.getLogger(__name__)
+_AT_ONCE = 3  # phases of one game a tick may process one after the other
+
+
+@dataclass
+class TickReport:
+    processed: list[str] = field(default_factory=list)
+    reminded: list[str] = field(default_factory=list)
+    graced: list[str] = field(default_factory=list)
+    paused: list[str] = field(default_factory=list)
+
+
+def check_early(db: Session, judge: Judge, game: Game) -> None:
+    """After orders or WAIT change: when everyone is ready, the phase runs once the game's quiet
+    period (``SET EARLY minutes``) has passed since this last change; otherwise back to the deadline."""
+    if game.status != "active" or not game_setting(game.settings, "early"):
+        return
+    phase = queries.open_phase_of(db, game)
+    if phase is None:
+        return
+    now = judge.now()
+    if everyone_ready(db, game, phase):
+        early = now + timedelta(minutes=early_minutes(game.settings))
+        limit = phase.deadline if game.grace_until is None else game.grace_until
+        game.deadline = min(early, limit) if limit is not None else early
+    elif phase.deadline is not None and game.deadline is not None and game.deadline < phase.deadline \
+            and game.grace_until is None:
+        game.deadline = phase.deadline
+
+
+def _outage_guard(judge: Judge, report: TickReport) -> None:
+    """If the server was down past a deadline, pause those games and tell their GMs."""
+    try:
+        _check_outage(judge, report)
+    except IntegrityError:
+        pass  # another process wrote the first heartbeat at the same moment
+
+
+def _check_outage(judge: Judge, report: TickReport) -> None:
+    now = judge.now()
+    limit = timedelta(minutes=judge.settings.outage_minutes)
+    with judge.sessions.begin() as db:
+        row = db.get(JudgeState, "last_tick", with_for_update=True)
+        if row is None:
+            db.add(JudgeState(name="last_tick", value=now))
+            return
+        last = row.value
+        row.value = now
+        if last is None or now - last <= limit:
+            return
+        games = db.scalars(
+            select(Game).where(Game.status == "active", Game.deadline.is_not(None), Game.deadline > last,
+                               Game.deadline <= now)
+        ).all()
+        for game in games:
+            game.status = "paused"
+            game.paused_reason = "outage"
+            mail_master(db, judge, game, f"Diplomacy game {game.name} paused after a server outage",
+                        f"The judge was not running from {format_deadline(last)} to {format_deadline(now)},\n"
+                        f"past the deadline of {game.phase}.  Automatic processing of '{game.name}' is stopped\n"
+                        f"so that nothing is processed by surprise.  Send RESUME (signed on as master) to go on,\n"
+                        f"or PROCESS to process now.\n", kind="outage")
+            report.paused.append(game.name)
+
+
+def _due_ids(judge: Judge, now: datetime) -> list[int]:
+    with judge.sessions.begin() as db:
+        return list(db.scalars(
+            select(Game.id).where(
+                Game.status == "active",
+                or_(Game.deadline <= now, Game.grace_until <= now),
+            ).order_by(Game.deadline)
+        ))
+
+
+def _lock_due(db: Session, judge: Judge, game_id: int) -> Game | None:
+    skip = db.get_bind().dialect.name == "postgresql"
+    game = queries.lock_game(db, game_id, skip_locked=skip)
+    now = judge.now()
+    if game is None or game.status != "active":
+        return None
+    due = (game.deadline is not None and game.deadline <= now) or (
+        game.grace_until is not None and game.grace_until <= now)
+    return game if due else None
+
+
+def process_due_game(judge: Judge, game_id: int, report: TickReport) -> bool:
+    """One transaction: decide grace / NMR policy for a due game, or process its turn; whether the
+    next phase is due at once."""
+    try:
+        return _process_due_game(judge, game_id, report)
+    except ProcessError as error:
+        log.info("skipped game %s: %s", game_id, error)
+        return False
+
+
+def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> bool:
+    with judge.sessions.begin() as db:
+        judge.crash("tick:before_lock")
+        game = _lock_due(db, judge, game_id)
+        if game is None:
+            return False
+        judge.crash("tick:locked")
+        phase = queries.open_phase(db, game.id)
+        if phase is None:
+            return False
+        now = judge.now()
+        late = late_powers(db, game, phase)
+        policy = str(game_setting(game.settings, "nmr"))
+        grace = float(timing_for(game.settings, phase.code).get("grace_hours") or 0)
+        in_grace = game.grace_until is not None
+        if late and policy.startswith("excuse"):
+            allowed = int(policy.partition(":")[2] or 1)
+            excused = [s for s in late if s.misses < allowed]
+            if excused:
+                extend = timedelta(hours=float(timing_for(game.settings, phase.code)["next_hours"]))
+                game.deadline = clear_of_absences(db, game, (game.deadline or now) + extend)
+                for seat in excused:
+                    seat.misses += 1
+                    mail_seat(db, judge, seat, f"Diplomacy deadline extended {game.name}",
+                              f"You sent no orders for {phase.code}.  This miss is excused ({seat.misses} of "
+                              f"{allowed}); the deadline is now {format_deadline(game.deadline)}.\n", kind="late")
+                report.graced.append(game.name)
+                return False
+        if late and policy == "wait":
+            for seat in late:
+                seat.status = "abandoned"
+            game.status, game.paused_reason = "paused", "waiting for a replacement"
+            names = ", ".join(s.power or "?" for s in late)
+            mail_master(db, judge, game, f"Diplomacy game {game.name} waits for replacements",
+                        f"No orders from {names} for {phase.code}.  Those powers are now open for TAKEOVER;\n"
+                        f"the game waits until they have players (or REPLACE, or RESUME to process).\n")
+            announce_abandoned(db, judge, game, late, f"was abandoned: no orders for {phase.code}; "
+                                                      f"the game waits for a new player", master=False)
+            report.paused.append(game.name)
+            return False
+        if late and grace > 0 and not in_grace and policy != "hold":
+            game.grace_until = (game.deadline or now) + timedelta(hours=grace)
+            game.deadline = None
+            for seat in late:
+                mail_seat(db, judge, seat, f"Diplomacy late notice {game.name}",
+                          f"Diplomacy Game:   {game.name}\nCurrent Phase:    {phase.code}\n"
+                          f"Missed Deadline:  {format_deadline(phase.deadline)}\n\n"
+                          f"Your orders are late.  The grace period ends {format_deadline(game.grace_until)};\n"
+                          f"a power still late then will be "
+                          f"{'dismissed' if policy == 'dismiss' else 'declared in civil disorder'}.\n", kind="late")
+            mail_master(db, judge, game, f"Diplomacy late powers {game.name}",
+                        f"Late powers in {phase.code}: {', '.join(s.power or '?' for s in late)}.\n", kind="late")
+            report.graced.append(game.name)
+            return False
+        for seat in late:
+            if policy == "dismiss":
+                seat.status = "resigned"
+            elif policy == "cd":
+                seat.status = "cd"
+        judge.crash("tick:policy_applied")
+        outcome = process_turn(db, judge, game)
+        report.processed.append(game.name)
+        if policy == "dismiss":
+            announce_abandoned(db, judge, game, late, f"was abandoned: its player was dismissed, "
+                                                      f"no orders for {phase.code}")
+        elif policy == "cd":
+            announce_civil_disorder(db, judge, game, late, phase.code)
+        return outcome.due_at_once
+
+
+def send_reminders(judge: Judge, report: TickReport) -> None:
+    now = judge.now()
+    with judge.sessions.begin() as db:
+        games = db.scalars(select(Game).where(Game.status == "active", Game.deadline.is_not(None),
+                                              Game.deadline > now)).all()
+        for game in games:
+            hours = float(game_setting(game.settings, "reminder_hours") or 0)
+            if hours <= 0 or game.reminded_phase == game.phase or game.deadline is None:
+                continue
+            if game.deadline - timedelta(hours=hours) > now:
+                continue
+            phase = queries.open_phase(db, game.id)
+            if phase is None:
+                continue
+            game.reminded_phase = game.phase
+            for seat, status in order_service.seat_statuses(db, game, phase):
+                if not status.needs_orders or status.complete or seat.status != "active":
+                    continue
+                missing = ", ".join(status.missing) or f"{status.builds_missing} adjustment orders"
+                mail_seat(db, judge, seat, f"Diplomacy deadline reminder {game.name} {game.phase}",
+                          f"The deadline for {game.phase} in '{game.name}' is {format_deadline(game.deadline)}.\n"
+                          f"Still without orders: {missing}.\n", kind="reminder")
+            report.reminded.append(game.name)
+
+
+def tick(judge: Judge) -> TickReport:
+    """One scheduler tick; safe to run in several processes at once."""
+    report = TickReport()
+    _outage_guard(judge, report)
+    for game_id in _due_ids(judge, judge.now()):
+        for _ in range(_AT_ONCE):  # a phase due at once after this one (turn_disorder.due_at_once)
+            try:
+                if not process_due_game(judge, game_id, report):
+                    break
+            except Exception:
+                log.exception("processing game %s failed", game_id)
+                break
+    send_reminders(judge, report)
+    return report
+
+
+def resume_game(db: Session, judge: Judge, game: Game) -> None:
+    now = judge.now()
+    game.status, game.paused_reason = "active", None
+    phase = queries.open_phase(db, game.id)
+    if game.deadline is None or game.deadline < now:
+        hours = float(timing_for(game.settings, game.phase or "S1901M").get("grace_hours") or 24)
+        game.deadline = clear_of_absences(db, game, now + timedelta(hours=max(hours, 1)))
+        if phase is not None:
+            phase.deadline = game.deadline
+    mail_game(db, judge, game, f"Diplomacy game {game.name} resumed",
+              f"Game '{game.name}' is running again.  The deadline for {game.phase} is "
+              f"{format_deadline(game.deadline)}.\n", kind="notice")
+
+

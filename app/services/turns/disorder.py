@@ -1,0 +1,69 @@
+"""Civil disorder and abandonment over the course of a game (issue 22.3).
+
+- A power that goes to civil disorder, and a power abandoned (``takeover.is_vacant``: missed
+  deadlines in a row, dismissed, or left waiting for a replacement) are announced to the GM, the
+  players and the observers; an abandoned power with a call for a replacement (njudge announces
+  an abandoned position).
+- A phase in which only powers without a player at the board (civil disorder, abandoned,
+  resigned) have anything to order is due at once: nobody is waited for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, Phase, Player
+from app.services.kernel.access import book_of
+from app.services.kernel.context import Judge
+from app.services.mailout.notify import mail_game
+from app.services.orders.submit import seat_statuses
+from app.services.seats.takeover import abandon_after, announce_vacancy
+
+__all__ = ["AT_THE_BOARD", "announce_abandoned", "announce_civil_disorder", "due_at_once", "reached_abandonment"]
+
+AT_THE_BOARD = ("active", "absent")  # a player who sends orders: the phase waits for him
+
+
+def announce_civil_disorder(db: Session, judge: Judge, game: Game, seats: Sequence[Player], phase_code: str) -> None:
+    """Tell everyone which powers went to civil disorder for want of orders in ``phase_code``."""
+    if not seats:
+        return
+    book = book_of(judge, game)
+    names = [book.name(s.power or "") for s in seats]
+    misses = abandon_after(game.settings)
+    mail_game(db, judge, game, f"Diplomacy game {game.name}: {', '.join(names)} in civil disorder",
+              f"No orders from {', '.join(names)} for {phase_code} in game '{game.name}':\n"
+              f"{'that power is' if len(names) == 1 else 'those powers are'} now in civil disorder "
+              f"(units hold, retreats disband, builds are waived)\n"
+              f"until {'its player orders' if len(names) == 1 else 'their players order'} again.  "
+              f"After {misses} missed deadlines in a row a power is open for takeover.\n", kind="notice")
+
+
+def announce_abandoned(db: Session, judge: Judge, game: Game, seats: Sequence[Player], why: str, *,
+                       master: bool = True) -> None:
+    """Tell everyone each power is abandoned (``why``), with a call for a replacement."""
+    book = book_of(judge, game)
+    for seat in seats:
+        announce_vacancy(db, judge, game, seat, book.name(seat.power or ""), why, master=master)
+
+
+def reached_abandonment(seat: Player, settings: dict[str, object] | None) -> bool:
+    """The miss just counted is the one that abandons the power (not one after it)."""
+    return seat.status in ("active", "cd") and seat.missed_in_row == abandon_after(settings)
+
+
+def due_at_once(db: Session, game: Game, phase: Phase, now: datetime) -> bool:
+    """When only powers without a player at the board have orders to give in ``phase`` (and none
+    asked to WAIT), the game is due ``now`` (the phase keeps its deadline: processed before it, it is
+    no missed deadline); returns whether it did."""
+    statuses = seat_statuses(db, game, phase)
+    needing = [seat for seat, status in statuses if status.needs_orders]
+    if not needing or any(seat.status in AT_THE_BOARD for seat in needing):
+        return False
+    if any(seat.wait for seat, _ in statuses if seat.status in AT_THE_BOARD + ("cd",)):
+        return False
+    game.deadline = now
+    return True

@@ -1,0 +1,76 @@
+"""Turn processing of a map game in three steps: adjudicate (pure) -> store -> publish.
+
+Everything happens in the caller's transaction, so a crash leaves the game either fully
+before or fully after the turn.  The crash points (``judge.crash``) name the places the
+fault tests kill the process at.  Days of Decision III games are processed by their own
+ruleset (``app/services/ruleset/kinds.py`` dispatches); this module knows nothing of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.orm import Session
+
+from app.db import queries
+from app.db.models import Game, Phase, Player
+from app.services.kernel.context import Judge
+from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
+from app.services.orders.submit import seat_statuses
+from app.services.ruleset.phases import PhaseName
+from app.services.seats.player import check_standing_draw
+from app.services.seats.takeover import abandon_after
+from app.services.turns.adjudicate import adjudicate_open_phase
+from app.services.turns.disorder import announce_abandoned, due_at_once
+from app.services.turns.publish import publish_turn
+from app.services.turns.store import store_turn
+
+__all__ = ["describe", "everyone_ready", "late_powers",
+           "process_turn"]
+
+
+def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str | None = None,
+                 notes: Sequence[str] | None = None) -> TurnOutcome:
+    """Adjudicate and store the open phase of ``game`` and queue everyone's results."""
+    crash = judge.crash
+    crash("turn:start")
+    if expected_phase and game.phase and expected_phase.upper() != game.phase.upper():
+        raise ProcessError(f"the phase is {game.phase}, not {expected_phase.upper()}", "stale_phase")
+    bump_version(db, game)
+    crash("turn:claimed")
+    phase, adjudication = adjudicate_open_phase(db, game)
+    crash("turn:adjudicated")
+    crash("turn:next_state")
+    stored = store_turn(db, game, phase, adjudication, judge.now(), crash)
+    mails = publish_turn(db, judge, game, phase, stored, adjudication.nmr, list(notes or []), crash)
+    at_once = False
+    abandoned = [seat for seat in game.players if seat.id in stored.abandoned]
+    announce_abandoned(db, judge, game, abandoned,
+                       f"was abandoned: no orders for {abandon_after(game.settings)} deadlines in a row")
+    if stored.next_phase:
+        check_standing_draw(judge, db, game)
+    if stored.next_phase and game.status == "active":
+        opened = queries.open_phase(db, game.id)
+        at_once = opened is not None and due_at_once(db, game, opened, judge.now())
+    crash("turn:done")
+    return TurnOutcome(game=game.name, phase=phase.code, next_phase=stored.next_phase, winner=stored.winner,
+                       mails=mails, due_at_once=at_once)
+
+
+def late_powers(db: Session, game: Game, phase: Phase) -> list[Player]:
+    return [seat for seat, status in seat_statuses(db, game, phase)
+            if status.needs_orders and not status.submitted and seat.status == "active"]
+
+
+def everyone_ready(db: Session, game: Game, phase: Phase) -> bool:
+    """Every active power has complete orders and no seated power (in civil disorder too) asked to wait."""
+    for seat, status in seat_statuses(db, game, phase):
+        if seat.wait and seat.status in ("active", "absent", "cd"):
+            return False
+        if seat.status in ("active", "absent") and status.needs_orders and not status.complete:
+            return False
+    return True
+
+
+def describe(phase_code: str) -> str:
+    return PhaseName(phase_code).next_words

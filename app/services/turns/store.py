@@ -1,0 +1,104 @@
+"""Step two of a turn: store an adjudication (the phase's results, the seats, the next phase).
+
+Everything happens in the caller's transaction.  The turn processor has already bumped the game
+row's ``version`` with a guarded UPDATE (``kernel.outcome.bump_version``), so two processes can
+never both process one phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, Phase
+from app.services.orders.submit import check_advance_orders
+from app.services.ruleset.timing import next_deadline
+from app.services.seats.absence import clear_of_absences
+from app.services.turns.adjudicate import Adjudication, orders_as_json, orders_as_text
+from app.services.turns.disorder import reached_abandonment
+from app.services.turns.snapshot import take_advance_orders, take_opening
+
+__all__ = ["StoredTurn", "eliminate", "open_next_phase", "store_turn"]
+
+
+@dataclass(frozen=True)
+class StoredTurn:
+    phase_code: str
+    deadline: datetime | None  # the deadline the processed phase had
+    next_phase: str | None  # None: the game is over
+    next_deadline: datetime | None
+    winner: str | None
+    abandoned: tuple[int, ...] = ()  # the seats this turn's miss abandoned (issue 22.3)
+
+
+def eliminate(game: Game, state_after: dict[str, Any]) -> None:
+    """Powers with neither units nor centres left are out."""
+    units = {p.upper() for p, u in (state_after.get("units") or {}).items() if u}
+    centres = {p.upper() for p, c in (state_after.get("centers") or {}).items() if c}
+    for seat in game.players:
+        if seat.role == "player" and seat.power and seat.power not in units | centres:
+            seat.status = "eliminated"
+
+
+def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None, state_after: dict[str, Any],
+                    next_at: datetime | None) -> None:
+    """Open the phase after ``phase`` (checking the orders given for it in advance), or end the game."""
+    if next_code:
+        new_phase = Phase(game_id=game.id, seq=phase.seq + 1, code=next_code, status="open",
+                          state_before=state_after, deadline=next_at)
+        take_opening(game, new_phase)
+        db.add(new_phase)
+        db.flush()
+        check_advance_orders(db, game, new_phase)
+        game.phase = next_code
+        game.deadline = next_at
+    else:
+        game.status = "finished"
+        game.deadline = None
+    game.grace_until = None
+    game.reminded_phase = None
+    db.flush()
+
+
+def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication, now: datetime,
+               crash: Callable[[str], None]) -> StoredTurn:
+    """Write the adjudication of ``phase``: its results, the seats (misses, eliminations), the next phase."""
+    outcome = adjudication.outcome
+    deadline = phase.deadline or game.deadline
+    take_advance_orders(db, game, phase)  # read before the phase row changes: one UPDATE of it
+    phase.orders_received = adjudication.orders.received
+    phase.orders_parsed = orders_as_text(adjudication.orders.orders)
+    phase.orders_typed = orders_as_json(adjudication.orders.orders)
+    phase.results = outcome.results
+    phase.state_after = outcome.state_after
+    phase.status = "processed"
+    phase.processed_at = now
+    db.flush()
+    crash("turn:phase_stored")
+    ordered = {power.upper() for power, items in adjudication.orders.orders.items() if items}
+    # Processed before its deadline (early, or by the GM), the phase is no missed deadline for a
+    # power that had time left (issue 22.3).
+    missed = phase.deadline is None or now >= phase.deadline
+    abandoned: list[int] = []
+    for seat in game.players:
+        if seat.power in adjudication.nmr:
+            if missed:
+                seat.misses += 1
+                seat.missed_in_row += 1
+                if reached_abandonment(seat, game.settings):
+                    abandoned.append(seat.id)
+        elif (seat.power or "").upper() in ordered:
+            seat.missed_in_row = 0
+        seat.wait = False  # draw votes stand until withdrawn (issue 22.4)
+    eliminate(game, outcome.state_after)
+    crash("turn:seats_updated")
+    next_code = outcome.next_phase
+    next_at = clear_of_absences(db, game, next_deadline(game.settings, next_code, now)) if next_code else None
+    open_next_phase(db, game, phase, next_code, outcome.state_after, next_at)
+    crash("turn:next_phase_opened")
+    return StoredTurn(phase_code=phase.code, deadline=deadline, next_phase=next_code, next_deadline=next_at,
+                      winner=outcome.winner, abandoned=tuple(abandoned))
