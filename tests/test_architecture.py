@@ -48,6 +48,11 @@ def test_types_check() -> None:
         ("app/services/spy.py", "import app.main\n"),
         ("app/engine/spy.py", "import app.services.errors\n"),
         ("app/engine/spy.py", "import app.db.models\n"),
+        ("app/services/kernel/spy.py", "import app.services.turns.map_turn\n"),  # a layer imports upward
+        ("app/services/ruleset/spy.py", "import app.services.kernel.context\n"),
+        ("app/services/seats/spy.py", "import app.services.dod3.store\n"),  # siblings
+        ("app/services/games/spy.py", "import app.engine.api\n"),  # past the engine port
+        ("app/services/readmodels/spy.py", "from app.db import codec\n"),
     ],
 )
 def test_contracts_catch_a_forbidden_import(tmp_path: Path, module: str, source: str) -> None:
@@ -74,3 +79,98 @@ def test_contracts_catch_a_forbidden_import(tmp_path: Path, module: str, source:
 def test_core_modules_are_small(package: str) -> None:
     sizes = {p.relative_to(ROOT).as_posix(): len(p.read_text().splitlines()) for p in (ROOT / "app" / package).rglob("*.py")}
     assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
+
+
+def _service_imports(root: Path) -> dict[str, set[str]]:
+    """Every service module's imports of other service modules, wherever they are written: at the
+    top, inside a function, under ``TYPE_CHECKING``."""
+    import ast
+
+    base = root / "app" / "services"
+    modules = {".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p
+               for p in base.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+                origin = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    origin = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+                targets = [f"{origin}.{a.name}" if f"{origin}.{a.name}" in modules else origin for a in node.names]
+            found |= {target for target in targets if target in modules and target != name}
+        graph[name] = found
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return groups
+
+
+def test_no_import_cycle_between_service_modules() -> None:
+    graph = _service_imports(ROOT)
+    assert len(graph) > 60 and any(graph.values())
+    assert _cycles(graph) == []
+
+
+def test_a_deferred_import_still_makes_a_cycle(tmp_path: Path) -> None:
+    """The cycle check sees an import inside a function and one under ``TYPE_CHECKING``."""
+    services = tmp_path / "app" / "services" / "pkg"
+    services.mkdir(parents=True)
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "services" / "__init__.py").write_text("")
+    (services / "__init__.py").write_text("")
+    (services / "a.py").write_text("from app.services.pkg import b\n")
+    (services / "b.py").write_text("def f():\n    from app.services.pkg.c import g\n")
+    (services / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import x\n")
+    assert _cycles(_service_imports(tmp_path)) == [["app.services.pkg.a", "app.services.pkg.b", "app.services.pkg.c"]]
+
+
+def test_the_service_layer_is_packages() -> None:
+    """At most 15 modules directly in app/services (today: the package's own and the domain error)."""
+    top = sorted(p.name for p in (ROOT / "app" / "services").glob("*.py"))
+    assert len(top) <= 15, top
+    packages = {p.parent.name for p in (ROOT / "app" / "services").glob("*/__init__.py")}
+    assert {"kernel", "ruleset", "mailout", "orders", "results", "turns", "games", "override", "dod3",
+            "readmodels"} <= packages
+
+
+def test_the_judge_reaches_the_engine_only_through_the_typed_port() -> None:
+    from dataclasses import fields
+
+    from app.services.kernel.context import Judge
+
+    assert "api" not in {f.name for f in fields(Judge)}

@@ -15,7 +15,7 @@ from app.services.ruleset.phases import PhaseName
 
 __all__ = ["Templates", "format_deadline"]
 
-DEFAULT_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
+DEFAULT_DIR = Path(__file__).resolve().parents[3] / "templates"  # the repository's templates/
 
 
 def format_deadline(when: datetime | None, zone: str = "UTC") -> str:
