@@ -14,13 +14,15 @@ def _account(args: argparse.Namespace) -> int:
     from app.main import build_judge
     from app.services.errors import DomainError
     from app.services.games.gm_accounts import set_gm_password
+    from app.services.handlers import transaction
     from app.services.kernel.actor import Actor, Role
     from app.settings import Settings
 
     password = sys.stdin.readline().rstrip("\r\n")
     judge = build_judge(Settings())
     try:
-        with judge.sessions.begin() as db:
+        with transaction(judge) as unit:
+            db = unit.session
             created = set_gm_password(judge, db, Actor("command line", Role.KEEPER), args.address, password)
     except DomainError as error:
         print(f"judge: {error.message}", file=sys.stderr)

@@ -60,15 +60,19 @@ def _ensure_demo_game(settings: Settings, name: str) -> None:
     from app.main import build_judge
     from app.services.games.admin import SeatSpec, create_game_direct
     from app.services.games.gm_accounts import has_password, keeper_link_game, set_gm_password
+    from app.services.handlers import transaction
     from app.services.kernel.actor import Actor, Role
 
     judge = build_judge(settings)
-    with judge.sessions.begin() as db:
+    with transaction(judge) as unit:
+        db = unit.session
         exists = queries.game_by_name(db, name) is not None
     if not exists:
         seats = [SeatSpec(f"{p.lower()}@example.com", "secret", p) for p in DEMO_POWERS]
-        create_game_direct(judge, name, "gm@example.com", "secret", seats=seats)
-    with judge.sessions.begin() as db:  # also for a demo made before accounts needed proof
+        with transaction(judge) as unit:
+            create_game_direct(judge, unit.session, name, "gm@example.com", "secret", seats=seats)
+    with transaction(judge) as unit:  # also for a demo made before accounts needed proof
+        db = unit.session
         if not exists or not has_password(db, "gm@example.com"):
             keeper = Actor("command line", Role.KEEPER)
             set_gm_password(judge, db, keeper, "gm@example.com", "secret", min_length=1)
@@ -150,6 +154,7 @@ def _game_create(args: argparse.Namespace) -> int:
     from app.mail.render_lobby import render_joined, render_started
     from app.main import build_judge
     from app.services.games.admin import SeatSpec, create_game_direct
+    from app.services.handlers import transaction
 
     judge = build_judge(_settings())
     seats = []
@@ -161,8 +166,9 @@ def _game_create(args: argparse.Namespace) -> int:
     if args.deadline_hours is not None:
         settings["timing"] = {k: {"next_hours": args.deadline_hours} for k in ("movement", "retreat", "adjustment")}
     try:
-        set_up = create_game_direct(judge, args.name, args.master, args.password, variant=args.variant,
-                                    settings=settings, press=args.press, seats=seats, start=not args.no_start)
+        with transaction(judge) as unit:
+            set_up = create_game_direct(judge, unit.session, args.name, args.master, args.password, variant=args.variant,
+                                        settings=settings, press=args.press, seats=seats, start=not args.no_start)
     except Exception as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

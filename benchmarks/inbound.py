@@ -25,6 +25,7 @@ from app.db.migrate import upgrade
 from app.db.session import make_engine, make_sessionmaker
 from app.mail.inbound import handle_raw
 from app.services.games.admin import SeatSpec, create_game_direct
+from app.services.handlers import transaction
 from app.services.kernel.context import Judge
 from app.settings import Settings
 
@@ -80,8 +81,9 @@ def run(args: argparse.Namespace) -> int:
         engine = make_engine(url)
         judge = Judge(settings=Settings(database_url=url), sessions=make_sessionmaker(engine))
         seats = [SeatSpec(f"{p.lower()}@example.com", f"pw{p.lower()}", p) for p in POWERS]
-        create_game_direct(judge, "bench", "gm@example.com", "gm", seats=seats,
-                           settings={"reminder_hours": 0, "early": False})
+        with transaction(judge) as unit:
+            create_game_direct(judge, unit.session, "bench", "gm@example.com", "gm", seats=seats,
+                               settings={"reminder_hours": 0, "early": False})
         with judge.sessions.begin() as db:
             game = queries.game_by_name(db, "bench")
             assert game is not None

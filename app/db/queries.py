@@ -41,7 +41,8 @@ def open_phase_of(session: Session, game: Game) -> Phase | None:
     """`open_phase`, remembered for the rest of this transaction while the game stays where
     it was (the same phase code and version: processing a turn or rolling one back changes
     the version) and the phase row is still loaded and open. One mail asks for its game's
-    phase several times; the database is asked once."""
+    phase several times; the database is asked once.  The cache is the unit of work's
+    (``app.services.kernel.uow``: it lends it to its session); a bare session keeps its own."""
     remembered: dict[int, tuple[object, int, str | None, Phase]] = session.info.setdefault("open_phase_of", {})
     transaction = session.get_transaction()
     known = remembered.get(game.id)

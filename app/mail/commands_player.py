@@ -102,7 +102,6 @@ class _Wait(Command):
 
     def process(self, ctx: MailSession, args: str) -> None:
         player.set_wait(ctx.judge, ctx.db, ctx.actor(), self.wait)
-        ctx.changed = True
         ctx.add_note("WAIT set: no early processing." if self.wait else "NOWAIT: the phase may be processed early.")
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import or_, select, update
 from app.db.models import Game, MapImage, OutboundMessage
 from app.mail.mailer import Mailer, MailerRejected, MailerUnavailable
 from app.mail.messages import Attachment, OutgoingMail, render_message
+from app.services.handlers import transaction
 from app.services.kernel.context import Judge
 from app.services.mailout.outbox import enqueue
 from app.services.results.maps import content_id, map_filename, map_png, without_inline_map
@@ -33,7 +34,8 @@ def _claim(judge: Judge, limit: int) -> list[OutboundMessage]:
     """Lease due rows: pending ones, and 'sending' ones whose lease ran out (a crash mid-send)."""
     now = judge.now()
     lease = timedelta(seconds=judge.settings.outbox_lease_seconds)
-    with judge.sessions.begin() as session:
+    with transaction(judge) as unit:
+        session = unit.session
         candidates = session.scalars(
             select(OutboundMessage.id)
             .where(
@@ -67,7 +69,8 @@ def _pictures(row: OutboundMessage, judge: Judge) -> tuple[Attachment, ...]:
     """The map a queued mail carries: inline in its HTML (the zine), else attached."""
     if row.map_id is None:
         return ()
-    with judge.sessions.begin() as session:
+    with transaction(judge) as unit:
+        session = unit.session
         image = session.get(MapImage, row.map_id)
         if image is None:
             return ()
@@ -105,7 +108,8 @@ def _render(row: OutboundMessage, judge: Judge) -> bytes:
 
 
 def _finish(judge: Judge, row_id: int, values: dict[str, Any]) -> None:
-    with judge.sessions.begin() as session:
+    with transaction(judge) as unit:
+        session = unit.session
         session.execute(
             update(OutboundMessage)
             .where(OutboundMessage.id == row_id, OutboundMessage.status == "sending")
@@ -116,7 +120,8 @@ def _finish(judge: Judge, row_id: int, values: dict[str, Any]) -> None:
 def _report_failure(judge: Judge, row_id: int, error: str) -> None:
     """A mail of a game that failed for good: the game's master is told (the judgekeeper when the
     mail was to the master).  A report that fails is not reported again (no loop)."""
-    with judge.sessions.begin() as session:
+    with transaction(judge) as unit:
+        session = unit.session
         row = session.get(OutboundMessage, row_id)
         if row is None or row.kind == "undeliverable" or row.game_id is None:
             return

@@ -25,10 +25,10 @@ from app.mail.headers import clean, storable
 from app.mail.messages import IncomingMail, message_id_of, parse_message
 from app.mail.replies import reply_context, reply_template
 from app.mail.session import MailSession, parse_sign_on_target
+from app.services.handlers import transaction
 from app.services.kernel.context import Judge
 from app.services.kernel.limits import address_of_record
-from app.services.mailout.outbox import enqueue, hold, queue_held, take_held
-from app.services.turns.deadlines import check_early
+from app.services.mailout.outbox import enqueue, queue_held
 
 __all__ = ["InboundOutcome", "handle_raw", "process_stored", "report_unreadable", "store_raw"]
 
@@ -65,7 +65,8 @@ def store_raw(judge: Judge, raw: bytes, uid: str | None = None) -> tuple[int, bo
             return _insert(judge, raw, uid, message_id, "", "")
         except IntegrityError:
             pass
-    with judge.sessions.begin() as db:
+    with transaction(judge) as unit:
+        db = unit.session
         existing = db.scalar(select(InboundMessage.id).where(InboundMessage.message_id == message_id))
         if existing is None:
             raise LookupError(f"the stored mail {message_id!r} vanished")
@@ -83,7 +84,8 @@ def _described(raw: bytes) -> tuple[str, str]:
 
 
 def _insert(judge: Judge, raw: bytes, uid: str | None, message_id: str, sender: str, subject: str) -> tuple[int, bool]:
-    with judge.sessions.begin() as db:
+    with transaction(judge) as unit:
+        db = unit.session
         row = InboundMessage(message_id=message_id, source_uid=uid[:200] if uid else None, sender=sender,
                              subject=subject, raw=raw, status="received")
         db.add(row)
@@ -93,7 +95,8 @@ def _insert(judge: Judge, raw: bytes, uid: str | None, message_id: str, sender: 
 
 def _start_attempt(judge: Judge, inbound_id: int) -> InboundMessage | str:
     """Count one more attempt; or the status of a message that is finished already."""
-    with judge.sessions.begin() as db:
+    with transaction(judge) as unit:
+        db = unit.session
         row = db.get(InboundMessage, inbound_id, with_for_update=True)
         if row is None:
             return "duplicate"
@@ -131,7 +134,8 @@ def _is_own_address(judge: Judge, address: str) -> bool:
 
 def _run(judge: Judge, inbound_id: int) -> str:
     crash = judge.crash
-    with judge.sessions.begin() as db:
+    with transaction(judge) as unit:
+        db = unit.session
         row = db.get_one(InboundMessage, inbound_id, with_for_update=True)
         if row.status not in ("received", "failed"):
             return "duplicate"
@@ -144,7 +148,7 @@ def _run(judge: Judge, inbound_id: int) -> str:
             row.processed_at = judge.now()
             return "ignored"
         ctx = MailSession(judge, db, sender=mail.sender, subject=mail.subject, message_id=row.message_id)
-        hold(db)  # what the commands cause (results, notices) is queued after the answer to the mail
+        unit.hold()  # what the commands cause (results, notices) is queued after the answer to the mail
         ctx.sender_trusted = not sender_failed_authentication(mail.auth_results, judge.settings.authserv_id,
                                                               mail.sender)
         tokens = _reply_tokens(judge, mail)
@@ -173,11 +177,8 @@ def _run(judge: Judge, inbound_id: int) -> str:
             answer_budget.record_stranger_answer(judge, db, ctx.sender)
         db.flush()
         crash("inbound:flushed")
-        for game_id in ctx.games_touched:
-            game = db.get(Game, game_id)
-            if game is not None and ctx.changed:
-                check_early(db, judge, game)
-        caused = take_held(db)
+        unit.publish()  # what the commands' events cause (early processing), before the answer tells of it
+        caused = unit.take_held()
         _send_reply(judge, db, ctx, mail)
         queue_held(db, caused)
         crash("inbound:reply_queued")
@@ -217,7 +218,8 @@ def _fail(judge: Judge, inbound_id: int, error: BaseException) -> InboundOutcome
     """Record a failed attempt (own transaction); after the last one the mail is quarantined whatever
     the failure, and its notices follow, each in a savepoint of its own: one that cannot be queued
     never keeps the mail out of the quarantine."""
-    with judge.sessions.begin() as db:
+    with transaction(judge) as unit:
+        db = unit.session
         row = db.get_one(InboundMessage, inbound_id, with_for_update=True)
         if row.status not in ("received", "failed"):  # another process finished it meanwhile
             return InboundOutcome("duplicate", inbound_id)
@@ -333,14 +335,16 @@ def handle_raw(judge: Judge, raw: bytes, uid: str | None = None) -> InboundOutco
 
 def pending_ids(judge: Judge) -> list[int]:
     """Stored messages not finished yet (a crash after storing, or a failure to retry)."""
-    with judge.sessions.begin() as db:
+    with transaction(judge) as unit:
+        db = unit.session
         return list(db.scalars(select(InboundMessage.id).where(
             InboundMessage.status.in_(("received", "failed"))).order_by(InboundMessage.id)))
 
 
 def report_unreadable(judge: Judge, uid: str, error: str) -> None:
     """Tell the judgekeeper of a mail file the inbox could not read (it was moved to the quarantine)."""
-    with judge.sessions.begin() as db:
+    with transaction(judge) as unit:
+        db = unit.session
         enqueue(db, judge, to=judge.settings.admin_address, subject="Judge: unreadable mail quarantined",
                 kind="quarantine",
                 text=f"The mail {uid!r} could not be read and was moved to the quarantine folder unread:\n\n"

@@ -24,7 +24,6 @@ class PressCollector:
 
     def finish(self, ctx: MailSession) -> None:
         sent = send_press(ctx.judge, ctx.db, ctx.actor(), self.plan, "\n".join(self.lines))
-        ctx.changed = True
         if sent.postal:
             ctx.add_note("Press stored: it will be published with the next results.")
             return

@@ -90,8 +90,6 @@ class MailSession:
         self.copies: set[str] = set()
         self.status_keys: list[tuple[int, str]] = []
         self.pending: PendingOrders | None = None
-        self.games_touched: set[int] = set()
-        self.changed = False
         self.map_id: int | None = None  # a stored map the reply carries (MAP)
         self.orders_accepted = 0  # order lines read without error (a mail with none and no command: the answer budget)
         self.sender_trusted = True  # False: the sender failed SPF/DMARC (Authentication-Results): a stranger
@@ -227,7 +225,6 @@ class MailSession:
         self.acting_power = None
         self.target_phase = None
         self.stop_on_error = False
-        self.games_touched.add(game.id)
         if status and seat is not None and seat.power and seat.role == "player":
             self._want_status(game, seat.power)
 
@@ -310,7 +307,6 @@ class MailSession:
                 if not item.notes:
                     named = PhaseName(receipt.phase).header_code if self.layout() == "judge" else receipt.phase
                     item.notes.append(f"Stored for {named}; it will be checked when that phase begins.")
-            self.changed = True
             return
         for (item, part), result in zip(pending.items, receipt.lines, strict=False):
             if not result.ok:
@@ -321,7 +317,6 @@ class MailSession:
         if not receipt.stored:
             self.add_note("Erroneous orders: nothing from this message was saved (whole-set orders).")
             return
-        self.changed = True
 
     def _order_actor(self, power: str) -> Actor:
         """The actor the order use cases see: the power's player, or the GM acting for it (BECOME)."""
@@ -335,9 +330,7 @@ class MailSession:
         power = self.power
         if power is None:
             raise CommandError("only a power has orders to clear")
-        phase = self.open_phase()
-        queries.clear_orders(self.db, game.id, self.target_phase or phase.code, power)
-        self.changed = True
+        order_service.clear_orders(self.judge, self.db, self._order_actor(power), game, self.target_phase)
         self._want_status(game, power)
 
     def set_target_phase(self, words: str) -> None:

@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.services.handlers import unit_of_work
 from app.services.kernel.context import Judge
 from app.web import (
     routes_admin,
@@ -89,8 +90,8 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
              description="200 with each loop's last good round (poller, drain, scheduler under `judge serve`); "
                          "503 when one of them died, hangs or keeps failing (`JUDGE_HEALTH_STALE_SECONDS`).")
     def healthz() -> JSONResponse:
-        with judge.sessions() as db:
-            db.execute(text("SELECT 1"))
+        with unit_of_work(judge) as unit:
+            unit.session.execute(text("SELECT 1"))
         loops = judge.health.reports()
         healthy = all(loop.healthy for loop in loops)
         return JSONResponse({"status": "ok" if healthy else "unhealthy", "loops": {

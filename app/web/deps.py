@@ -17,6 +17,7 @@ from app.db import queries
 from app.db.models import Game
 from app.services.errors import DomainError
 from app.services.games.gm_accounts import GmPrincipal, gm_actor, principal_for_session
+from app.services.handlers import unit_of_work
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.web.config import ANON_CSRF_COOKIE, SESSION_COOKIE, WebConfig
@@ -76,10 +77,13 @@ JudgeDep = Annotated[Judge, Depends(get_judge)]
 
 
 def get_db(judge: JudgeDep) -> Iterator[Session]:
-    """One transaction per request, committed when the route returns and before the response is
-    sent (``scope="function"``): a commit that fails answers 500, never the route's 200 or 303."""
-    with judge.sessions.begin() as db:
-        yield db
+    """One unit of work per request (``app.services.kernel.uow``), committed when the route returns
+    and before the response is sent (``scope="function"``): a commit that fails answers 500, never
+    the route's 200 or 303.  The use cases' events (orders changed -> early processing) are
+    handled at that commit, as the mail door's are."""
+    with unit_of_work(judge) as unit:
+        yield unit.session
+        unit.commit()
 
 
 Db = Annotated[Session, Depends(get_db, scope="function")]

@@ -13,6 +13,7 @@ from app.db.models import AuditEntry, Game
 from app.services.errors import DomainError
 from app.services.games import gm, identity, lobby, press
 from app.services.games.admin import SeatSpec, create_game_direct
+from app.services.handlers import transaction
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.readmodels import listing
@@ -42,7 +43,8 @@ def _power(db: Session, power: str) -> Actor:
 def playing(harness: Harness) -> Harness:
     """A started game 'alpha' made with the use cases only (``judge game create``)."""
     seats = [SeatSpec(f"{p.lower()}@example.com", f"pw{p.lower()}", p) for p in POWERS]
-    set_up = create_game_direct(harness.judge, "alpha", GM, "masterpw", seats=seats)
+    with transaction(harness.judge) as unit:
+        set_up = create_game_direct(harness.judge, unit.session, "alpha", GM, "masterpw", seats=seats)
     assert set_up.started is not None and set_up.started.phase == "S1901M"
     assert [j.players for j in set_up.joined] == list(range(1, 8))
     return harness

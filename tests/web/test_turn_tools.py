@@ -206,3 +206,25 @@ def test_the_json_api_of_the_turn_tools(fresh: World) -> None:
     assert log["total"] >= 2 and {e["direction"] for e in log["entries"]} == {"in"}
     assert {e["party"] for e in log["entries"]} == {player("ITALY")}
     assert client.get("/api/games/beta/mail").status_code == 403  # another GM's game
+
+
+def test_orders_the_gm_enters_bring_early_processing_as_mail_does(fresh: World) -> None:
+    """The unit of work handles ``OrdersChanged`` at the request's commit: when the GM's entries
+    leave every power ready, the deadline moves to the end of the quiet period (SET EARLY), as it
+    does when the last orders come by mail."""
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    with fresh.judge.sessions.begin() as db:
+        game = db.scalar(select(Game).where(Game.name == "alpha"))
+        assert game is not None
+        phase = db.scalar(select(Phase).where(Phase.game_id == game.id, Phase.status == "open"))
+        assert phase is not None and game.deadline == phase.deadline
+        units, deadline = phase.state_before["units"], phase.deadline
+    powers = sorted(units)
+    for power in powers:
+        done = _post(client, "/games/alpha/orders", {"power": power, "orders": "\n".join(f"{u} H" for u in units[power])})
+        assert done.status_code == 303, done.text  # type: ignore[attr-defined]
+        with fresh.judge.sessions.begin() as db:
+            now = db.scalar(select(Game.deadline).where(Game.name == "alpha"))
+        if power != powers[-1]:
+            assert now == deadline  # someone still has to order
+    assert now is not None and deadline is not None and now < deadline

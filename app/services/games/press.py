@@ -12,6 +12,7 @@ from app.services.kernel.access import actor_game, book_of
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.kernel.text_clean import clean_text
+from app.services.kernel.uow import OrdersChanged, record
 from app.services.mailout.notify import mail_master, mail_seat
 from app.services.ruleset.powers import PowerBook
 from app.services.ruleset.timing import game_setting
@@ -133,6 +134,7 @@ def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: s
     book = book_of(judge, game)
     db.add(Press(game_id=game.id, phase=game.phase, sender=sender, recipients=list(plan.recipients),
                  broadcast=plan.broadcast, grey=plan.grey, postal=postal, body=body))
+    record(db, OrdersChanged(game.id))  # a message restarts the quiet period of early processing
     names = () if plan.broadcast else (*(book.name(p) for p in plan.recipients),
                                        *(("the GM",) if plan.to_master else ()),
                                        *(("the observers",) if plan.to_observers else ()))

@@ -1,5 +1,7 @@
-"""The transactional outbox: a use case queues mail in its own transaction; the mail door's drain
-(``app.mail.drain``) sends it once the transaction has committed."""
+"""The transactional outbox: a use case queues mail in its caller's transaction (the door's or
+the job's unit of work); the mail door's drain (``app.mail.drain``) sends it once that has
+committed.  A unit of work may hold the mails queued back (``UnitOfWork.hold``): the mail door
+queues its answer first, then what the mail caused."""
 
 from __future__ import annotations
 
@@ -9,10 +11,10 @@ from sqlalchemy.orm import Session
 
 from app.db.models import OutboundMessage
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import current
 
-__all__ = ["enqueue", "hold", "new_message_id", "queue_held", "take_held"]
+__all__ = ["enqueue", "new_message_id", "queue_held"]
 
-_HELD = "outbox.held"
 _ID_COLUMN = 400  # OutboundMessage.in_reply_to: a reference that does not fit whole is left out
 
 
@@ -51,27 +53,15 @@ def enqueue(
         status="pending",
         next_try=judge.now(),
     )
-    held = session.info.get(_HELD)
-    if held is not None:
-        held.append(row)
+    unit = current(session)
+    if unit is not None and unit.held is not None:
+        unit.held.append(row)
     else:
         session.add(row)
     return row
 
 
-def hold(session: Session) -> None:
-    """Keep the mails queued from now on back (``take_held``, then ``queue_held``): the door queues its
-    answer to a mail first, so that the GM reads the acknowledgement of PROCESS before the results."""
-    session.info.setdefault(_HELD, [])
-
-
-def take_held(session: Session) -> list[OutboundMessage]:
-    """Stop holding; the mails kept back so far, in the order they were queued."""
-    held: list[OutboundMessage] = session.info.pop(_HELD, [])
-    return held
-
-
 def queue_held(session: Session, rows: list[OutboundMessage]) -> None:
-    """Queue the mails ``take_held`` returned (in the caller's transaction)."""
+    """Queue the mails ``UnitOfWork.take_held`` returned (in the caller's transaction)."""
     for row in rows:
         session.add(row)

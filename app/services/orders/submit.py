@@ -19,12 +19,14 @@ from app.db.models import Game, OrderRow, Phase, Player
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import OrdersChanged, record
 from app.services.orders.need import Undeclared, needed, undeclared_units, unit_label
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import Build, GameState, Orderable, OrderCheck, Variant, province_of
 from app.services.ruleset.timing import game_setting
 
 __all__ = [
+    "clear_orders",
     "LineReceipt",
     "OrderCheck",
     "OrderStatus",
@@ -207,6 +209,7 @@ def submit_orders(judge: Judge, db: Session, actor: Actor, game: Game, lines: Se
         checks = [OrderCheck(line=line, order=None, unit=game_engine.parse_unit(variant, line), error=None,
                              reason=None) for line in lines]
         store_orders(db, game, phase_code.upper(), power, checks, whole_set=whole_set, checked=False)
+        record(db, OrdersChanged(game.id))
         return OrdersReceipt(game=game.name, power=power, phase=phase_code.upper(), advance=True, stored=True,
                              lines=tuple(LineReceipt(line, True, None, None) for line in lines))
     variant, state = phase_variant_state(game, phase)
@@ -218,8 +221,20 @@ def submit_orders(judge: Judge, db: Session, actor: Actor, game: Game, lines: Se
                              lines=receipts)
     _replace_declarations(db, game, phase.code, power, checks, undeclared_units(variant, state, power))
     store_orders(db, game, phase.code, power, checks, whole_set=whole_set)
+    record(db, OrdersChanged(game.id))
     judge.crash("orders:stored")
     return OrdersReceipt(game=game.name, power=power, phase=phase.code, advance=False, stored=True, lines=receipts)
+
+
+def clear_orders(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str | None = None) -> str:
+    """CLEAR: every order of the actor's power for the open phase (or for the later phase
+    ``phase_code``, orders given in advance) deleted; returns the phase cleared."""
+    power = _acting_power(actor, game)
+    phase = _open_phase(db, game)
+    code = (phase_code or phase.code).upper()
+    queries.clear_orders(db, game.id, code, power)
+    record(db, OrdersChanged(game.id))
+    return code
 
 
 def check_advance_orders(db: Session, game: Game, phase: Phase) -> None:

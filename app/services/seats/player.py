@@ -15,6 +15,7 @@ from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.kernel.security import hash_password, new_token
+from app.services.kernel.uow import OrdersChanged, record
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_master
 from app.services.ruleset.powers import full_stop
@@ -64,7 +65,9 @@ class Resigned:
 
 def set_wait(judge: Judge, db: Session, actor: Actor, wait: bool) -> bool:
     """WAIT: no early processing of this phase for the actor's power; returns the setting."""
-    power_seat(db, actor).wait = wait
+    seat = power_seat(db, actor)
+    seat.wait = wait
+    record(db, OrdersChanged(seat.game_id))
     return wait
 
 

@@ -1,0 +1,42 @@
+"""What reacts to the use cases' domain events, and the unit of work every door and job opens
+with them (Cosmic Python's ``messagebus.HANDLERS``).
+
+``OrdersChanged`` (orders stored or cleared, WAIT set, press sent) -> early processing: the
+game's deadline moves to the end of its quiet period when everyone is ready
+(``turns.deadlines.check_early``), whether the change came by mail or from the dashboard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from app.db.models import Game
+from app.services.kernel.context import Judge
+from app.services.kernel.uow import Handlers, OrdersChanged, UnitOfWork
+from app.services.turns.deadlines import check_early
+
+__all__ = ["handlers", "transaction", "unit_of_work"]
+
+
+def handlers(judge: Judge) -> Handlers:
+    def early_processing(unit: UnitOfWork, event: OrdersChanged) -> None:
+        game = unit.session.get(Game, event.game_id)
+        if game is not None:
+            check_early(unit.session, judge, game)
+
+    return {OrdersChanged: (early_processing,)}
+
+
+def unit_of_work(judge: Judge) -> UnitOfWork:
+    """A new unit of work of ``judge`` (``with unit_of_work(judge) as uow: ...; uow.commit()``)."""
+    return UnitOfWork(judge.sessions, handlers(judge))
+
+
+@contextmanager
+def transaction(judge: Judge) -> Iterator[UnitOfWork]:
+    """A unit of work committed when the block ends (rolled back when it raises): the doors'
+    and jobs' own bookkeeping (storing a mail, counting an attempt, a send)."""
+    with unit_of_work(judge) as unit:
+        yield unit
+        unit.commit()
