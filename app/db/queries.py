@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import delete, func, inspect, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from app.db.models import Game, OrderRow, Phase, Player, Press
 
@@ -16,19 +16,27 @@ __all__ = [
     "orders_for",
     "phases_of",
     "player_by_token",
+    "remember_open_phase",
+    "remembered_open_phase",
     "seat_for_power",
     "seats_of",
 ]
+
+_OPEN_PHASES = "open_phase_of"  # session.info: the open phase of a game, remembered for a transaction
 
 
 def game_by_name(session: Session, name: str) -> Game | None:
     return session.scalar(select(Game).where(func.lower(Game.name) == name.lower()))
 
 
-def lock_game(session: Session, game_id: int, *, skip_locked: bool = False) -> Game | None:
-    """The game row, locked for this transaction (FOR UPDATE on PostgreSQL, a no-op on SQLite)."""
-    stmt = select(Game).where(Game.id == game_id).with_for_update(skip_locked=skip_locked)
-    return session.scalar(stmt.execution_options(populate_existing=True))
+def lock_game(session: Session, game_id: int, *, skip_locked: bool = False, seats: bool = False) -> Game | None:
+    """The game row, locked for this transaction (FOR UPDATE on PostgreSQL; on SQLite the
+    transaction holds the database's write lock from its start: BEGIN IMMEDIATE), read afresh;
+    ``seats``: its players read in the same statement (they are not locked)."""
+    stmt = select(Game).where(Game.id == game_id).with_for_update(skip_locked=skip_locked, of=Game)
+    if seats:
+        stmt = stmt.options(joinedload(Game.players))
+    return session.execute(stmt.execution_options(populate_existing=True)).unique().scalar_one_or_none()
 
 
 def open_phase(session: Session, game_id: int) -> Phase | None:
@@ -43,20 +51,37 @@ def open_phase_of(session: Session, game: Game) -> Phase | None:
     the version) and the phase row is still loaded and open. One mail asks for its game's
     phase several times; the database is asked once.  The cache is the unit of work's
     (``app.services.kernel.uow``: it lends it to its session); a bare session keeps its own."""
-    remembered: dict[int, tuple[object, int, str | None, Phase]] = session.info.setdefault("open_phase_of", {})
-    transaction = session.get_transaction()
-    known = remembered.get(game.id)
-    if known is not None:
-        known_transaction, version, code, kept = known
-        state = inspect(kept)
-        if (known_transaction is transaction and transaction is not None and version == game.version
-                and code == game.phase and state.persistent and "status" not in state.unloaded
-                and kept.status == "open"):
-            return kept
+    kept = remembered_open_phase(session, game)
+    if kept is not None:
+        return kept
     phase = open_phase(session, game.id)
     if phase is not None:
-        remembered[game.id] = (session.get_transaction(), game.version, game.phase, phase)
+        remember_open_phase(session, game, phase)
     return phase
+
+
+def remembered_open_phase(session: Session, game: Game) -> Phase | None:
+    """The open phase ``open_phase_of`` remembers for ``game`` and may still answer with (no statement)."""
+    remembered: dict[int, tuple[object, int, str | None, Phase]] = session.info.setdefault(_OPEN_PHASES, {})
+    transaction = session.get_transaction()
+    known = remembered.get(game.id)
+    if known is None:
+        return None
+    known_transaction, version, code, kept = known
+    state = inspect(kept)
+    if (known_transaction is transaction and transaction is not None and version == game.version
+            and code == game.phase and state.persistent and "status" not in state.unloaded
+            and kept.status == "open"):
+        return kept
+    return None
+
+
+def remember_open_phase(session: Session, game: Game, phase: Phase) -> None:
+    """``phase`` is the open phase of ``game`` as the game is now (this version, this phase code),
+    for the rest of this transaction: the writer that has just opened it, or has claimed the game
+    (a new version) without changing its phase, says so, and ``open_phase_of`` asks no more."""
+    session.info.setdefault(_OPEN_PHASES, {})[game.id] = (session.get_transaction(), game.version, game.phase,
+                                                          phase)
 
 
 def phases_of(session: Session, game_id: int, *, processed_only: bool = True) -> list[Phase]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app.db.models import Game
 from app.services.errors import DomainError
@@ -34,9 +35,13 @@ class TurnOutcome:
 
 def bump_version(db: Session, game: Game) -> None:
     """Claim the game for this transaction: fails if another process changed it meanwhile."""
+    claimed = game.version + 1
     result = db.execute(
-        update(Game).where(Game.id == game.id, Game.version == game.version).values(version=Game.version + 1)
+        update(Game).where(Game.id == game.id, Game.version == game.version).values(version=claimed)
+        .execution_options(synchronize_session=False)
     )
     if not isinstance(result, CursorResult) or result.rowcount != 1:
         raise ProcessError(f"game '{game.name}' was changed by another process", "changed_meanwhile")
-    game.version += 1
+    # What the row now holds: no second UPDATE of it at the next flush (the version went up by
+    # two a turn, the game row written twice).
+    set_committed_value(game, "version", claimed)

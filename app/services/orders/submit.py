@@ -237,12 +237,17 @@ def clear_orders(judge: Judge, db: Session, actor: Actor, game: Game, phase_code
     return code
 
 
-def check_advance_orders(db: Session, game: Game, phase: Phase) -> None:
+def check_advance_orders(db: Session, game: Game, phase: Phase,
+                         stored: Sequence[OrderRow] | None = None) -> Sequence[OrderRow] | None:
     """Orders given in advance for a phase that has just begun: check them now, keep the legal
-    ones (the last for each unit), drop the rest."""
-    rows = [row for row in queries.orders_for(db, game.id, phase.code) if not row.checked]
+    ones (the last for each unit), drop the rest.  ``stored``: the phase's order rows when the
+    caller has just read them (in ``orders_for`` order); returns the phase's orders when nothing
+    was to check (they stand as read), None when they changed."""
+    if stored is None:
+        stored = queries.orders_for(db, game.id, phase.code)
+    rows = [row for row in stored if not row.checked]
     if not rows:
-        return
+        return stored
     variant, state = phase_variant_state(game, phase)
     by_power: dict[str, list[OrderRow]] = {}
     for row in rows:
@@ -253,6 +258,7 @@ def check_advance_orders(db: Session, game: Game, phase: Phase) -> None:
             db.delete(row)
         db.flush()
         store_orders(db, game, phase.code, power, results, whole_set=False)
+    return None
 
 
 def status_for(need: Orderable, power: str, phase_code: str, rows: Sequence[OrderRow],

@@ -74,13 +74,21 @@ def granted_days(game: Game, power: str | None) -> int:
     return int(grants.get(power or "", 0)) if isinstance(grants, dict) else 0
 
 
+def _recorded_details(db: Session, game: Game) -> list[dict[str, object]]:
+    """The details of every absence recorded in ``game`` (one query, whoever set them)."""
+    return [detail for detail in db.scalars(select(AuditEntry.detail).where(AuditEntry.game_id == game.id,
+                                                                             AuditEntry.action == _ACTION))
+            if isinstance(detail, dict)]
+
+
+def _spans_of(details: list[dict[str, object]], seat: Player) -> list[tuple[datetime, datetime]]:
+    """The absences of ``details`` that ``seat``'s present player set (a new player starts afresh)."""
+    return [(datetime.fromisoformat(str(d["start"])), datetime.fromisoformat(str(d["end"]))) for d in details
+            if d.get("seat") == seat.id and d.get("email") == seat.email]
+
+
 def _recorded(db: Session, game: Game, seat: Player) -> list[tuple[datetime, datetime]]:
-    rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action == _ACTION))
-    spans = []
-    for row in rows:
-        if row.detail.get("seat") == seat.id and row.detail.get("email") == seat.email:
-            spans.append((datetime.fromisoformat(row.detail["start"]), datetime.fromisoformat(row.detail["end"])))
-    return spans
+    return _spans_of(_recorded_details(db, game), seat)
 
 
 def covered_days(spans: list[tuple[datetime, datetime]], window: timedelta) -> float:
@@ -99,10 +107,14 @@ def covered_days(spans: list[tuple[datetime, datetime]], window: timedelta) -> f
 
 
 def _absences(db: Session, game: Game) -> list[Absence]:
-    """Every absence the players now holding a power set in this game."""
-    return [Absence(seat.power, start, end) for seat in game.players
-            if seat.role == "player" and seat.power and seat.status in SEATED
-            for start, end in _recorded(db, game, seat)]
+    """Every absence the players now holding a power set in this game (one query for them all,
+    not one a seat: a turn's next deadline is cleared of them)."""
+    seats = [seat for seat in game.players if seat.role == "player" and seat.power and seat.status in SEATED]
+    if not seats:
+        return []
+    details = _recorded_details(db, game)
+    return [Absence(seat.power, start, end) for seat in seats if seat.power
+            for start, end in _spans_of(details, seat)]
 
 
 def absences_at(db: Session, game: Game, when: datetime) -> list[Absence]:

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import queries
@@ -49,6 +50,9 @@ class PhaseOrders:
     received: dict[str, list[str]]  # per power, as written
     orders: dict[str, list[OrderInput]]  # per power, as read on arrival: what is adjudicated
     rows: tuple[OrderRow, ...] = ()  # the stored rows they come from
+    # The orders given in advance for later phases, read in the same statement (in the order they
+    # were given; None: not read): the turn keeps them (phase_snapshot.take_advance_orders).
+    later: tuple[OrderRow, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,13 @@ def collect_orders(db: Session, game: Game, phase: Phase) -> PhaseOrders:
     orders: dict[str, list[OrderInput]] = {}
     unchecked: dict[str, list[str]] = {}
     ordered: dict[str, set[str]] = {}
-    rows = queries.orders_for(db, game.id, phase.code)
+    # One statement for the phase's orders and those given in advance for later phases (not the
+    # history: the orders of the phases processed before this one).
+    past = select(Phase.code).where(Phase.game_id == game.id, Phase.status == "processed", Phase.seq < phase.seq)
+    live = list(db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase.not_in(past))
+                           .order_by(OrderRow.power, OrderRow.id)))
+    rows = [row for row in live if row.phase == phase.code]
+    later = tuple(sorted((row for row in live if row.phase != phase.code), key=lambda row: row.id))
     for row in rows:
         received.setdefault(row.power, []).append(row.line)
         order = stored_order(row) if row.checked else None
@@ -119,7 +129,7 @@ def collect_orders(db: Session, game: Game, phase: Phase) -> PhaseOrders:
                 if check.order is not None and unit not in ordered.get(power, set()):
                     latest[unit or f"#{index}"] = check.order
             orders.setdefault(power, []).extend(latest.values())
-    return PhaseOrders(received=received, orders=orders, rows=tuple(rows))
+    return PhaseOrders(received=received, orders=orders, rows=tuple(rows), later=later)
 
 
 def _nmr_powers(db: Session, game: Game, phase: Phase, orders: PhaseOrders) -> tuple[str, ...]:
@@ -138,7 +148,7 @@ def adjudicate_phase(db: Session, game: Game, phase: Phase) -> Adjudication:
 
 def adjudicate_open_phase(db: Session, game: Game) -> tuple[Phase, Adjudication]:
     """The open phase of ``game`` and its adjudication; nothing is written."""
-    phase = queries.open_phase(db, game.id)
+    phase = queries.open_phase_of(db, game)
     if phase is None:
         raise ProcessError(f"game '{game.name}' has no open phase", "no_open_phase")
     return phase, adjudicate_phase(db, game, phase)

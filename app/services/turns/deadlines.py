@@ -102,7 +102,7 @@ def _due_ids(judge: Judge, now: datetime) -> list[int]:
 
 def _lock_due(db: Session, judge: Judge, game_id: int) -> Game | None:
     skip = db.get_bind().dialect.name == "postgresql"
-    game = queries.lock_game(db, game_id, skip_locked=skip)
+    game = queries.lock_game(db, game_id, skip_locked=skip, seats=True)
     now = judge.now()
     if game is None or game.status != "active":
         return None
@@ -128,14 +128,16 @@ def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> bool:
         if game is None:
             return False
         judge.crash("tick:locked")
-        phase = queries.open_phase(db, game.id)
+        phase = queries.open_phase_of(db, game)  # remembered for the turn
         if phase is None:
             return False
         now = judge.now()
-        late = late_powers(db, game, phase)
         policy = str(game_setting(game.settings, "nmr"))
         grace = float(timing_for(game.settings, phase.code).get("grace_hours") or 0)
         in_grace = game.grace_until is not None
+        # The late powers, when the policy does anything with them (HOLD does not: the turn's own
+        # reading of the orders finds who sent none).
+        late = late_powers(db, game, phase) if policy != "hold" else []
         if late and policy.startswith("excuse"):
             allowed = int(policy.partition(":")[2] or 1)
             excused = [s for s in late if s.misses < allowed]

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, Phase, Player
+from app.db.models import Game, OrderRow, Phase, Player
 from app.services.kernel.access import book_of
 from app.services.kernel.context import Judge
 from app.services.mailout.notify import mail_game
@@ -55,11 +55,12 @@ def reached_abandonment(seat: Player, settings: dict[str, object] | None) -> boo
     return seat.status in ("active", "cd") and seat.missed_in_row == abandon_after(settings)
 
 
-def due_at_once(db: Session, game: Game, phase: Phase, now: datetime) -> bool:
+def due_at_once(db: Session, game: Game, phase: Phase, now: datetime,
+                rows: Sequence[OrderRow] | None = None) -> bool:
     """When only powers without a player at the board have orders to give in ``phase`` (and none
     asked to WAIT), the game is due ``now`` (the phase keeps its deadline: processed before it, it is
-    no missed deadline); returns whether it did."""
-    statuses = seat_statuses(db, game, phase)
+    no missed deadline); returns whether it did.  ``rows``: the phase's orders when the caller knows them."""
+    statuses = seat_statuses(db, game, phase, rows)
     needing = [seat for seat, status in statuses if status.needs_orders]
     if not needing or any(seat.status in AT_THE_BOARD for seat in needing):
         return False

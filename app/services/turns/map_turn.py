@@ -36,7 +36,10 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
     crash("turn:start")
     if expected_phase and game.phase and expected_phase.upper() != game.phase.upper():
         raise ProcessError(f"the phase is {game.phase}, not {expected_phase.upper()}", "stale_phase")
+    kept = queries.remembered_open_phase(db, game)
     bump_version(db, game)
+    if kept is not None:  # claiming the game leaves its open phase as it was: not asked for again
+        queries.remember_open_phase(db, game, kept)
     crash("turn:claimed")
     phase, adjudication = adjudicate_open_phase(db, game)
     crash("turn:adjudicated")
@@ -50,8 +53,8 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
     if stored.next_phase:
         check_standing_draw(judge, db, game)
     if stored.next_phase and game.status == "active":
-        opened = queries.open_phase(db, game.id)
-        at_once = opened is not None and due_at_once(db, game, opened, judge.now())
+        opened = queries.open_phase_of(db, game)  # the phase store_turn has just opened
+        at_once = opened is not None and due_at_once(db, game, opened, judge.now(), stored.next_orders)
     crash("turn:done")
     return TurnOutcome(game=game.name, phase=phase.code, next_phase=stored.next_phase, winner=stored.winner,
                        mails=mails, due_at_once=at_once)

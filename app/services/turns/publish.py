@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import literal, select, union_all
 from sqlalchemy.orm import Session
 
 from app.db import queries
@@ -24,15 +25,23 @@ __all__ = ["previous_centres", "publish_turn", "render_results", "results_view"]
 
 
 def previous_centres(db: Session, game: Game, before_seq: int | None = None) -> dict[str, int]:
-    """Centre counts at the end of the last adjustment phase before ``before_seq`` (for the zine's
-    change column); before the first one, the counts the game started with."""
-    phases = [p for p in queries.phases_of(db, game.id) if before_seq is None or p.seq < before_seq]
-    for phase in reversed(phases):
-        if phase.code.endswith("A") and phase.state_after:
-            return {p.upper(): len(c) for p, c in (phase.state_after.get("centers") or {}).items()}
-    if phases and phases[0].state_before:
-        return {p.upper(): len(c) for p, c in (phases[0].state_before.get("centers") or {}).items()}
-    return {}
+    """Centre counts at the end of the last adjustment phase processed before ``before_seq`` (for the
+    zine's change column); before the first one, the counts the game started with.  One statement
+    reads just those two positions (not every phase of the game, as a turn did before)."""
+    processed = [Phase.game_id == game.id, Phase.status == "processed"]
+    if before_seq is not None:
+        processed.append(Phase.seq < before_seq)
+    last_adjustment = (select(literal(0).label("which"), Phase.state_after.label("state"))
+                       .where(*processed, Phase.code.endswith("A"), Phase.state_after.is_not(None))
+                       .order_by(Phase.seq.desc()).limit(1).subquery())
+    first = (select(literal(1).label("which"), Phase.state_before.label("state"))
+             .where(*processed).order_by(Phase.seq).limit(1).subquery())
+    found = {which: state for which, state in db.execute(union_all(
+        select(last_adjustment.c.which, last_adjustment.c.state), select(first.c.which, first.c.state)))}
+    state = found.get(0) or found.get(1)
+    if not isinstance(state, dict):
+        return {}
+    return {p.upper(): len(c) for p, c in (state.get("centers") or {}).items()}
 
 
 def render_results(judge: Judge, view: ResultsView, layout: str) -> tuple[str, str | None]:

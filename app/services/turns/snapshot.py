@@ -14,6 +14,7 @@ who held it then and restores the game's settings and press rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -46,13 +47,22 @@ def past_phase_codes(db: Session, game: Game, before_seq: int | None = None) -> 
     return set(db.scalars(stmt))
 
 
-def take_advance_orders(db: Session, game: Game, phase: Phase) -> None:
+def take_advance_orders(db: Session, game: Game, phase: Phase,
+                        given: Sequence[OrderRow] | None = None) -> list[OrderRow]:
     """Keep the orders given in advance for phases after ``phase`` (it is being processed); the
-    orders of the phases processed before it are history and stay where they are."""
-    past = past_phase_codes(db, game, phase.seq) | {phase.code}
-    rows = db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase.not_in(past))
-                      .order_by(OrderRow.id))
+    orders of the phases processed before it are history and stay where they are.  ``given``: those
+    orders, when the caller has just read them (``collect_orders``); otherwise one statement reads
+    them.  Returns them: the next phase opens with its own."""
+    if given is not None:
+        rows = list(given)
+    else:
+        past = select(Phase.code).where(Phase.game_id == game.id, Phase.status == "processed",
+                                        Phase.seq < phase.seq)
+        rows = list(db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase != phase.code,
+                                                      OrderRow.phase.not_in(past))
+                               .order_by(OrderRow.id)))
     phase.advance_orders = [{"phase": r.phase, "power": r.power, "unit": r.unit, "line": r.line} for r in rows]
+    return rows
 
 
 def restore(db: Session, game: Game, target: Phase, *, full: bool) -> None:

@@ -7,14 +7,15 @@ never both process one phase.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, Phase
+from app.db import queries
+from app.db.models import Game, OrderRow, Phase
 from app.services.orders.submit import check_advance_orders
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
@@ -33,6 +34,7 @@ class StoredTurn:
     next_deadline: datetime | None
     winner: str | None
     abandoned: tuple[int, ...] = ()  # the seats this turn's miss abandoned (issue 22.3)
+    next_orders: tuple[OrderRow, ...] | None = None  # the next phase's orders as it opens (None: not known)
 
 
 def eliminate(game: Game, state_after: dict[str, Any]) -> None:
@@ -45,23 +47,28 @@ def eliminate(game: Game, state_after: dict[str, Any]) -> None:
 
 
 def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None, state_after: dict[str, Any],
-                    next_at: datetime | None) -> None:
-    """Open the phase after ``phase`` (checking the orders given for it in advance), or end the game."""
+                    next_at: datetime | None, advance: Sequence[OrderRow] | None = None) -> Sequence[OrderRow] | None:
+    """Open the phase after ``phase`` (checking the orders given for it in advance), or end the game.
+    ``advance``: the stored orders for the next phase when the caller has just read them (None: read
+    them here).  Returns the orders the new phase opens with, when known without reading them again."""
+    opened: Sequence[OrderRow] | None = None
     if next_code:
         new_phase = Phase(game_id=game.id, seq=phase.seq + 1, code=next_code, status="open",
                           state_before=state_after, deadline=next_at)
         take_opening(game, new_phase)
         db.add(new_phase)
         db.flush()
-        check_advance_orders(db, game, new_phase)
+        opened = check_advance_orders(db, game, new_phase, advance)
         game.phase = next_code
         game.deadline = next_at
+        queries.remember_open_phase(db, game, new_phase)
     else:
         game.status = "finished"
         game.deadline = None
     game.grace_until = None
     game.reminded_phase = None
     db.flush()
+    return opened
 
 
 def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication, now: datetime,
@@ -69,7 +76,8 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     """Write the adjudication of ``phase``: its results, the seats (misses, eliminations), the next phase."""
     outcome = adjudication.outcome
     deadline = phase.deadline or game.deadline
-    take_advance_orders(db, game, phase)  # read before the phase row changes: one UPDATE of it
+    # read with the phase's orders, before the phase row changes: one UPDATE of it
+    advance = take_advance_orders(db, game, phase, adjudication.orders.later)
     phase.orders_received = adjudication.orders.received
     phase.orders_parsed = orders_as_text(adjudication.orders.orders)
     phase.orders_typed = orders_as_json(adjudication.orders.orders)
@@ -98,7 +106,9 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     crash("turn:seats_updated")
     next_code = outcome.next_phase
     next_at = clear_of_absences(db, game, next_deadline(game.settings, next_code, now)) if next_code else None
-    open_next_phase(db, game, phase, next_code, outcome.state_after, next_at)
+    given = sorted((row for row in advance if row.phase == next_code), key=lambda row: (row.power, row.id))
+    opened = open_next_phase(db, game, phase, next_code, outcome.state_after, next_at, given)
     crash("turn:next_phase_opened")
     return StoredTurn(phase_code=phase.code, deadline=deadline, next_phase=next_code, next_deadline=next_at,
-                      winner=outcome.winner, abandoned=tuple(abandoned))
+                      winner=outcome.winner, abandoned=tuple(abandoned),
+                      next_orders=None if opened is None else tuple(opened))
