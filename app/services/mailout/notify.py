@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
 from app.services.kernel.context import Judge
-from app.services.mailout.outbox import enqueue
+from app.services.mailout.outbox import enqueue, enqueue_all
 
 __all__ = ["mail_game", "mail_master", "mail_seat"]
 
@@ -29,16 +31,17 @@ def mail_game(db: Session, judge: Judge, game: Game, subject: str, text: str, *,
               kind: str = "broadcast", master: bool = True, observers: bool = True, map_id: int | None = None,
               skip: Player | None = None) -> int:
     """One mail per seat (each with its personal reply address), plus the master; ``map_id``: the
-    stored map every one of them carries; ``skip``: a seat told otherwise."""
-    count = 0
+    stored map every one of them carries; ``skip``: a seat told otherwise.  Queued in one statement."""
+    mails: list[dict[str, Any]] = []
     for seat in game.players:
         if seat is skip or (seat.status not in LISTENING and seat.role == "player"):
             continue
         if seat.role == "observer" and not observers:
             continue
-        mail_seat(db, judge, seat, subject, text, html=html, kind=kind, map_id=map_id)
-        count += 1
+        mails.append({"to": seat.email, "subject": subject, "text": text, "html": html, "kind": kind,
+                      "game_id": seat.game_id, "reply_to": judge.settings.token_address(seat.reply_token),
+                      "map_id": map_id})
     if master:
-        mail_master(db, judge, game, subject, text, kind=kind, map_id=map_id)
-        count += 1
-    return count
+        mails.append({"to": game.master_email, "subject": subject, "text": text, "html": None, "kind": kind,
+                      "game_id": game.id, "reply_to": None, "map_id": map_id})
+    return enqueue_all(db, judge, mails)

@@ -6,14 +6,17 @@ queues its answer first, then what the mail caused."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from app.db.models import OutboundMessage
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import current
 
-__all__ = ["enqueue", "new_message_id", "queue_held"]
+__all__ = ["enqueue", "enqueue_all", "new_message_id", "queue_held"]
 
 _ID_COLUMN = 400  # OutboundMessage.in_reply_to: a reference that does not fit whole is left out
 
@@ -38,27 +41,48 @@ def enqueue(
 ) -> OutboundMessage:
     """Add one mail to the outbox; it is sent only if the caller's transaction commits.
     ``map_id``: a stored map (``app.services.results.maps``) the mail carries as a picture."""
-    recipients = [to.strip().lower()]
-    row = OutboundMessage(
-        message_id=new_message_id(judge.settings.judge_domain),
-        kind=kind,
-        game_id=game_id,
-        recipients=recipients,
-        subject=subject[:400],
-        body_text=text,
-        body_html=html,
-        in_reply_to=in_reply_to if in_reply_to and len(in_reply_to) <= _ID_COLUMN else None,
-        reply_to=reply_to,
-        map_id=map_id,
-        status="pending",
-        next_try=judge.now(),
-    )
+    row = OutboundMessage(**_values(judge, to=to, subject=subject, text=text, html=html, kind=kind, game_id=game_id,
+                                    in_reply_to=in_reply_to, reply_to=reply_to, map_id=map_id))
     unit = current(session)
     if unit is not None and unit.held is not None:
         unit.held.append(row)
     else:
         session.add(row)
     return row
+
+
+def enqueue_all(session: Session, judge: Judge, mails: Sequence[Mapping[str, Any]]) -> int:
+    """Add several mails (each the keywords of ``enqueue``) to the outbox in one statement, as a
+    turn's results go to every player: no row objects for the session to keep and flush.  Mails a
+    unit of work holds back go as ``enqueue`` queues them.  Returns how many were queued."""
+    unit = current(session)
+    if (unit is not None and unit.held is not None) or len(mails) < 2:
+        for mail in mails:
+            enqueue(session, judge, **mail)
+        return len(mails)
+    # ORM-enabled: what the session holds is flushed first, so the outbox keeps the order mails were queued in.
+    session.execute(insert(OutboundMessage).execution_options(render_nulls=True),
+                    [_values(judge, **mail) for mail in mails])
+    return len(mails)
+
+
+def _values(judge: Judge, *, to: str, subject: str, text: str, html: str | None = None, kind: str = "reply",
+            game_id: int | None = None, in_reply_to: str | None = None, reply_to: str | None = None,
+            map_id: int | None = None) -> dict[str, Any]:
+    return {
+        "message_id": new_message_id(judge.settings.judge_domain),
+        "kind": kind,
+        "game_id": game_id,
+        "recipients": [to.strip().lower()],
+        "subject": subject[:400],
+        "body_text": text,
+        "body_html": html,
+        "in_reply_to": in_reply_to if in_reply_to and len(in_reply_to) <= _ID_COLUMN else None,
+        "reply_to": reply_to,
+        "map_id": map_id,
+        "status": "pending",
+        "next_try": judge.now(),
+    }
 
 
 def queue_held(session: Session, rows: list[OutboundMessage]) -> None:

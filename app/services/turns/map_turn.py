@@ -42,10 +42,12 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
         queries.remember_open_phase(db, game, kept)
     crash("turn:claimed")
     phase, adjudication = adjudicate_open_phase(db, game)
+    # Read before the turn writes anything: what it writes then goes to the database in one flush.
+    press = queries.unpublished_press(db, game.id)
     crash("turn:adjudicated")
     crash("turn:next_state")
     stored = store_turn(db, game, phase, adjudication, judge.now(), crash)
-    mails = publish_turn(db, judge, game, phase, stored, adjudication.nmr, list(notes or []), crash)
+    mails = publish_turn(db, judge, game, phase, stored, adjudication.nmr, list(notes or []), crash, press)
     at_once = False
     abandoned = [seat for seat in game.players if seat.id in stored.abandoned]
     announce_abandoned(db, judge, game, abandoned,

@@ -10,7 +10,7 @@ from sqlalchemy import literal, select, union_all
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import Game, Phase
+from app.db.models import Game, Phase, Press
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.mailout.notify import mail_game
@@ -72,8 +72,8 @@ def results_view(judge: Judge, game: Game, phase: Phase, results: dict[str, Any]
     )
 
 
-def _publish_press(db: Session, game: Game, view: ResultsView, book: PowerBook) -> None:
-    for item in queries.unpublished_press(db, game.id):
+def _publish_press(db: Session, game: Game, view: ResultsView, book: PowerBook, press: Sequence[Press] | None) -> None:
+    for item in queries.unpublished_press(db, game.id) if press is None else press:
         sender = "Someone" if item.grey else (book.name(item.sender) if item.sender != "GM" else "The GM")
         to = "everyone" if item.broadcast else ", ".join(book.name(p) for p in item.recipients)
         view.press.append({"heading": f"{sender} to {to}:", "body": item.body.strip()})
@@ -81,23 +81,26 @@ def _publish_press(db: Session, game: Game, view: ResultsView, book: PowerBook) 
 
 
 def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: StoredTurn, nmr: Sequence[str],
-                 notes: Sequence[str], crash: Callable[[str], None]) -> int:
+                 notes: Sequence[str], crash: Callable[[str], None], press: Sequence[Press] | None = None) -> int:
     """Render the results of the stored ``phase`` with the press and the GM's notes, keep the text
-    for the history, and queue the results (and the end of the game) to everyone; the mail count."""
+    for the history, and queue the results (and the end of the game) to everyone; the mail count.
+    ``press``: the unpublished press as the turn began (None: read it now)."""
     book = PowerBook(judge.variant_data(game.variant))
+    with db.no_autoflush:  # the phases before this one, which the turn does not change
+        centres_before = previous_centres(db, game, phase.seq)
     view = results_view(judge, game, phase, phase.results or {}, phase.state_after or {}, nmr, stored.deadline,
-                        stored.next_deadline, previous_centres(db, game, phase.seq))
+                        stored.next_deadline, centres_before)
     view.notes = [*game.settings.get("notes", []), *notes]
     if game.settings.get("notes"):
         game.settings = {key: value for key, value in game.settings.items() if key != "notes"}
-    _publish_press(db, game, view, book)
+    _publish_press(db, game, view, book, press)
     crash("turn:press_published")
     text, html = render_results(judge, view, str(game_setting(game.settings, "layout")))
     phase.results_text = text
     crash("turn:rendered")
+    # Recording the map flushes the turn: the phase with its results text, the next phase, the game, the seats.
     picture = phase_map(db, game, phase.code, phase.state_before, phase.results, kind="results")
     if picture is not None:
-        db.flush()
         if html is not None:
             html = inline_map_html(html, content_id(picture, judge.settings.judge_domain),
                                    f"The map of {game.name} {phase.code}")

@@ -56,8 +56,7 @@ def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None
         new_phase = Phase(game_id=game.id, seq=phase.seq + 1, code=next_code, status="open",
                           state_before=state_after, deadline=next_at)
         take_opening(game, new_phase)
-        db.add(new_phase)
-        db.flush()
+        db.add(new_phase)  # flushed with the game below (or by what checking orders in advance reads)
         opened = check_advance_orders(db, game, new_phase, advance)
         game.phase = next_code
         game.deadline = next_at
@@ -67,13 +66,14 @@ def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None
         game.deadline = None
     game.grace_until = None
     game.reminded_phase = None
-    db.flush()
     return opened
 
 
 def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication, now: datetime,
                crash: Callable[[str], None]) -> StoredTurn:
-    """Write the adjudication of ``phase``: its results, the seats (misses, eliminations), the next phase."""
+    """Write the adjudication of ``phase``: its results, the seats (misses, eliminations), the next phase.
+    Nothing is flushed here: the turn's rows go to the database together, with its results text
+    (``publish_turn``), in one flush."""
     outcome = adjudication.outcome
     deadline = phase.deadline or game.deadline
     # read with the phase's orders, before the phase row changes: one UPDATE of it
@@ -85,7 +85,6 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     phase.state_after = outcome.state_after
     phase.status = "processed"
     phase.processed_at = now
-    db.flush()
     crash("turn:phase_stored")
     ordered = {power.upper() for power, items in adjudication.orders.orders.items() if items}
     # Processed before its deadline (early, or by the GM), the phase is no missed deadline for a
@@ -105,7 +104,8 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     eliminate(game, outcome.state_after)
     crash("turn:seats_updated")
     next_code = outcome.next_phase
-    next_at = clear_of_absences(db, game, next_deadline(game.settings, next_code, now)) if next_code else None
+    with db.no_autoflush:  # the absences are audit rows, which a turn does not write: the turn is written once, later
+        next_at = clear_of_absences(db, game, next_deadline(game.settings, next_code, now)) if next_code else None
     given = sorted((row for row in advance if row.phase == next_code), key=lambda row: (row.power, row.id))
     opened = open_next_phase(db, game, phase, next_code, outcome.state_after, next_at, given)
     crash("turn:next_phase_opened")
