@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import delete, func, inspect, select
+from sqlalchemy import bindparam, delete, func, inspect, select
 from sqlalchemy.orm import Session, joinedload
 
 from app.db.models import Game, OrderRow, Phase, Player, Press
@@ -29,20 +29,28 @@ def game_by_name(session: Session, name: str) -> Game | None:
     return session.scalar(select(Game).where(func.lower(Game.name) == name.lower()))
 
 
+# The statements a deadline storm runs for every game, built once: SQLAlchemy keeps a built
+# statement's cache key, so running it again costs neither building nor keying it.
+_LOCK = {(skip, seats): (select(Game).where(Game.id == bindparam("game_id"))
+                         .with_for_update(skip_locked=skip, of=Game)
+                         .options(*([joinedload(Game.players)] if seats else []))
+                         .execution_options(populate_existing=True))
+         for skip in (False, True) for seats in (False, True)}
+_OPEN_PHASE = (select(Phase).where(Phase.game_id == bindparam("game_id"), Phase.status == "open")
+               .order_by(Phase.seq.desc()))
+_UNPUBLISHED_PRESS = (select(Press).where(Press.game_id == bindparam("game_id"), Press.postal.is_(True),
+                                          Press.published.is_(False)).order_by(Press.id))
+
+
 def lock_game(session: Session, game_id: int, *, skip_locked: bool = False, seats: bool = False) -> Game | None:
     """The game row, locked for this transaction (FOR UPDATE on PostgreSQL; on SQLite the
     transaction holds the database's write lock from its start: BEGIN IMMEDIATE), read afresh;
     ``seats``: its players read in the same statement (they are not locked)."""
-    stmt = select(Game).where(Game.id == game_id).with_for_update(skip_locked=skip_locked, of=Game)
-    if seats:
-        stmt = stmt.options(joinedload(Game.players))
-    return session.execute(stmt.execution_options(populate_existing=True)).unique().scalar_one_or_none()
+    return session.execute(_LOCK[skip_locked, seats], {"game_id": game_id}).unique().scalar_one_or_none()
 
 
 def open_phase(session: Session, game_id: int) -> Phase | None:
-    return session.scalar(
-        select(Phase).where(Phase.game_id == game_id, Phase.status == "open").order_by(Phase.seq.desc())
-    )
+    return session.scalars(_OPEN_PHASE, {"game_id": game_id}).first()
 
 
 def open_phase_of(session: Session, game: Game) -> Phase | None:
@@ -120,10 +128,4 @@ def clear_orders(session: Session, game_id: int, phase: str, power: str | None =
 
 
 def unpublished_press(session: Session, game_id: int) -> list[Press]:
-    return list(
-        session.scalars(
-            select(Press)
-            .where(Press.game_id == game_id, Press.postal.is_(True), Press.published.is_(False))
-            .order_by(Press.id)
-        )
-    )
+    return list(session.scalars(_UNPUBLISHED_PRESS, {"game_id": game_id}))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -33,13 +33,14 @@ class TurnOutcome:
     due_at_once: bool = False  # the next phase waits for nobody (turns.disorder.due_at_once)
 
 
+_CLAIM = (update(Game).where(Game.id == bindparam("game_id"), Game.version == bindparam("seen"))
+          .values(version=bindparam("claimed")).execution_options(synchronize_session=False))  # built once
+
+
 def bump_version(db: Session, game: Game) -> None:
     """Claim the game for this transaction: fails if another process changed it meanwhile."""
     claimed = game.version + 1
-    result = db.execute(
-        update(Game).where(Game.id == game.id, Game.version == game.version).values(version=claimed)
-        .execution_options(synchronize_session=False)
-    )
+    result = db.execute(_CLAIM, {"game_id": game.id, "seen": game.version, "claimed": claimed})
     if not isinstance(result, CursorResult) or result.rowcount != 1:
         raise ProcessError(f"game '{game.name}' was changed by another process", "changed_meanwhile")
     # What the row now holds: no second UPDATE of it at the next flush (the version went up by

@@ -51,6 +51,9 @@ def enqueue(
     return row
 
 
+_INSERT_ALL = insert(OutboundMessage.__table__)  # built once; executemany, no row objects
+
+
 def enqueue_all(session: Session, judge: Judge, mails: Sequence[Mapping[str, Any]]) -> int:
     """Add several mails (each the keywords of ``enqueue``) to the outbox in one statement, as a
     turn's results go to every player: no row objects for the session to keep and flush.  Mails a
@@ -60,9 +63,8 @@ def enqueue_all(session: Session, judge: Judge, mails: Sequence[Mapping[str, Any
         for mail in mails:
             enqueue(session, judge, **mail)
         return len(mails)
-    # ORM-enabled: what the session holds is flushed first, so the outbox keeps the order mails were queued in.
-    session.execute(insert(OutboundMessage).execution_options(render_nulls=True),
-                    [_values(judge, **mail) for mail in mails])
+    session.flush()  # what the session holds goes first: the outbox keeps the order mails were queued in
+    session.connection().execute(_INSERT_ALL, [_values(judge, **mail) for mail in mails])
     return len(mails)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, load_only
 
 from app.db import queries
 from app.db.models import Game, MapImage
@@ -48,19 +48,21 @@ def phase_map(db: Session, game: Game, phase: str, state: dict[str, Any], result
     digest = _digest(game.variant, state, result, game.name)
     values = {"digest": digest, "game_id": game.id, "phase": phase[:12], "kind": kind,
               "renderer_version": RENDERER_VERSION, "variant": game.variant, "title": game.name[:80],
-              "state": state, "result": result, "png": None}
+              "state": state, "result": result}
     # One statement for a new map; a map recorded already (by this or another transaction) is
     # left as it is and read back.
-    added = db.scalars(_insert(db).values(values).on_conflict_do_nothing(index_elements=["digest"])
-                       .returning(MapImage)).first()
+    added = db.scalars(_INSERT[db.get_bind().dialect.name == "postgresql"], values).first()
     return added if added is not None else db.scalar(select(MapImage).where(MapImage.digest == digest))
 
 
-def _insert(db: Session) -> Any:
-    """INSERT for this database, with its ON CONFLICT clause."""
-    if db.get_bind().dialect.name == "postgresql":
-        return postgresql.insert(MapImage)
-    return sqlite.insert(MapImage)
+def _insert(dialect: Any) -> Any:
+    """The INSERT of a map for this database, with its ON CONFLICT clause; what it gives back is the
+    row's id and digest (the position it was drawn from is not read back: loaded if asked for)."""
+    return (dialect.insert(MapImage).on_conflict_do_nothing(index_elements=["digest"]).returning(MapImage)
+            .options(load_only(MapImage.id, MapImage.digest)))
+
+
+_INSERT = {True: _insert(postgresql), False: _insert(sqlite)}  # built once: by whether PostgreSQL
 
 
 def map_png(db: Session, image: MapImage) -> bytes | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game, Player
@@ -74,11 +74,12 @@ def granted_days(game: Game, power: str | None) -> int:
     return int(grants.get(power or "", 0)) if isinstance(grants, dict) else 0
 
 
+_DETAILS = select(AuditEntry.detail).where(AuditEntry.game_id == bindparam("game_id"), AuditEntry.action == _ACTION)
+
+
 def _recorded_details(db: Session, game: Game) -> list[dict[str, object]]:
     """The details of every absence recorded in ``game`` (one query, whoever set them)."""
-    return [detail for detail in db.scalars(select(AuditEntry.detail).where(AuditEntry.game_id == game.id,
-                                                                             AuditEntry.action == _ACTION))
-            if isinstance(detail, dict)]
+    return [detail for detail in db.scalars(_DETAILS, {"game_id": game.id}) if isinstance(detail, dict)]
 
 
 def _spans_of(details: list[dict[str, object]], seat: Player) -> list[tuple[datetime, datetime]]:

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from app.db import queries
@@ -98,6 +98,16 @@ def stored_order(row: OrderRow) -> OrderInput | None:
     return row.order
 
 
+# One statement for a phase's orders and those given in advance for later phases (not the
+# history: the orders of the phases processed before it); built once.
+_LIVE_ORDERS = (select(OrderRow)
+                .where(OrderRow.game_id == bindparam("game_id"),
+                       OrderRow.phase.not_in(select(Phase.code).where(Phase.game_id == bindparam("game_id"),
+                                                                      Phase.status == "processed",
+                                                                      Phase.seq < bindparam("seq"))))
+                .order_by(OrderRow.power, OrderRow.id))
+
+
 def collect_orders(db: Session, game: Game, phase: Phase) -> PhaseOrders:
     """The stored orders; orders given in advance and not yet read are checked now (the last for
     each unit that has no checked order counts; illegal ones are left out)."""
@@ -105,11 +115,7 @@ def collect_orders(db: Session, game: Game, phase: Phase) -> PhaseOrders:
     orders: dict[str, list[OrderInput]] = {}
     unchecked: dict[str, list[str]] = {}
     ordered: dict[str, set[str]] = {}
-    # One statement for the phase's orders and those given in advance for later phases (not the
-    # history: the orders of the phases processed before this one).
-    past = select(Phase.code).where(Phase.game_id == game.id, Phase.status == "processed", Phase.seq < phase.seq)
-    live = list(db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase.not_in(past))
-                           .order_by(OrderRow.power, OrderRow.id)))
+    live = list(db.scalars(_LIVE_ORDERS, {"game_id": game.id, "seq": phase.seq}))
     rows = [row for row in live if row.phase == phase.code]
     later = tuple(sorted((row for row in live if row.phase != phase.code), key=lambda row: row.id))
     for row in rows:

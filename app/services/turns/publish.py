@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import literal, select, union_all
+from sqlalchemy import bindparam, literal, select, union_all
 from sqlalchemy.orm import Session
 
 from app.db import queries
@@ -24,20 +24,29 @@ from app.services.turns.store import StoredTurn
 __all__ = ["previous_centres", "publish_turn", "render_results", "results_view"]
 
 
-def previous_centres(db: Session, game: Game, before_seq: int | None = None) -> dict[str, int]:
-    """Centre counts at the end of the last adjustment phase processed before ``before_seq`` (for the
-    zine's change column); before the first one, the counts the game started with.  One statement
-    reads just those two positions (not every phase of the game, as a turn did before)."""
-    processed = [Phase.game_id == game.id, Phase.status == "processed"]
-    if before_seq is not None:
-        processed.append(Phase.seq < before_seq)
+def _centres_statement(before: bool) -> Any:
+    """The positions ``previous_centres`` counts from: the last adjustment phase's end and the
+    first phase's start (of the processed phases, before ``seq`` when ``before``)."""
+    processed = [Phase.game_id == bindparam("game_id"), Phase.status == "processed"]
+    if before:
+        processed.append(Phase.seq < bindparam("seq"))
     last_adjustment = (select(literal(0).label("which"), Phase.state_after.label("state"))
                        .where(*processed, Phase.code.endswith("A"), Phase.state_after.is_not(None))
                        .order_by(Phase.seq.desc()).limit(1).subquery())
     first = (select(literal(1).label("which"), Phase.state_before.label("state"))
              .where(*processed).order_by(Phase.seq).limit(1).subquery())
-    found = {which: state for which, state in db.execute(union_all(
-        select(last_adjustment.c.which, last_adjustment.c.state), select(first.c.which, first.c.state)))}
+    return union_all(select(last_adjustment.c.which, last_adjustment.c.state), select(first.c.which, first.c.state))
+
+
+_CENTRES = {before: _centres_statement(before) for before in (False, True)}  # built once
+
+
+def previous_centres(db: Session, game: Game, before_seq: int | None = None) -> dict[str, int]:
+    """Centre counts at the end of the last adjustment phase processed before ``before_seq`` (for the
+    zine's change column); before the first one, the counts the game started with.  One statement
+    reads just those two positions (not every phase of the game, as a turn did before)."""
+    params = {"game_id": game.id} if before_seq is None else {"game_id": game.id, "seq": before_seq}
+    found = {which: state for which, state in db.execute(_CENTRES[before_seq is not None], params)}
     state = found.get(0) or found.get(1)
     if not isinstance(state, dict):
         return {}

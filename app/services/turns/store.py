@@ -98,9 +98,10 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
                 seat.missed_in_row += 1
                 if reached_abandonment(seat, game.settings):
                     abandoned.append(seat.id)
-        elif (seat.power or "").upper() in ordered:
+        elif (seat.power or "").upper() in ordered and seat.missed_in_row:
             seat.missed_in_row = 0
-        seat.wait = False  # draw votes stand until withdrawn (issue 22.4)
+        if seat.wait:  # (a seat left as it was is no work for the flush)
+            seat.wait = False  # draw votes stand until withdrawn (issue 22.4)
     eliminate(game, outcome.state_after)
     crash("turn:seats_updated")
     next_code = outcome.next_phase
