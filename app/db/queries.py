@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import bindparam, delete, func, inspect, select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase, Player, Press
 
@@ -31,22 +31,18 @@ def game_by_name(session: Session, name: str) -> Game | None:
 
 # The statements a deadline storm runs for every game, built once: SQLAlchemy keeps a built
 # statement's cache key, so running it again costs neither building nor keying it.
-_LOCK = {(skip, seats): (select(Game).where(Game.id == bindparam("game_id"))
-                         .with_for_update(skip_locked=skip, of=Game)
-                         .options(*([joinedload(Game.players)] if seats else []))
-                         .execution_options(populate_existing=True))
-         for skip in (False, True) for seats in (False, True)}
+_LOCK = {skip: (select(Game).where(Game.id == bindparam("game_id")).with_for_update(skip_locked=skip)
+                .execution_options(populate_existing=True))
+         for skip in (False, True)}
 _OPEN_PHASE = (select(Phase).where(Phase.game_id == bindparam("game_id"), Phase.status == "open")
                .order_by(Phase.seq.desc()))
 _UNPUBLISHED_PRESS = (select(Press).where(Press.game_id == bindparam("game_id"), Press.postal.is_(True),
                                           Press.published.is_(False)).order_by(Press.id))
 
 
-def lock_game(session: Session, game_id: int, *, skip_locked: bool = False, seats: bool = False) -> Game | None:
-    """The game row, locked for this transaction (FOR UPDATE on PostgreSQL; on SQLite the
-    transaction holds the database's write lock from its start: BEGIN IMMEDIATE), read afresh;
-    ``seats``: its players read in the same statement (they are not locked)."""
-    return session.execute(_LOCK[skip_locked, seats], {"game_id": game_id}).unique().scalar_one_or_none()
+def lock_game(session: Session, game_id: int, *, skip_locked: bool = False) -> Game | None:
+    """The game row, locked for this transaction (FOR UPDATE on PostgreSQL, a no-op on SQLite)."""
+    return session.scalar(_LOCK[skip_locked], {"game_id": game_id})
 
 
 def open_phase(session: Session, game_id: int) -> Phase | None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from app.db import queries
 from app.db.models import Game, JudgeState
@@ -90,20 +91,27 @@ def _check_outage(judge: Judge, report: TickReport) -> None:
             report.paused.append(game.name)
 
 
+_DUE = (select(Game.id).where(Game.status == "active",
+                               or_(Game.deadline <= bindparam("now"), Game.grace_until <= bindparam("now")))
+        .order_by(Game.deadline))  # built once
+
+
 def _due_ids(judge: Judge, now: datetime) -> list[int]:
     with judge.sessions.begin() as db:
-        return list(db.scalars(
-            select(Game.id).where(
-                Game.status == "active",
-                or_(Game.deadline <= now, Game.grace_until <= now),
-            ).order_by(Game.deadline)
-        ))
+        return list(db.scalars(_DUE, {"now": now}))
+
+
+# A due game, locked for the turn with its seats; one another process holds is skipped (SKIP LOCKED
+# on PostgreSQL) as is one no longer due (processed meanwhile): neither is locked.  Built once.
+_LOCK_DUE = (select(Game).where(Game.id == bindparam("game_id"), Game.status == "active",
+                                or_(Game.deadline <= bindparam("now"), Game.grace_until <= bindparam("now")))
+             .with_for_update(skip_locked=True, of=Game).options(joinedload(Game.players))
+             .execution_options(populate_existing=True))
 
 
 def _lock_due(db: Session, judge: Judge, game_id: int) -> Game | None:
-    skip = db.get_bind().dialect.name == "postgresql"
-    game = queries.lock_game(db, game_id, skip_locked=skip, seats=True)
     now = judge.now()
+    game = db.execute(_LOCK_DUE, {"game_id": game_id, "now": now}).unique().scalar_one_or_none()
     if game is None or game.status != "active":
         return None
     due = (game.deadline is not None and game.deadline <= now) or (
@@ -111,20 +119,46 @@ def _lock_due(db: Session, judge: Judge, game_id: int) -> Game | None:
     return game if due else None
 
 
+def _lock_first_due(db: Session, judge: Judge, candidates: deque[int], tried: list[int]) -> Game | None:
+    """The first game of ``candidates`` still due that no other process holds, locked; each one
+    tried is taken off (``tried``): it is this one, or another process has it or had it.  A game
+    skipped costs one statement of this transaction, not a transaction of its own.  After one,
+    another process works along the same list: this one keeps what is still due and goes on from
+    the middle of it (two processes taking turns down one list would each skip every other game,
+    and then try each game the other had; halving, they skip a few where they meet)."""
+    while candidates:
+        tried.append(candidates.popleft())
+        game = _lock_due(db, judge, tried[-1])
+        if game is not None:
+            return game
+        if candidates:
+            due = set(db.scalars(_DUE, {"now": judge.now()}))
+            left = [game_id for game_id in candidates if game_id in due]
+            candidates.clear()
+            candidates.extend(left)
+            candidates.rotate(-(len(candidates) // 2))
+    return None
+
+
 def process_due_game(judge: Judge, game_id: int, report: TickReport) -> bool:
     """One transaction: decide grace / NMR policy for a due game, or process its turn; whether the
     next phase is due at once."""
+    return _process_first_due(judge, deque([game_id]), report, [])
+
+
+def _process_first_due(judge: Judge, candidates: deque[int], report: TickReport, tried: list[int]) -> bool:
+    """``process_due_game`` for the first game of ``candidates`` it can lock (``_lock_first_due``)."""
     try:
-        return _process_due_game(judge, game_id, report)
+        return _process_due_game(judge, candidates, report, tried)
     except ProcessError as error:
-        log.info("skipped game %s: %s", game_id, error)
+        log.info("skipped game %s: %s", tried[-1] if tried else None, error)
         return False
 
 
-def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> bool:
+def _process_due_game(judge: Judge, candidates: deque[int], report: TickReport, tried: list[int]) -> bool:
     with judge.sessions.begin() as db:
         judge.crash("tick:before_lock")
-        game = _lock_due(db, judge, game_id)
+        game = _lock_first_due(db, judge, candidates, tried)
         if game is None:
             return False
         judge.crash("tick:locked")
@@ -222,13 +256,21 @@ def tick(judge: Judge) -> TickReport:
     """One scheduler tick; safe to run in several processes at once."""
     report = TickReport()
     _outage_guard(judge, report)
-    for game_id in _due_ids(judge, judge.now()):
-        for _ in range(_AT_ONCE):  # a phase due at once after this one (turn_disorder.due_at_once)
+    pending = deque(_due_ids(judge, judge.now()))
+    while pending:
+        tried: list[int] = []
+        try:
+            at_once = _process_first_due(judge, pending, report, tried)
+        except Exception:
+            log.exception("processing game %s failed", tried[-1] if tried else None)
+            continue
+        for _ in range(_AT_ONCE - 1):  # a phase due at once after this one (turn_disorder.due_at_once)
+            if not at_once:
+                break
             try:
-                if not process_due_game(judge, game_id, report):
-                    break
+                at_once = process_due_game(judge, tried[-1], report)
             except Exception:
-                log.exception("processing game %s failed", game_id)
+                log.exception("processing game %s failed", tried[-1])
                 break
     send_reminders(judge, report)
     return report
