@@ -10,12 +10,14 @@ from app.db.models import Game, OrderRow, Phase, Player, Press
 __all__ = [
     "clear_orders",
     "game_by_name",
+    "holds_lock",
     "lock_game",
     "open_phase",
     "open_phase_of",
     "orders_for",
     "phases_of",
     "player_by_token",
+    "remember_lock",
     "remember_open_phase",
     "remembered_open_phase",
     "seat_for_power",
@@ -23,6 +25,7 @@ __all__ = [
 ]
 
 _OPEN_PHASES = "open_phase_of"  # session.info: the open phase of a game, remembered for a transaction
+_LOCKED = "locked_games"  # session.info: the games this transaction locked, at which version
 
 
 def game_by_name(session: Session, name: str) -> Game | None:
@@ -41,8 +44,31 @@ _UNPUBLISHED_PRESS = (select(Press).where(Press.game_id == bindparam("game_id"),
 
 
 def lock_game(session: Session, game_id: int, *, skip_locked: bool = False) -> Game | None:
-    """The game row, locked for this transaction (FOR UPDATE on PostgreSQL, a no-op on SQLite)."""
-    return session.scalar(_LOCK[skip_locked], {"game_id": game_id})
+    """The game row, locked for this transaction (FOR UPDATE on PostgreSQL; on SQLite the
+    transaction holds the database's write lock from its BEGIN IMMEDIATE), read afresh."""
+    game = session.scalar(_LOCK[skip_locked], {"game_id": game_id})
+    if game is not None:
+        remember_lock(session, game)
+    return game
+
+
+def remember_lock(session: Session, game: Game) -> None:
+    """This transaction has locked ``game``'s row and read it afresh (``lock_game``), or has
+    changed its version itself since: ``holds_lock`` may answer yes.  Not in a savepoint (rolled
+    back to, it would let the lock go)."""
+    locked: dict[int, tuple[object, int]] = session.info.setdefault(_LOCKED, {})
+    if session.in_nested_transaction():
+        locked.pop(game.id, None)
+    else:
+        locked[game.id] = (session.get_transaction(), game.version)
+
+
+def holds_lock(session: Session, game: Game) -> bool:
+    """Whether this transaction holds ``game``'s row locked, at the version it has in memory: then
+    no other process can have changed the row since, nor can until the commit."""
+    known = session.info.get(_LOCKED, {}).get(game.id)
+    transaction = session.get_transaction()
+    return known is not None and transaction is not None and known == (transaction, game.version)
 
 
 def open_phase(session: Session, game_id: int) -> Phase | None:

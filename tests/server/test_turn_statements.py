@@ -99,25 +99,28 @@ def _open_state(harness: Harness) -> dict[str, object]:
 @pytest.mark.parametrize("policy", ["hold", "cd"])
 def test_a_deadline_turn_asks_the_database_a_bounded_number_of_times(started: Harness, policy: str) -> None:
     started.send("gm@example.com", f"SIGNON master@alpha masterpw\nSET NMR {policy}")
+    version = _game(started).version
     for turn, ordering in (("S1901M", ("FRANCE", "GERMANY")), ("F1901M", tuple(POWERS))):
         assert _game(started).phase == turn
         seen = _play_deadline(started, ordering)
         # What the tick itself asks (the outage guard, the due games, the reminders), then the turn:
-        # the game locked with its seats, its open phase, the claim, the orders (once more for the
-        # late powers under CD), the press, the absences, the centres a year ago, one flush (the
-        # game, the phase with its results text, the next phase, the seats), the map, the mails.
-        # 28 statements a turn before issue 20.10 (a storm's turn, 12 now: benchmarks/deadline_storm.py).
+        # the game locked with its seats and its open phase, the orders (once more for the late
+        # powers under CD), the press, the absences, the centres a year ago, one flush (the game with
+        # its new version, the phase with its results text, the next phase, the seats), the map, the
+        # mails.  28 statements a turn before issue 20.10 (a storm's turn, 10 now: benchmarks/deadline_storm.py).
         late = 1 if policy == "cd" else 0  # who is late: the orders read before the turn's own reading
         notice = 1 if policy == "cd" and turn == "S1901M" else 0  # civil disorder
         assert seen["SELECT audit_log"] == 1, seen  # the absences of every seat at once (was one a seat)
         assert seen["SELECT orders"] == 1 + late, seen  # the orders in advance with the phase's own
-        assert seen["SELECT phases"] == 2, seen  # the open phase, the centres a year ago (was every phase)
-        assert seen["UPDATE games"] == 2, seen  # the claim, and the turn's flush (the version went up twice)
+        assert seen["SELECT phases"] == 1, seen  # the centres a year ago (was every phase); the open one with the lock
+        assert seen["UPDATE games"] == 1, seen  # the claim goes with the turn's flush (was one more, twice)
         assert seen["UPDATE phases"] == 1, seen  # with its results text
         assert seen["INSERT outbound_messages"] == 1 + notice, seen  # the results (and the notice), all at once
         tick_itself = 4  # the outage guard (2), the due games, the reminders
-        # HOLD: 12, and the seats' misses; CD: who is late, the seats put in civil disorder and the notice.
-        assert sum(seen.values()) - tick_itself <= {"hold": 13, "cd": 16}[policy], seen
+        # HOLD: 10, and the seats' misses; CD: who is late, the seats put in civil disorder and the notice.
+        assert sum(seen.values()) - tick_itself <= {"hold": 11, "cd": 14}[policy], seen
+        version += 1
+        assert _game(started).version == version  # one up a turn
 
 
 def test_the_claim_writes_the_game_once_and_counts_one_up(harness: Harness) -> None:
@@ -134,6 +137,34 @@ def test_the_claim_writes_the_game_once_and_counts_one_up(harness: Harness) -> N
         assert seen == Counter({"UPDATE games": 1}), seen  # the guarded UPDATE, and no second one at the flush
     with harness.judge.sessions.begin() as db:
         assert db.get_one(Game, game.id).version == before + 1
+
+
+def test_a_claim_by_the_transaction_holding_the_lock_goes_with_its_update_of_the_game(harness: Harness) -> None:
+    with harness.judge.sessions.begin() as db:
+        game = Game(name="locked", variant="standard", status="active", master_email="gm@example.com",
+                    master_password_hash="x", press="white", settings={})
+        db.add(game)
+    with harness.judge.sessions.begin() as db:
+        locked = queries.lock_game(db, game.id)
+        assert locked is not None and queries.holds_lock(db, locked)
+        before = locked.version
+        with _statements(_engine(harness)) as seen:
+            bump_version(db, locked)
+        assert not seen  # nobody else can change the row: nothing to ask
+        assert locked.version == before + 1 and queries.holds_lock(db, locked)
+        locked.phase = "F1901M"
+        with _statements(_engine(harness)) as seen:
+            db.flush()
+        assert seen == Counter({"UPDATE games": 1}), seen
+        locked.version += 1  # changed by this transaction without saying so: no longer known
+        assert not queries.holds_lock(db, locked)
+    with harness.judge.sessions.begin() as db:
+        assert db.get_one(Game, game.id).version == before + 2
+        unlocked = db.get_one(Game, game.id)
+        assert not queries.holds_lock(db, unlocked)  # read, not locked: the claim is the guarded UPDATE
+        with _statements(_engine(harness)) as seen:
+            bump_version(db, unlocked)
+        assert seen == Counter({"UPDATE games": 1}), seen
 
 
 def test_a_deadline_clear_of_absences_reads_them_in_one_statement(started: Harness) -> None:

@@ -10,6 +10,7 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
+from app.db import queries
 from app.db.models import Game
 from app.services.errors import DomainError
 
@@ -40,6 +41,12 @@ _CLAIM = (update(Game).where(Game.id == bindparam("game_id"), Game.version == bi
 def bump_version(db: Session, game: Game) -> None:
     """Claim the game for this transaction: fails if another process changed it meanwhile."""
     claimed = game.version + 1
+    if queries.holds_lock(db, game):
+        # Locked and read afresh by this transaction: nobody else can have changed it, nor can
+        # before the commit.  The new version goes with the transaction's own UPDATE of the game.
+        game.version = claimed
+        queries.remember_lock(db, game)
+        return
     result = db.execute(_CLAIM, {"game_id": game.id, "seen": game.version, "claimed": claimed})
     if not isinstance(result, CursorResult) or result.rowcount != 1:
         raise ProcessError(f"game '{game.name}' was changed by another process", "changed_meanwhile")

@@ -7,12 +7,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, or_, select
+from sqlalchemy import and_, bindparam, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
 from app.db import queries
-from app.db.models import Game, JudgeState
+from app.db.models import Game, JudgeState, Phase
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError
 from app.services.kernel.render import format_deadline
@@ -101,18 +101,28 @@ def _due_ids(judge: Judge, now: datetime) -> list[int]:
         return list(db.scalars(_DUE, {"now": now}))
 
 
-# A due game, locked for the turn with its seats; one another process holds is skipped (SKIP LOCKED
-# on PostgreSQL) as is one no longer due (processed meanwhile): neither is locked.  Built once.
-_LOCK_DUE = (select(Game).where(Game.id == bindparam("game_id"), Game.status == "active",
-                                or_(Game.deadline <= bindparam("now"), Game.grace_until <= bindparam("now")))
+# A due game, locked for the turn with its seats and its open phase; one another process holds is
+# skipped (SKIP LOCKED on PostgreSQL) as is one no longer due (processed meanwhile): neither is
+# locked.  Built once.
+_LOCK_DUE = (select(Game, Phase)
+             .outerjoin(Phase, and_(Phase.game_id == Game.id, Phase.status == "open"))
+             .where(Game.id == bindparam("game_id"), Game.status == "active",
+                    or_(Game.deadline <= bindparam("now"), Game.grace_until <= bindparam("now")))
+             .order_by(Phase.seq.desc())
              .with_for_update(skip_locked=True, of=Game).options(joinedload(Game.players))
              .execution_options(populate_existing=True))
 
 
 def _lock_due(db: Session, judge: Judge, game_id: int) -> Game | None:
     now = judge.now()
-    game = db.execute(_LOCK_DUE, {"game_id": game_id, "now": now}).unique().scalar_one_or_none()
-    if game is None or game.status != "active":
+    found = db.execute(_LOCK_DUE, {"game_id": game_id, "now": now}).unique().first()
+    if found is None:
+        return None
+    game, phase = found
+    queries.remember_lock(db, game)
+    if phase is not None:
+        queries.remember_open_phase(db, game, phase)  # the latest open phase, as queries.open_phase reads it
+    if game.status != "active":
         return None
     due = (game.deadline is not None and game.deadline <= now) or (
         game.grace_until is not None and game.grace_until <= now)

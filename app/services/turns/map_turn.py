@@ -36,14 +36,14 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
     crash("turn:start")
     if expected_phase and game.phase and expected_phase.upper() != game.phase.upper():
         raise ProcessError(f"the phase is {game.phase}, not {expected_phase.upper()}", "stale_phase")
-    kept = queries.remembered_open_phase(db, game)
-    bump_version(db, game)
-    if kept is not None:  # claiming the game leaves its open phase as it was: not asked for again
-        queries.remember_open_phase(db, game, kept)
-    crash("turn:claimed")
     phase, adjudication = adjudicate_open_phase(db, game)
     # Read before the turn writes anything: what it writes then goes to the database in one flush.
     press = queries.unpublished_press(db, game.id)
+    # The claim (after the reading: the game locked by this transaction, its new version goes with
+    # that flush; otherwise an UPDATE that fails if another process changed the game meanwhile).
+    bump_version(db, game)
+    queries.remember_open_phase(db, game, phase)  # claiming the game leaves its open phase as it was
+    crash("turn:claimed")
     crash("turn:adjudicated")
     crash("turn:next_state")
     stored = store_turn(db, game, phase, adjudication, judge.now(), crash)
