@@ -278,7 +278,10 @@ def create_started_game(judge, name: str, *, domain: str = DOMAIN, **settings: o
 
 
 def make_due(judge, name: str) -> None:  # type: ignore[no-untyped-def]
-    """Move the game's deadline into the past (as if time had passed)."""
+    """Move the game's deadline, and its open phase's, into the past (as if time had passed).
+    The phase's too: an order mail handled before the turn (a server's poller may beat its
+    scheduler to the game) would otherwise put the game's deadline back to the phase's, in the
+    future (``turns.deadlines.check_early``), and the turn would never come."""
     from datetime import timedelta
 
     from app.db import queries
@@ -287,6 +290,9 @@ def make_due(judge, name: str) -> None:  # type: ignore[no-untyped-def]
         game = queries.game_by_name(db, name)
         assert game is not None
         game.deadline = judge.now() - timedelta(seconds=1)
+        phase = queries.open_phase(db, game.id)
+        if phase is not None:
+            phase.deadline = game.deadline
 
 
 def wait_until(predicate, timeout: float = 30.0, what: str = "condition") -> None:  # type: ignore[no-untyped-def]
