@@ -95,13 +95,24 @@ def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm:
     return deadline
 
 
+def _check_hours(judge: Judge, key: TimingKey, value: float | str | None) -> None:
+    """The one rule of a phase timing's hours, whichever door asks (``SET MOVE NEXT 48``, the dashboard's
+    settings and new-game forms): to the deadline 1 hour up to the cap of ``SET DEADLINE``
+    (``JUDGE_MAX_EXTENSION_DAYS``, 14 days: 336 hours), a grace 0 (none) up to the same cap."""
+    cap = 24 * judge.settings.max_extension_days
+    low, what = (1, "hours to the deadline") if key == "next_hours" else (0, "grace hours")
+    number = value if isinstance(value, float | int) and not isinstance(value, bool) else None
+    if number is None or not low <= number <= cap:  # NaN fails both comparisons
+        shown = str(value) if number is None else f"{number:g}"
+        raise DomainError("hours_out_of_range", f"{what} are {low} to {cap} ({cap // 24} days), not {shown}")
+
+
 def set_timing(judge: Judge, db: Session, actor: Actor, kind: str, key: TimingKey,
                value: float | str | None) -> TimingSet:
     """One timing value (hours, ``hh:mm`` or a days pattern) of one phase kind, or of ``all``."""
     game = gm_game(db, actor)
-    if key in ("next_hours", "grace_hours") and not (
-            isinstance(value, float | int) and 0 <= value <= 24 * judge.settings.max_extension_days):
-        raise DomainError("hours_out_of_range", "hours out of range")
+    if key in ("next_hours", "grace_hours"):
+        _check_hours(judge, key, value)
     if kind != "all" and kind not in PHASE_KINDS:
         raise DomainError("bad_phase_kind", f"the phase kind is one of {', '.join(PHASE_KINDS)}")
     kinds = PHASE_KINDS if kind == "all" else (kind,)
