@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine.geo import Province, Terrain, build_map
-from .engine.hooks import check_hooks
+from .engine.modules import rule_hooks
 from .engine.phases import Phase
 from .engine.rules import rule_options
 from .engine.variant import (
@@ -197,7 +197,7 @@ def variant_from_data(data: dict[str, Any], name: str | None = None) -> Variant:
         victory_groups=tuple(groups.get("groups", ())) if groups.get("enabled") else (),
         group_minimum=int(groups.get("minimum_per_group", 0)),
         standing_armies=tuple(p.id for p in provinces if p.standing_army),
-        hooks=check_hooks(data.get("hooks", [])),
+        hooks=rule_hooks(data.get("hooks", [])),
         extra={k: v for k, v in data.items() if k not in _KNOWN_KEYS},
     )
 
