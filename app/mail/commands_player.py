@@ -246,36 +246,3 @@ class Resign(Command):
             ctx.add_note("You have left the game.")
         else:
             ctx.add_note(f"You have resigned {resigned.power_name}; the power is open for TAKEOVER.")
-
-
-ARMY_FLEET_HELP = """\
-Small World orders (docs/commands.md, "Small World: the Army/Fleet module"):
-
-  Board a fleet next to the army (the army and fleet become one A/F at sea):
-    A Spain boards F Mid-Atlantic
-  Move an A/F (like a fleet, over seas and islands):
-    A/F Mid-Atlantic - Western Mediterranean
-  Land the army (the fleet stays at sea), in any of three forms:
-    A/F Norwegian Sea - Scandinavia  /  A/F Norwegian Sea disembarks Scandinavia  /  A disembarks Scandinavia
-  Board, sail and land in one move (Davis's example):
-    A Spain boards F Western Mediterranean
-    A/F Western Mediterranean - Eastern Mediterranean - Greece
-    (or the two orders A/F Western Mediterranean - Eastern Mediterranean and A disembarks Greece)
-  Fast Ferry (a convoy across one sea only; further, board an A/F):
-    F North Sea Fast Ferry A London - Norway   (or F North Sea C A London - Norway)
-  An A/F may stay at sea 4 moves in a row, the boarding move included; then its army is lost.
-  It counts as two units (an army and a fleet) for builds and removals.
-  Hidden starting coasts and types (rule 6) are declared by the first Spring 01 order:
-    F Peking - Yellow Sea  (China's unit in Peking is a fleet)
-    F Arabia/EC - Arabian Sea  (Islam's fleet starts on the east coast)
-  After a Fall move, send your retreats with your Winter builds or removals, in one mail:
-    A Sahara - West Africa
-    BUILD A Ethiopia"""
-
-
-def variant_help(ctx: MailSession) -> str | None:
-    """The order help of the signed-on game's variant (Small World's A/F orders), if any."""
-    game = ctx.game
-    if game is None or not str(game.variant).lower().startswith("smallworld"):
-        return None
-    return ARMY_FLEET_HELP

@@ -13,12 +13,11 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game
 from app.dod3.powers import GROUPING_PRESETS
-from app.dod3.variant import VARIANT as DOD3_VARIANT
 from app.services.errors import DomainError
 from app.services.games import gm
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
-from app.services.ruleset.engine import available
+from app.services.ruleset.catalogue import offered_variants
 from app.services.ruleset.timing import DEFAULT_SETTINGS, game_setting, parse_days
 
 __all__ = ["DOD3_GROUPINGS", "PHASE_KINDS", "PRESS_RULES", "GameSettings", "PhaseTiming", "SettingsChange",
@@ -31,8 +30,9 @@ _AT = re.compile(r"^([01]?\d|2[0-3]):[0-5]\d$")
 
 
 def game_variants() -> tuple[str, ...]:
-    """Every variant ``judge variant list`` knows, and Days of Decision III (``DOD3 CREATE``)."""
-    return (*available(), DOD3_VARIANT)
+    """The names the new-game form offers (``catalogue.offered_variants``: each map variant's
+    folder declares its offer), then Days of Decision III (``DOD3 CREATE``)."""
+    return tuple(offer.name for offer in offered_variants())
 
 
 @dataclass(frozen=True)

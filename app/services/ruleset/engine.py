@@ -1,8 +1,9 @@
 """The engine port: the one place the services reach the engine (an import-linter contract
 keeps it so).  A game's variant with the game's rule options, stored phases to engine values
 and back (through ``app.db.codec``), order checks, what a power must order, adjudication, a
-variant's description and opening position; and the engine's value types the use cases name
-(``Variant``, ``GameState``, ``Order``, ``Unit``...), re-exported.
+variant's description and opening position; the variant registry (the names games are played
+under, their offers and HELP sections: ``app.variants``); and the engine's value types the use
+cases name (``Variant``, ``GameState``, ``Order``, ``Unit``...), re-exported.
 
 Every call takes a ``Variant`` made by ``game_variant`` (the game's own rule options applied),
 so no engine call can forget them.
@@ -43,7 +44,7 @@ from app.engine.setup import read_unit
 from app.engine.variant import with_game_rules
 from app.engine.victory import update_centres
 from app.services.errors import DomainError
-from app.variants import available, load_game_variant, load_variant
+from app.variants import VariantEntry, available, help_section, load_game_variant, load_variant, offered
 
 __all__ = [
     "Board",
@@ -65,6 +66,7 @@ __all__ = [
     "SupportMove",
     "Unit",
     "Variant",
+    "VariantEntry",
     "Waive",
     "adjudicate",
     "available",
@@ -72,8 +74,10 @@ __all__ = [
     "convoy_path",
     "game_rules",
     "game_variant",
+    "help_section",
     "initial_state",
     "load_variant",
+    "offered",
     "order_from_json",
     "order_json",
     "order_need",
