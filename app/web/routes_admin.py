@@ -15,7 +15,8 @@ from app.services.errors import DomainError
 from app.services.games import gm
 from app.services.games.gm_accounts import GmPrincipal
 from app.services.games.gm_admin import create_linked_game, invite_player, resend_mail, set_aside_quarantined
-from app.services.games.settings import DOD3_GROUPINGS, change_settings, default_settings, game_variants
+from app.services.games.settings import DOD3_GROUPINGS, change_settings, default_settings
+from app.services.ruleset.catalogue import offered_variants
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.readmodels.forming import create_linked_dod3_game
@@ -40,7 +41,7 @@ def _back(name: str, note: str = "") -> RedirectResponse:
 def _new_game_page(request: Request, status: int = 200, error: str | None = None,
                    form: dict[str, str] | None = None) -> Response:
     return pages(request).render(request, "new_game.html.j2", status_code=status, title="New game", error=error,
-                                 form=form or {}, variants=game_variants(), nmr_policies=gm.NMR_POLICIES,
+                                 form=form or {}, variants=offered_variants(), nmr_policies=gm.NMR_POLICIES,
                                  settings=default_settings(), groupings=DOD3_GROUPINGS)
 
 

@@ -5,6 +5,7 @@ settings after creation; START, EJECT, TERMINATE, a note and a broadcast."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -13,6 +14,7 @@ from sqlalchemy import select
 
 from app.db.models import AuditEntry, Game, Player
 from app.services.games.settings import game_variants
+from app.services.ruleset.catalogue import offered_variants
 from app.web import create_app
 from tests.server.conftest import POWERS, player
 from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, make_harness, play_games, signed_in
@@ -237,3 +239,15 @@ def test_the_form_offers_the_variants_the_service_lists_and_each_makes_a_game(fr
     with fresh.judge.sessions() as db:
         made = {g.name: g.variant for g in db.scalars(select(Game).where(Game.name.like("v%x")))}
     assert made == {f"v{number}x": variant for number, variant in enumerate(game_variants())}
+
+
+def test_the_new_game_form_names_each_variant_by_its_declared_title(world: World) -> None:
+    """Issue 20.7: the offer (title, description) comes from the variant's folder."""
+    client = signed_in(world, GM, GM_PASSWORD)
+    form = client.get("/games/new").text
+    for offer in offered_variants():
+        assert f'<option value="{offer.name}"' in form
+        assert f">{html.escape(offer.title)} ({offer.name})</option>" in form
+        if offer.description:
+            assert f"<li><b>{html.escape(offer.title)}</b>: {html.escape(offer.description)}</li>" in form
+    assert "Small World II-R" in form and "Zeus 5" in form
