@@ -5,11 +5,11 @@ settings after creation; START, EJECT, TERMINATE, a note and a broadcast."""
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape
 from sqlalchemy import select
 
 from app.db.models import AuditEntry, Game, Player
@@ -247,7 +247,7 @@ def test_the_new_game_form_names_each_variant_by_its_declared_title(world: World
     form = client.get("/games/new").text
     for offer in offered_variants():
         assert f'<option value="{offer.name}"' in form
-        assert f">{html.escape(offer.title)} ({offer.name})</option>" in form
+        assert f">{escape(offer.title)} ({offer.name})</option>" in form
         if offer.description:
-            assert f"<li><b>{html.escape(offer.title)}</b>: {html.escape(offer.description)}</li>" in form
+            assert f"<li><b>{escape(offer.title)}</b>: {escape(offer.description)}</li>" in form
     assert "Small World II-R" in form and "Zeus 5" in form
