@@ -3,6 +3,7 @@ retreat, and the orders it has stored in advance for later phases (``PHASE``).""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase
+from app.services.ruleset.stored import stored_state
 
 __all__ = ["AdvanceOrders", "RetreatChoice", "advance_orders", "retreat_choices"]
 
@@ -26,11 +28,10 @@ class AdvanceOrders:
     orders: tuple[str, ...]  # as written: checked when that phase opens
 
 
-def retreat_choices(state: dict[str, Any], power: str) -> tuple[RetreatChoice, ...]:
-    """The dislodged units of ``power`` in a retreat phase's position, with their retreats."""
-    dislodged = (state.get("dislodged") or {}).get(power.upper()) or {}
-    return tuple(RetreatChoice(str(unit), tuple(str(o) for o in (info or {}).get("retreats") or ()))
-                 for unit, info in sorted(dislodged.items()))
+def retreat_choices(state: Mapping[str, Any], power: str) -> tuple[RetreatChoice, ...]:
+    """The dislodged units of ``power`` in a retreat phase's stored position, with their retreats."""
+    return tuple(RetreatChoice(d.unit, d.retreats)
+                 for d in sorted(stored_state(state).dislodged_of(power), key=lambda d: d.unit))
 
 
 def advance_orders(db: Session, game: Game, power: str, open_phase: str) -> tuple[AdvanceOrders, ...]:

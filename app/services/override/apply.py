@@ -7,8 +7,6 @@ losing the game's course: the later phases are replayed from their stored orders
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -26,6 +24,7 @@ from app.services.override.mail import queue_correction
 from app.services.override.plan import RedonePhase, ReplayPlan, plan_override
 from app.services.override.preview import OverrideCommitted, OverridePreview, ReplayedPhase
 from app.services.ruleset import engine as game_engine
+from app.services.ruleset.stored import StoredState, stored_state
 from app.services.ruleset.timing import game_setting, next_deadline
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.adjudicate import orders_as_json, orders_as_text
@@ -35,20 +34,19 @@ from app.services.turns.store import eliminate
 __all__ = ["OverrideCommitted", "OverridePreview", "ReplayedPhase", "commit_override", "preview_override"]
 
 
-def _comparable(plan: ReplayPlan, old_after: dict[str, Any] | None,
-                new_after: dict[str, Any]) -> dict[str, Any] | None:
+def _comparable(plan: ReplayPlan, old_after: StoredState | None, new_after: StoredState) -> StoredState | None:
     """The old course's position to set beside ``new_after``: when the new course no longer plays
     a retreat phase the old one did, the position after that retreat phase, or, while it is still
     open, with the centres its moves took (before the retreats the Fall's centres have not changed
     hands yet, and every power would seem to gain them)."""
     dropped = {s.code: s for s in plan.dropped}
-    while old_after is not None and old_after.get("phase") != new_after.get("phase"):
-        skipped = dropped.get(str(old_after.get("phase")))
+    while old_after is not None and old_after.phase != new_after.phase:
+        skipped = dropped.get(old_after.phase)
         if skipped is None:
             break
-        if skipped.state_after is None:  # the retreat phase is the open one: its moves' centres
-            if skipped.code.endswith("R"):
-                return game_engine.centres_after_moves(plan.variant, old_after)
+        if skipped.state_after is None:  # the retreat phase is the open one: its start (``old_after``
+            if skipped.code.endswith("R"):  # as stored) with its moves' centres
+                return stored_state(game_engine.centres_after_moves(plan.variant, skipped.state_before))
             break
         old_after = skipped.state_after
     return old_after
@@ -59,17 +57,17 @@ def _preview(game: Game, phase_code: str, changes: OverrideChanges, plan: Replay
     target = plan.target
     stored = target.stored
     replayed = tuple(ReplayedPhase(
-        phase=r.code, orders=order_diffs(variant, r.stored.results, r.results),
-        position=position_diff(_comparable(plan, r.stored.state_after, r.state_after), r.state_after),
+        phase=r.code, orders=order_diffs(variant, r.stored.results, r.typed_results),
+        position=position_diff(_comparable(plan, r.stored.state_after, r.typed_after), r.typed_after),
         unfit=r.unfit) for r in plan.replayed)
     unfit = (*target.unfit, *(u for r in plan.replayed for u in r.unfit), *plan.open_unfit)
     return OverridePreview(
         game=game.name, phase=phase_code.upper(), changes=changes, rulings=plan.rulings,
-        orders=order_diffs(variant, stored.results, target.results),
-        position=position_diff(_comparable(plan, stored.state_after, target.state_after), target.state_after),
+        orders=order_diffs(variant, stored.results, target.typed_results),
+        position=position_diff(_comparable(plan, stored.state_after, target.typed_after), target.typed_after),
         replayed=replayed, dropped_phases=tuple(s.code for s in plan.dropped),
         current_phase_old=plan.current_old, current_phase_new=plan.open_code,
-        current_position=position_diff(plan.current_state_old, plan.open_state),
+        current_position=position_diff(plan.current_state_old, plan.open_position),
         unfit=tuple(unfit), notes=plan.notes, current_state=plan.open_state,
     )
 
@@ -120,7 +118,7 @@ def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None
 
 
 def _nmr(redone: RedonePhase) -> list[str]:
-    defaulted = {str(e.get("power")) for e in redone.results.get("orders") or [] if e.get("default")}
+    defaulted = {e.power for e in redone.typed_results.orders if e.default}
     return sorted(p for p in defaulted if not redone.orders.get(p))
 
 
@@ -131,13 +129,13 @@ def _rerender(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
     for index, phase in enumerate(redone):
         row = db.get_one(Phase, phase.stored.id)
         following = redone[index + 1].stored.deadline if index + 1 < len(redone) else game.deadline
-        view = results_view(judge, game, row, phase.results, phase.state_after, _nmr(phase), row.deadline,
+        view = results_view(judge, game, row, phase.typed_results, phase.typed_after, _nmr(phase), row.deadline,
                             following if phase.winner is None else None, previous_centres(db, game, row.seq))
         row.results_text = render_results(judge, view, layout)[0]
 
 
-def _reseat(game: Game, state: dict[str, Any]) -> None:
-    present = {p.upper() for key in ("units", "centers") for p, items in (state.get(key) or {}).items() if items}
+def _reseat(game: Game, state: StoredState) -> None:
+    present = state.in_play()
     for seat in game.players:
         if seat.status == "eliminated" and seat.power in present:
             seat.status = "active"
@@ -164,7 +162,7 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
             order_row.checked = False  # kept as orders in advance, checked if that phase comes again
     db.flush()
     _open_after(db, judge, game, plan)
-    _reseat(game, plan.open_state or plan.target.state_after)
+    _reseat(game, plan.open_position or plan.target.typed_after)
     db.flush()
     every = (plan.target, *plan.replayed)
     as_mailed = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in every}

@@ -17,6 +17,7 @@ from app.services.kernel.context import Judge
 from app.services.override.apply import OverridePreview, preview_override
 from app.services.override.changes import OverrideChanges
 from app.services.override.plan import plan_override
+from app.services.ruleset.stored import stored_state
 
 __all__ = ["OverrideReview", "PhaseOrders", "phase_orders", "review_override"]
 
@@ -55,7 +56,7 @@ def phase_orders(judge: Judge, db: Session, actor: Actor, game: Game, phase_code
     require_master(actor, game)
     phase = _processed(db, game, phase_code)
     parsed = phase.orders_parsed or {}
-    powers = [p for p in (phase.state_before or {}).get("units", {}) if isinstance(p, str)]
+    powers = list(stored_state(phase.state_before).units)
     powers += [p for p in parsed if p not in powers]
     return PhaseOrders(phase.code, tuple((p.upper(), tuple(str(o) for o in parsed.get(p) or [])) for p in powers))
 

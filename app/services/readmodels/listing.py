@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -16,7 +16,9 @@ from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.results.centres import projected_centres
 from app.services.results.report import Names
+from app.services.ruleset.kinds import ruleset_for
 from app.services.ruleset.phases import PhaseName
+from app.services.ruleset.stored import StoredState, stored_state
 from app.services.ruleset.timing import game_setting
 
 __all__ = ["GameInfo", "GameRow", "History", "SeatRow", "Summary", "game_history", "game_info", "game_summary",
@@ -105,18 +107,20 @@ def game_summary(judge: Judge, db: Session, actor: Actor, name: str) -> Summary:
     book = book_of(judge, game)
     supply = Names(judge.variant_data(game.variant)).centres
     centres: list[tuple[str, tuple[int, ...]]] = []
+    has_map = ruleset_for(game.variant).has_map
     for phase in queries.phases_of(db, game.id):
         if not phase.state_after:
             continue
-        held: dict[str, list[str]] = {p.upper(): list(c) for p, c in (phase.state_after.get("centers") or {}).items()}
-        if _fall_before_retreats(phase.code, phase.state_after):
-            held = projected_centres(held, phase.state_after.get("units") or {}, supply)
-        centres.append((phase.code, tuple(len(held.get(p, [])) for p in book.ids)))
+        after = stored_state(phase.state_after) if has_map else None
+        held: Mapping[str, Sequence[str]] = after.centres if after is not None else {}
+        if after is not None and _fall_before_retreats(phase.code, after):
+            held = projected_centres(held, after.units, supply)
+        centres.append((phase.code, tuple(len(held.get(p, ())) for p in book.ids)))
     players = tuple(SeatRow(book.name(s.power) if s.power else "?", s.status, s.email)
                     for s in game.players if s.role == "player")
     return Summary(game.name, game.variant, game.status, tuple(book.ids), tuple(centres), players)
 
 
-def _fall_before_retreats(code: str, state_after: dict[str, Any]) -> bool:
-    name, following = PhaseName(code), PhaseName(str(state_after.get("phase") or ""))
+def _fall_before_retreats(code: str, state_after: StoredState) -> bool:
+    name, following = PhaseName(code), PhaseName(state_after.phase)
     return name.kind == "movement" and name.season == "Fall" and following.kind == "retreat"

@@ -31,6 +31,7 @@ from app.services.kernel.security import hash_password, new_token
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_master
 from app.services.mailout.outbox import enqueue
+from app.services.ruleset.stored import stored_state
 from app.services.ruleset.timing import game_setting
 
 __all__ = ["ABANDON_AFTER", "TakeoverAsked", "TookOver", "VACANT", "abandon_after", "announce_vacancy",
@@ -123,13 +124,14 @@ def welcome_text(judge: Judge, db: Session, game: Game, seat: Player, name: str)
              "sign you on without a password.  Keep that address private.", ""]
     phase = queries.open_phase(db, game.id)
     if phase is not None:
-        state = phase.state_before or {}
-        units = (state.get("units") or {}).get(seat.power or "")
-        centres = (state.get("centers") or {}).get(seat.power or "")
+        drawn = "units" in (phase.state_before or {})  # a position on a map (a DoD III step has its own)
+        state = stored_state(phase.state_before) if drawn else None
+        units = state.units.get(seat.power or "") if state is not None else None
+        centres = state.centres.get(seat.power or "") if state is not None else None
         if units is not None:
-            lines.append(f"Your units: {', '.join(str(u) for u in units) or 'none'}.")
+            lines.append(f"Your units: {', '.join(units) or 'none'}.")
         if centres is not None:
-            lines.append(f"Your supply centres ({len(centres)}): {', '.join(str(c) for c in centres) or 'none'}.")
+            lines.append(f"Your supply centres ({len(centres)}): {', '.join(centres) or 'none'}.")
         lines.append(f"The current phase is {phase.code}; the deadline for its orders is "
                      f"{format_deadline(game.deadline, zone)}.")
         lines.append(f"Send STATUS for the orders your power has so far, HISTORY {game.name} for the results.")

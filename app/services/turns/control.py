@@ -100,7 +100,7 @@ def preview_turn(judge: Judge, db: Session, actor: Actor, game: Game) -> TurnPre
         raise DomainError("not_a_map_game", "PREVIEW shows the results of a map game's phase")
     phase, adjudication = adjudicate_open_phase(db, game)
     outcome = adjudication.outcome
-    view = results_view(judge, game, phase, outcome.results, outcome.state_after, adjudication.nmr,
+    view = results_view(judge, game, phase, outcome.typed_results, outcome.typed_after, adjudication.nmr,
                         phase.deadline or game.deadline, None, previous_centres(db, game))
     view.preview = True
     picture = phase_map(db, game, phase.code, phase.state_before, outcome.results, kind="preview")

@@ -59,7 +59,7 @@ def plan_processing(judge: Judge, db: Session, actor: Actor, game: Game) -> Proc
     if ruleset_for(game.variant).has_map and "units" in (phase.state_before or {}):
         _phase, adjudication = adjudicate_open_phase(db, game)
         outcome = adjudication.outcome
-        view = results_view(judge, game, phase, outcome.results, outcome.state_after, adjudication.nmr,
+        view = results_view(judge, game, phase, outcome.typed_results, outcome.typed_after, adjudication.nmr,
                             phase.deadline or game.deadline, None, previous_centres(db, game))
         view.preview = True
         text = render_results(judge, view, "judge")[0]

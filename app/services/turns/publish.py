@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -17,6 +16,7 @@ from app.services.results.maps import content_id, inline_map_html, phase_map
 from app.services.results.report import Names, ResultsView, build_results_view
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.powers import PowerBook, full_stop
+from app.services.ruleset.stored import StoredResult, StoredState, stored_result, stored_state
 from app.services.ruleset.timing import game_setting
 from app.services.turns.store import StoredTurn
 
@@ -29,9 +29,9 @@ def previous_centres(db: Session, game: Game, before_seq: int | None = None) -> 
     phases = [p for p in queries.phases_of(db, game.id) if before_seq is None or p.seq < before_seq]
     for phase in reversed(phases):
         if phase.code.endswith("A") and phase.state_after:
-            return {p.upper(): len(c) for p, c in (phase.state_after.get("centers") or {}).items()}
+            return stored_state(phase.state_after).centre_counts()
     if phases and phases[0].state_before:
-        return {p.upper(): len(c) for p, c in (phases[0].state_before.get("centers") or {}).items()}
+        return stored_state(phases[0].state_before).centre_counts()
     return {}
 
 
@@ -43,16 +43,17 @@ def render_results(judge: Judge, view: ResultsView, layout: str) -> tuple[str, s
     return judge.templates.render("mail/judge/results.txt.j2", v=view), None
 
 
-def results_view(judge: Judge, game: Game, phase: Phase, results: dict[str, Any], state_after: dict[str, Any],
+def results_view(judge: Judge, game: Game, phase: Phase, results: StoredResult, state_after: StoredState,
                  nmr: Sequence[str], deadline_at: datetime | None, next_deadline_at: datetime | None,
                  centres_before: dict[str, int]) -> ResultsView:
-    """What the results templates print for ``phase`` (hidden builds shown in their public form)."""
+    """What the results templates print for ``phase`` (its stored position, and ``results`` with the
+    position they leave: stored, or just adjudicated); hidden builds shown in their public form."""
     info = judge.variant_data(game.variant)
     zone = game_setting(game.settings, "timezone")
     variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
     return build_results_view(
         game_name=game.name, variant=game.variant, judge_id=judge.settings.judge_id,
-        state_before=phase.state_before, result=results, state_after=state_after,
+        state_before=stored_state(phase.state_before), result=results, state_after=state_after,
         read_order=lambda text: game_engine.read_order(variant, text),
         book=PowerBook(info), names=Names(info),
         deadline_text=format_deadline(deadline_at, zone),
@@ -76,8 +77,8 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
     """Render the results of the stored ``phase`` with the press and the GM's notes, keep the text
     for the history, and queue the results (and the end of the game) to everyone; the mail count."""
     book = PowerBook(judge.variant_data(game.variant))
-    view = results_view(judge, game, phase, phase.results or {}, phase.state_after or {}, nmr, stored.deadline,
-                        stored.next_deadline, previous_centres(db, game, phase.seq))
+    view = results_view(judge, game, phase, stored_result(phase.results), stored_state(phase.state_after), nmr,
+                        stored.deadline, stored.next_deadline, previous_centres(db, game, phase.seq))
     view.notes = [*game.settings.get("notes", []), *notes]
     if game.settings.get("notes"):
         game.settings = {key: value for key, value in game.settings.items() if key != "notes"}

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
 from app.services.orders.submit import check_advance_orders
+from app.services.ruleset.stored import StoredState
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.adjudicate import Adjudication, orders_as_json, orders_as_text
@@ -35,12 +36,11 @@ class StoredTurn:
     abandoned: tuple[int, ...] = ()  # the seats this turn's miss abandoned (issue 22.3)
 
 
-def eliminate(game: Game, state_after: dict[str, Any]) -> None:
+def eliminate(game: Game, state_after: StoredState) -> None:
     """Powers with neither units nor centres left are out."""
-    units = {p.upper() for p, u in (state_after.get("units") or {}).items() if u}
-    centres = {p.upper() for p, c in (state_after.get("centers") or {}).items() if c}
+    in_play = state_after.in_play()
     for seat in game.players:
-        if seat.role == "player" and seat.power and seat.power not in units | centres:
+        if seat.role == "player" and seat.power and seat.power not in in_play:
             seat.status = "eliminated"
 
 
@@ -94,7 +94,7 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
         elif (seat.power or "").upper() in ordered:
             seat.missed_in_row = 0
         seat.wait = False  # draw votes stand until withdrawn (issue 22.4)
-    eliminate(game, outcome.state_after)
+    eliminate(game, outcome.typed_after)
     crash("turn:seats_updated")
     next_code = outcome.next_phase
     next_at = clear_of_absences(db, game, next_deadline(game.settings, next_code, now)) if next_code else None
