@@ -16,10 +16,10 @@ from app.services.games import gm
 from app.services.games.gm_accounts import GmPrincipal
 from app.services.games.gm_admin import create_linked_game, invite_player, resend_mail, set_aside_quarantined
 from app.services.games.settings import DOD3_GROUPINGS, change_settings, default_settings
-from app.services.ruleset.catalogue import offered_variants
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.readmodels.forming import create_linked_dod3_game
+from app.services.ruleset.catalogue import offered_variants
 from app.web.deps import Db, JudgeDep, PageGame, PageGm, PostedForm, game_row
 from app.web.forms import form_text
 from app.web.routes_gm_game import settings_change
