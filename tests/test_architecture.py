@@ -174,3 +174,29 @@ def test_the_judge_reaches_the_engine_only_through_the_typed_port() -> None:
     from app.services.kernel.context import Judge
 
     assert "api" not in {f.name for f in fields(Judge)}
+
+
+def _raw_audit_rows(root: Path) -> list[str]:
+    """Where ``app/`` builds an ``AuditEntry`` itself instead of calling ``kernel.audit.audit``."""
+    helper = root / "app" / "services" / "kernel" / "audit.py"
+    found = []
+    for path in sorted((root / "app").rglob("*.py")):
+        if path == helper:
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"(?<!class )\bAuditEntry\(", line):
+                found.append(f"{path.relative_to(root)}:{number}")
+    return found
+
+
+def test_audit_rows_are_written_by_the_one_helper() -> None:
+    """Every door and use case writes its audit row through ``app.services.kernel.audit.audit``."""
+    assert _raw_audit_rows(ROOT) == []
+
+
+def test_a_raw_audit_row_is_found(tmp_path: Path) -> None:
+    (tmp_path / "app" / "services" / "kernel").mkdir(parents=True)
+    (tmp_path / "app" / "services" / "kernel" / "audit.py").write_text("entry = AuditEntry(actor='a')\n")
+    (tmp_path / "app" / "mail").mkdir()
+    (tmp_path / "app" / "mail" / "door.py").write_text("x = 1\ndb.add(AuditEntry(actor=sender))\n")
+    assert _raw_audit_rows(tmp_path) == ["app/mail/door.py:2"]

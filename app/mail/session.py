@@ -12,13 +12,14 @@ from typing import Any, Protocol
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import AuditEntry, Game, Phase, Player
+from app.db.models import Game, Phase, Player
 from app.mail.errors import CommandError
 from app.mail.render_acks import advance_view, retreat_line
 from app.mail.render_orders import too_many_warning
 from app.services.errors import DomainError
 from app.services.games import identity
 from app.services.kernel.actor import Actor, Role
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.mailout.redact import mask_passwords
@@ -118,9 +119,7 @@ class MailSession:
         self.unprocessed.extend(mask_passwords(line)[:300] for line in lines if line.strip())
 
     def audit(self, action: str, **detail: Any) -> None:
-        self.db.add(
-            AuditEntry(game_id=self.game.id if self.game else None, actor=self.sender, action=action, detail=detail)
-        )
+        audit(self.db, self.sender, self.game, action, **detail)
 
     # -- identity ---------------------------------------------------------------------------
     def actor(self) -> Actor:

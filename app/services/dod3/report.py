@@ -19,10 +19,11 @@ from app.dod3.turns import turn_key
 from app.dod3.victory import victory_tally
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 
 from .mailing import Line, Opened, deadline_text, mail_all, powers_of, visible
-from .store import audit, cfg_of, current_state, game_for, is_dod3, last_phase, save_cfg, setup_of, step_of
+from .store import cfg_of, current_state, game_for, gm_game_for, last_phase, save_cfg, setup_of, step_of
 
 __all__ = ["StatusView", "TallyOutcome", "mail_turn_report", "render_report", "show_status", "show_tally",
            "tally_view"]
@@ -136,10 +137,8 @@ class TallyOutcome:
 
 def show_tally(judge: Judge, db: Session, actor: Actor) -> TallyOutcome:
     """``DOD3 TALLY``: rule 4's tally now; it is also printed in this turn's report."""
-    game = game_for(db, actor)
-    if not actor.is_gm:
-        raise DomainError("not_gm", "only the game master may do that")
-    if not is_dod3(game) or game.status == "forming":
+    game = gm_game_for(db, actor)
+    if game.status == "forming":
         raise DomainError("not_running", f"game '{game.name}' is not running ({game.status})")
     phase = last_phase(db, game)
     if phase is None:
@@ -151,5 +150,5 @@ def show_tally(judge: Judge, db: Session, actor: Actor) -> TallyOutcome:
         cfg = cfg_of(game)
         cfg["tally"] = True
         save_cfg(game, cfg)
-        audit(db, game, actor, "dod3_gm", entry="TALLY")
+        audit(db, actor, game, "dod3_gm", entry="TALLY")
     return TallyOutcome(tally=view, finished=game.status == "finished")

@@ -14,9 +14,9 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Phase, Player
 from app.db.models_web import Contest
 from app.services.errors import DomainError
-from app.services.kernel.access import actor_game, book_of, power_seat
+from app.services.kernel.access import actor_game, book_of, power_seat, require_gm
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import record_audit, require_master
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.mailout.notify import mail_master, mail_seat
 from app.services.mailout.outbox import enqueue
@@ -84,7 +84,7 @@ def contest_phase(judge: Judge, db: Session, actor: Actor, phase_code: str, text
     db.add(row)
     db.flush()
     name = book_of(judge, game).name(power)
-    record_audit(db, actor, game, "contest", contest=row.id, phase=phase.code, power=power, text=body)
+    audit(db, actor, game, "contest", contest=row.id, phase=phase.code, power=power, text=body)
     mail_master(db, judge, game, f"Diplomacy contest {game.name} {phase.code}",
                 f"{name} ({seat.email}) contests the adjudication of {phase.code} in game '{game.name}':\n\n"
                 f"{body}\n\nReview and answer it on the dashboard, phase {phase.code}.\n", kind="contest")
@@ -99,7 +99,7 @@ def _view(judge: Judge, game: Game, row: Contest) -> ContestView:
 def contests_of(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str | None = None
                 ) -> tuple[ContestView, ...]:
     """The contests of a game (of one phase), newest first; for its GM."""
-    require_master(actor, game)
+    require_gm(actor, game)
     stmt = select(Contest).where(Contest.game_id == game.id)
     if phase_code is not None:
         stmt = stmt.where(func.upper(Contest.phase) == phase_code.upper())
@@ -122,20 +122,20 @@ def _open_row(db: Session, game: Game, contest_id: int) -> Contest:
 
 def check_open(judge: Judge, db: Session, actor: Actor, game: Game, contest_id: int) -> None:
     """Refuse before anything is written when the contest a GM means to answer is not open."""
-    require_master(actor, game)
+    require_gm(actor, game)
     _open_row(db, game, contest_id)
 
 
 def answer_contest(judge: Judge, db: Session, actor: Actor, game: Game, contest_id: int, verdict: Verdict,
                    answer: str) -> ContestView:
     """The GM answers a contest: it is closed with ``verdict`` and the player is mailed the answer."""
-    require_master(actor, game)
+    require_gm(actor, game)
     row = _open_row(db, game, contest_id)
     text = answer.strip()
     if not text:
         raise DomainError("no_answer", "write the answer the player will read")
     row.status, row.answer, row.answered_by, row.answered_at = verdict.value, text, actor.address, judge.now()
-    record_audit(db, actor, game, "contest_answer", contest=row.id, phase=row.phase, verdict=verdict.value,
+    audit(db, actor, game, "contest_answer", contest=row.id, phase=row.phase, verdict=verdict.value,
                  answer=text)
     words = {Verdict.UPHELD: "upheld: the phase was corrected", Verdict.REJECTED: "rejected: the adjudication stands",
              Verdict.ANSWERED: "answered"}[verdict]

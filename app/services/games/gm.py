@@ -12,8 +12,9 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game
 from app.services.errors import DomainError
-from app.services.kernel.access import audit, book_of, gm_game
+from app.services.kernel.access import book_of, gm_game
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.kernel.security import hash_password, new_token

@@ -13,8 +13,9 @@ from app.db import queries
 from app.db.models import Game, Phase, Player
 from app.dod3.variant import VARIANT as DOD3
 from app.services.errors import DomainError
-from app.services.kernel.access import audit, book_of, find_game, gm_game
+from app.services.kernel.access import book_of, find_game, gm_game
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.game_names import check_game_name
 from app.services.kernel.limits import check_observer_seat, take_create_quota

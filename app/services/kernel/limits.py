@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game, Player
 from app.services.errors import DomainError
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 
 __all__ = ["CREATE_WINDOW", "address_of_record", "check_observer_seat", "take_create_quota"]
@@ -33,7 +34,7 @@ def take_create_quota(judge: Judge, db: Session, address: str) -> None:
     if made >= limit:
         raise DomainError("create_limit", f"{address} has created {made} games in the last 24 hours, the most "
                                           f"one address may (JUDGE_CREATES_PER_DAY = {limit}); try again tomorrow")
-    db.add(AuditEntry(game_id=None, actor=address, action=_QUOTA, detail={}, created_at=judge.now()))
+    audit(db, address, None, _QUOTA, at=judge.now())
 
 
 def check_observer_seat(judge: Judge, db: Session, game: Game, address: str) -> None:

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase, Player
 from app.services.errors import DomainError
+from app.services.kernel.access import is_gm_of
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import OrdersChanged, record
@@ -289,7 +290,7 @@ def power_status(judge: Judge, db: Session, actor: Actor, game: Game, power: str
     """The orders of ``power`` in the open phase and what is still missing (the player of that
     power, the GM or the judgekeeper); None when the game has no open phase."""
     power = power.upper()
-    if not (actor.is_gm or (actor.power or "").upper() == power):
+    if not (is_gm_of(actor, game) or (actor.power or "").upper() == power):
         raise DomainError("not_allowed", "only that power's player or the GM may see its orders")
     phase = queries.open_phase_of(db, game)
     if phase is None or game.status not in ("active", "paused"):

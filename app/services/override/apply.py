@@ -15,8 +15,9 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase
 from app.services.errors import DomainError
+from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import record_audit, require_master
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import bump_version
 from app.services.orders.submit import check_advance_orders
@@ -78,7 +79,7 @@ def preview_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_
                      changes: OverrideChanges) -> OverridePreview:
     """What overriding ``phase_code`` with ``changes`` would do; nothing is written or sent."""
     del judge  # the same signature as commit_override; nothing here needs the clock or templates
-    require_master(actor, game)
+    require_gm(actor, game)
     return _preview(game, phase_code, changes, plan_override(db, game, phase_code, changes))
 
 
@@ -148,7 +149,7 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
                     changes: OverrideChanges, reason: str) -> OverrideCommitted:
     """Override ``phase_code``: adjudicate it again with ``changes``, replay the later phases, tell
     every player and the GM, and record who, when, what and why."""
-    require_master(actor, game)
+    require_gm(actor, game)
     if not reason.strip():
         raise DomainError("no_reason", "say why the phase is corrected; the players are told")
     plan = plan_override(db, game, phase_code, changes)
@@ -171,7 +172,7 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
     _rerender(db, judge, game, plan)
     corrected = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in every}
     mails, mail_text = queue_correction(db, judge, game, preview, reason.strip(), corrected[plan.target.code])
-    entry = record_audit(db, actor, game, "override", phase=preview.phase, changes=changes.to_json(),
+    entry = audit(db, actor, game, "override", phase=preview.phase, changes=changes.to_json(),
                          reason=reason.strip(), rulings=[r.to_json() for r in plan.rulings],
                          changed_orders=len(preview.changed_orders), replayed=[r.phase for r in preview.replayed],
                          dropped=list(preview.dropped_phases), current_before=preview.current_phase_old,

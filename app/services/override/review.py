@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
 from app.services.errors import DomainError
+from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import require_master
 from app.services.kernel.context import Judge
 from app.services.override.apply import OverridePreview, preview_override
 from app.services.override.changes import OverrideChanges
@@ -52,7 +52,7 @@ def _processed(db: Session, game: Game, code: str) -> Phase:
 
 def phase_orders(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str) -> PhaseOrders:
     """The orders of every power of a processed phase, as the adjudicator got them (defaults left out)."""
-    require_master(actor, game)
+    require_gm(actor, game)
     phase = _processed(db, game, phase_code)
     parsed = phase.orders_parsed or {}
     powers = [p for p in (phase.state_before or {}).get("units", {}) if isinstance(p, str)]

@@ -20,6 +20,7 @@ from app.db.models import Game, InboundMessage, OutboundMessage, Phase, Player, 
 from app.db.models_web import GmAccount, GmAccountGame
 from app.services.errors import DomainError
 from app.services.games.contests import open_contest_count
+from app.services.kernel.access import require_gm, require_gm_role
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.mailout.display import readable_mail, shown_text
@@ -196,18 +197,11 @@ class PublicGame:
 # -- access ----------------------------------------------------------------------
 
 
-def _require_gm(actor: Actor) -> None:
-    if actor.role not in (Role.GM, Role.KEEPER):
-        raise DomainError("not_gm", "Only a game's GM may see this.")
-
-
 def _game_for(db: Session, actor: Actor, name: str) -> Game:
-    _require_gm(actor)
     game = queries.game_by_name(db, name)
     if game is None:
         raise DomainError("no_game", f"There is no game '{name}'.")
-    if actor.role is not Role.KEEPER and actor.game_id != game.id:
-        raise DomainError("not_gm", f"You are not the GM of game '{game.name}'.")
+    require_gm(actor, game)
     return game
 
 
@@ -280,7 +274,7 @@ def _summary(judge: Judge, db: Session, game: Game) -> GameSummary:
 
 def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameSummary, ...]:
     """Every game of the judgekeeper; a GM's linked games that are still run from their address."""
-    _require_gm(actor)
+    require_gm_role(actor)
     stmt = select(Game).order_by(Game.name)
     if actor.role is not Role.KEEPER:
         linked = select(GmAccountGame.game_id).join(GmAccount, GmAccount.id == GmAccountGame.account_id).where(

@@ -16,8 +16,9 @@ from app.services.dod3.setup import GameCreated as Dod3Created
 from app.services.dod3.setup import new_dod3_game
 from app.services.dod3.store import is_dod3, seat_of, setup_of
 from app.services.errors import DomainError
-from app.services.kernel.access import audit, book_of, gm_game
-from app.services.kernel.actor import Actor, Role
+from app.services.kernel.access import book_of, gm_game, require_gm_role
+from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 
 __all__ = ["Dod3Group", "FormingView", "JoinedPlayer", "assign_power", "create_linked_dod3_game", "show_forming"]
@@ -99,8 +100,7 @@ def create_linked_dod3_game(judge: Judge, db: Session, actor: Actor, account_id:
                             grouping: str, soviets: str = "") -> Dod3Created:
     """``DOD3 CREATE name password PRESET grouping [SOVIETS side]`` for the signed-in GM, whose
     account is linked to the new game (issue 21.2): the players of the rule 3.1 grouping, to seat."""
-    if actor.role not in (Role.GM, Role.KEEPER):
-        raise DomainError("not_gm", "sign in as a GM first")
+    require_gm_role(actor)
     if not password.strip():
         raise DomainError("no_password", "give the game a master password")
     if grouping.strip() == "2" and not soviets.strip():

@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, Phase
 from app.services.errors import DomainError
-from app.services.kernel.actor import Actor, Role
+from app.services.kernel.access import require_gm
+from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.ruleset.kinds import ruleset_for
 
@@ -65,8 +66,7 @@ def _of(db: Session, game: Game, code: str | None) -> MapData:
 def gm_map(judge: Judge, db: Session, actor: Actor, name: str, code: str | None = None) -> MapData:
     """The current position (``code`` None) or a processed phase's results, for the game's GM."""
     game = _map_game(db, name)
-    if actor.role is not Role.KEEPER and not (actor.role is Role.GM and actor.game_id == game.id):
-        raise DomainError("not_gm", f"You are not the GM of game '{game.name}'.")
+    require_gm(actor, game)
     return _of(db, game, code)
 
 

@@ -17,8 +17,9 @@ from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game, Player
 from app.services.errors import DomainError
-from app.services.kernel.access import audit, book_of, gm_game
+from app.services.kernel.access import book_of, gm_game
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 
@@ -137,9 +138,8 @@ def check_absence_cap(judge: Judge, db: Session, game: Game, seat: Player, begin
 
 def record_absence(judge: Judge, db: Session, actor: Actor, game: Game, seat: Player, begins: datetime,
                    ends: datetime) -> None:
-    db.add(AuditEntry(game_id=game.id, actor=actor.address[:320], action=_ACTION, created_at=judge.now(),
-                      detail={"seat": seat.id, "email": seat.email, "power": seat.power,
-                              "start": begins.isoformat(), "end": ends.isoformat()}))
+    audit(db, actor, game, _ACTION, at=judge.now(), seat=seat.id, email=seat.email, power=seat.power,
+          start=begins.isoformat(), end=ends.isoformat())
 
 
 def grant_absence(judge: Judge, db: Session, actor: Actor, power: str, days: int) -> AbsenceGrant:

@@ -8,10 +8,11 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import AuditEntry, Game, Player
+from app.db.models import Game, Player
 from app.services.errors import DomainError
-from app.services.kernel.access import actor_game, actor_seat, audit, book_of, power_seat
+from app.services.kernel.access import actor_game, actor_seat, book_of, power_seat
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.kernel.security import hash_password, new_token
@@ -104,8 +105,7 @@ def _declare_agreed_draw(judge: Judge, db: Session, game: Game, by: str) -> bool
     names = [book.name(p) for p in wanted]
     game.status, game.deadline = "finished", None
     listed_text = ", ".join(names[:-1]) + f", and {names[-1]}" if len(names) > 2 else " and ".join(names)
-    db.add(AuditEntry(game_id=game.id, actor=by[:320], action="draw", created_at=judge.now(),
-                      detail={"powers": wanted}))
+    audit(db, by, game, "draw", at=judge.now(), powers=wanted)
     mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
               f"Game '{game.name}' has been declared a draw between {full_stop(listed_text)}\n"
               f"Congratulations on a well-played game.\n", kind="end")

@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game
 from app.services.errors import DomainError
-from app.services.kernel.access import book_of
+from app.services.kernel.access import book_of, require_gm
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import record_audit, require_master
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.mailout.notify import mail_seat
 from app.services.orders.submit import OrdersReceipt, seat_statuses, split_order_line, submit_orders
@@ -47,7 +47,7 @@ def _running(game: Game) -> None:
 
 def plan_processing(judge: Judge, db: Session, actor: Actor, game: Game) -> ProcessPlan:
     """What PROCESS would do now: who is defaulted and the results it would mail; nothing is written."""
-    require_master(actor, game)
+    require_gm(actor, game)
     _running(game)
     phase = queries.open_phase(db, game.id)
     if phase is None:
@@ -75,14 +75,14 @@ def plan_processing(judge: Judge, db: Session, actor: Actor, game: Game) -> Proc
 
 def rollback_targets(db: Session, actor: Actor, game: Game) -> tuple[str, ...]:
     """The processed phases a rollback can reopen, the latest first."""
-    require_master(actor, game)
+    require_gm(actor, game)
     return tuple(p.code for p in reversed(queries.phases_of(db, game.id)))
 
 
 def enter_orders(judge: Judge, db: Session, actor: Actor, game: Game, power: str, text: str) -> OrdersReceipt:
     """The GM gives a power's orders for the open phase (as ``BECOME`` by mail): each line is checked
     and stored like the player's own; the power's player is sent a copy."""
-    require_master(actor, game)
+    require_gm(actor, game)
     book = book_of(judge, game)
     pid = book.find(power)
     if pid is None:
@@ -92,7 +92,7 @@ def enter_orders(judge: Judge, db: Session, actor: Actor, game: Game, power: str
         raise DomainError("no_orders", "write one order a line")
     acting = Actor(actor.address, actor.role, game.id, pid)
     receipt = submit_orders(judge, db, acting, game, lines)
-    record_audit(db, actor, game, "gm_orders", phase=receipt.phase, power=pid, stored=receipt.stored,
+    audit(db, actor, game, "gm_orders", phase=receipt.phase, power=pid, stored=receipt.stored,
                  lines=[line.line for line in receipt.lines])
     seat = queries.seat_for_power(db, game.id, pid)
     if seat is not None and receipt.stored:
