@@ -136,7 +136,7 @@ def answer_contest(judge: Judge, db: Session, actor: Actor, game: Game, contest_
         raise DomainError("no_answer", "write the answer the player will read")
     row.status, row.answer, row.answered_by, row.answered_at = verdict.value, text, actor.address, judge.now()
     audit(db, actor, game, "contest_answer", contest=row.id, phase=row.phase, verdict=verdict.value,
-                 answer=text)
+          answer=text)
     words = {Verdict.UPHELD: "upheld: the phase was corrected", Verdict.REJECTED: "rejected: the adjudication stands",
              Verdict.ANSWERED: "answered"}[verdict]
     message = (f"Your contest of {row.phase} in game '{game.name}' was {words}.\n\n"

@@ -160,6 +160,5 @@ def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: 
         text += f"\nThe game master adds:\n{note.strip()[:2000]}\n"
     enqueue(db, judge, to=to, subject=f"Diplomacy invitation to {game.name}", text=text, kind="invite",
             game_id=game.id)
-    entry = audit(db, actor, game, "invite", address=to)
-    entry.created_at = judge.now()
+    audit(db, actor, game, "invite", at=judge.now(), address=to)
     db.flush()

@@ -173,14 +173,14 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
     corrected = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in every}
     mails, mail_text = queue_correction(db, judge, game, preview, reason.strip(), corrected[plan.target.code])
     entry = audit(db, actor, game, "override", phase=preview.phase, changes=changes.to_json(),
-                         reason=reason.strip(), rulings=[r.to_json() for r in plan.rulings],
-                         changed_orders=len(preview.changed_orders), replayed=[r.phase for r in preview.replayed],
-                         dropped=list(preview.dropped_phases), current_before=preview.current_phase_old,
-                         current_after=preview.current_phase_new,
-                         unfit=[{"phase": u.phase, "power": u.power, "order": u.order, "why": u.why}
-                                for u in preview.unfit],
-                         # the texts as the players were mailed them: the results before, the correction
-                         results_as_mailed=as_mailed, results_corrected=corrected, correction_mail=mail_text,
-                         mails=mails)
+                  reason=reason.strip(), rulings=[r.to_json() for r in plan.rulings],
+                  changed_orders=len(preview.changed_orders), replayed=[r.phase for r in preview.replayed],
+                  dropped=list(preview.dropped_phases), current_before=preview.current_phase_old,
+                  current_after=preview.current_phase_new,
+                  unfit=[{"phase": u.phase, "power": u.power, "order": u.order, "why": u.why}
+                         for u in preview.unfit],
+                  # the texts as the players were mailed them: the results before, the correction
+                  results_as_mailed=as_mailed, results_corrected=corrected, correction_mail=mail_text,
+                  mails=mails)
     db.flush()
     return OverrideCommitted(preview=preview, reason=reason.strip(), audit_id=entry.id, mails=mails)

@@ -93,7 +93,7 @@ def enter_orders(judge: Judge, db: Session, actor: Actor, game: Game, power: str
     acting = Actor(actor.address, actor.role, game.id, pid)
     receipt = submit_orders(judge, db, acting, game, lines)
     audit(db, actor, game, "gm_orders", phase=receipt.phase, power=pid, stored=receipt.stored,
-                 lines=[line.line for line in receipt.lines])
+          lines=[line.line for line in receipt.lines])
     seat = queries.seat_for_power(db, game.id, pid)
     if seat is not None and receipt.stored:
         body = "\n".join(f"  {r.order or r.line}" + ("" if r.ok else f"  (refused: {r.error})") for r in receipt.lines)
