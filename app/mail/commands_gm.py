@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from app.mail.commands import Command, register
+from app.mail.commands import Command, CommandRole, register
 from app.mail.errors import CommandError
 from app.mail.render_lobby import render_started
 from app.mail.session import MailSession
@@ -16,7 +16,7 @@ from app.services.seats import absence
 
 
 class MasterCommand(Command):
-    role = "master"
+    role = CommandRole.MASTER
 
 
 @register

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
+from app.db.statuses import GameStatus
 from app.dod3.exact import to_json_number
 from app.dod3.powers import normalise_powers
 from app.dod3.state import GameState, advance, gm_adjust, record_weather
@@ -86,7 +87,7 @@ def change_number(judge: Judge, db: Session, actor: Actor, power: str, field: Po
     game = gm_game_for(db, actor)
     code = power_code(power)
     detail: dict[str, Any] = {"power": code, "value": to_json_number(entry.value), "relative": entry.relative}
-    if game.status == "forming":
+    if game.status == GameStatus.FORMING:
         if field not in SETUP_FIELDS:
             raise DomainError("setup_field", f"before the start only PE, MONEY, CREDIT, BIDPOINTS and OBJECTIVES "
                                              f"are set (not DOD3 {field.name})")

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
 from app.dod3.exact import format_number
-from app.dod3.political import EndRoll, OptionPlay, option_family
+from app.dod3.political import EndRoll, OptionPlay, PlayStatus, option_family
 from app.dod3.report import play_line, roll_lines
 from app.dod3.state import GameState, choose_option, roll_political_end, settle_option
 from app.services.errors import DomainError
@@ -97,7 +97,7 @@ def play_option(judge: Judge, db: Session, actor: Actor, power: str, option: str
         option_die = roller.roll(f"{play.option} for {code}")
         save_roller(game, roller)
         chosen = chosen.note(f"{code} {play.option}: the judge rolls d10 = {option_die} (rule 8.4)")
-    if play.status == "pending":
+    if play.status == PlayStatus.PENDING:
         _tell_gm_of_pending(db, judge, game, play, option_die)
     counter = None
     if last_slot:

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase
+from app.db.statuses import SeatStatus
 from app.dod3.exact import format_number
 from app.dod3.initiative import move_down_order
 from app.services.errors import DomainError
@@ -41,7 +42,7 @@ def own_power(db: Session, actor: Actor, power: str) -> tuple[Game, str]:
     target = seat_of(db, game, code)
     if not same or target is None or target.email != seat.email:
         raise DomainError("not_your_power", f"you do not play {name(code)}")
-    if target.status not in ("active", "absent", "cd"):
+    if target.status not in (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD):
         raise DomainError("seat_inactive", f"{name(code)} is {target.status}")
     return game, code
 

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Player
+from app.db.statuses import GameStatus, SeatStatus
 from app.dod3.exact import to_json_number
 from app.dod3.political import option_family
 from app.dod3.state import GameSetup, new_game
@@ -80,7 +81,7 @@ def create_game(db: Session, judge: Judge, name_: str, master_email: str, master
         raise DomainError("unknown_step", f"unknown step for the deadlines: {', '.join(sorted(unknown_hours))}")
     cfg = {"setup": parsed.to_dict(), "hours": {**DEFAULT_HOURS, **dict(hours or {})},
            "neutral": [dict(item) for item in (neutral or [])], "tally": False}
-    game = Game(name=game_name, variant=VARIANT, status="forming", master_email=check_address(master_email),
+    game = Game(name=game_name, variant=VARIANT, status=GameStatus.FORMING, master_email=check_address(master_email),
                 master_password_hash=hash_password(master_password), press="white",
                 settings={"layout": layout, "timezone": "UTC", "early": False, "reminder_hours": 0, "dod3": cfg})
     db.add(game)
@@ -120,11 +121,11 @@ def seat_holder(db: Session, game: Game, player: str, email: str, password: str)
         seat = queries.seat_for_power(db, game.id, power)
         if seat is None:
             seat = Player(game_id=game.id, power=power, role=ROLE, email=email.lower(), password_hash=password_hash,
-                          status="active", reply_token=new_token())
+                          status=SeatStatus.ACTIVE, reply_token=new_token())
             db.add(seat)
             game.players.append(seat)
         else:
-            seat.email, seat.password_hash, seat.status = email.lower(), password_hash, "active"
+            seat.email, seat.password_hash, seat.status = email.lower(), password_hash, SeatStatus.ACTIVE
         seats.append(seat)
     db.flush()
     return seats
@@ -155,14 +156,14 @@ class Started:
 def start_game(judge: Judge, db: Session, actor: Actor) -> Started:
     """Jan/Feb 1936: no bidding; step B, then political affairs in the initial track order."""
     game = gm_game_for(db, actor)
-    if not is_dod3(game) or game.status != "forming":
+    if not is_dod3(game) or game.status != GameStatus.FORMING:
         raise DomainError("not_forming", f"game '{game.name}' is not a forming Days of Decision III game")
     setup = setup_of(game)
     missing = [power for _, powers in setup.players for power in powers if seat_of(db, game, power) is None]
     if missing:
         raise DomainError("seats_missing", f"no player yet for {', '.join(missing)} "
                                            "(DOD3 SEAT <player> <address> <password>)")
-    game.status = "active"
+    game.status = GameStatus.ACTIVE
     state = ensure_dice(game, new_game(setup))
     events: list[Line] = []
     opened = run_on(db, judge, game, state, events)

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase, Player
+from app.db.statuses import RUNNING, SeatStatus
 from app.dod3.dice import DiceRoller, generate_seed
 from app.dod3.powers import normalise_power
 from app.dod3.state import GameSetup, GameState
@@ -59,7 +60,7 @@ __all__ = [
 
 ROLE = "dod3"
 DEFAULT_HOURS: dict[str, float] = {"bids": 48.0, "movedown": 12.0, "weather": 24.0, "option": 24.0, "gm": 72.0}
-LISTENING = ("active", "absent", "cd")
+LISTENING = (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD)
 _PAIR_CODES = ("JF", "MA", "MJ", "JA", "SO", "ND")
 _HOURS_OF_STEP = {"A": "bids", "AM": "movedown", "B": "weather", "C": "option", "E": "gm"}
 
@@ -149,7 +150,7 @@ def gm_game_for(db: Session, actor: Actor) -> Game:
 def open_phase(db: Session, game: Game) -> Phase:
     if not is_dod3(game):
         raise DomainError("not_dod3", f"game '{game.name}' is not a Days of Decision III game")
-    if game.status not in ("active", "paused"):
+    if game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is not running ({game.status})")
     phase = queries.open_phase(db, game.id)
     if phase is None:

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase, Player
 from app.db.models_web import Contest
+from app.db.statuses import ContestStatus, PhaseStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import actor_game, book_of, power_seat, require_gm
 from app.services.kernel.actor import Actor
@@ -56,12 +57,12 @@ class ContestView:
 
     @property
     def open(self) -> bool:
-        return self.status == "open"
+        return self.status == ContestStatus.OPEN
 
 
 def _processed_phase(db: Session, game: Game, code: str) -> Phase:
     phase = db.scalar(select(Phase).where(Phase.game_id == game.id, func.upper(Phase.code) == code.strip().upper(),
-                                          Phase.status == "processed").order_by(Phase.seq.desc()))
+                                          Phase.status == PhaseStatus.PROCESSED).order_by(Phase.seq.desc()))
     if phase is None:
         raise DomainError("no_phase", f"game '{game.name}' has no processed phase {code.strip().upper()} to contest")
     return phase
@@ -80,7 +81,7 @@ def contest_phase(judge: Judge, db: Session, actor: Actor, phase_code: str, text
     if len(body) > MAX_TEXT:
         raise DomainError("too_long", f"a contest is at most {MAX_TEXT} characters")
     power = str(seat.power)
-    row = Contest(game_id=game.id, phase=phase.code, power=power, address=seat.email, text=body, status="open")
+    row = Contest(game_id=game.id, phase=phase.code, power=power, address=seat.email, text=body, status=ContestStatus.OPEN)
     db.add(row)
     db.flush()
     name = book_of(judge, game).name(power)
@@ -108,14 +109,14 @@ def contests_of(judge: Judge, db: Session, actor: Actor, game: Game, phase_code:
 
 def open_contest_count(db: Session, game: Game) -> int:
     return db.scalar(select(func.count()).select_from(Contest).where(
-        Contest.game_id == game.id, Contest.status == "open")) or 0
+        Contest.game_id == game.id, Contest.status == ContestStatus.OPEN)) or 0
 
 
 def _open_row(db: Session, game: Game, contest_id: int) -> Contest:
     row = db.get(Contest, contest_id)
     if row is None or row.game_id != game.id:
         raise DomainError("no_contest", f"game '{game.name}' has no contest {contest_id}")
-    if row.status != "open":
+    if row.status != ContestStatus.OPEN:
         raise DomainError("closed", f"contest {contest_id} was already answered ({row.status})")
     return row
 

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
+from app.db.statuses import RUNNING, GameStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import book_of, gm_game
 from app.services.kernel.actor import Actor
@@ -55,7 +56,7 @@ class Replaced:
 
 def _running(db: Session, actor: Actor) -> Game:
     game = gm_game(db, actor)
-    if game.status not in ("active", "paused"):
+    if game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is {game.status}")
     return game
 
@@ -226,7 +227,7 @@ def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) ->
 
 def pause(judge: Judge, db: Session, actor: Actor) -> None:
     game = _running(db, actor)
-    game.status, game.paused_reason = "paused", "paused by the master"
+    game.status, game.paused_reason = GameStatus.PAUSED, "paused by the master"
     audit(db, actor, game, "pause")
     mail_game(db, judge, game, f"Diplomacy game {game.name} paused", f"The master has paused game '{game.name}'.\n")
 
@@ -234,7 +235,7 @@ def pause(judge: Judge, db: Session, actor: Actor) -> None:
 def resume(judge: Judge, db: Session, actor: Actor) -> datetime | None:
     """Restart the clock; returns the new deadline."""
     game = gm_game(db, actor)
-    if game.status != "paused":
+    if game.status != GameStatus.PAUSED:
         raise DomainError("not_paused", "the game is not paused")
     resume_game(db, judge, game)
     audit(db, actor, game, "resume")
@@ -249,10 +250,10 @@ def eject(judge: Judge, db: Session, actor: Actor, who: str) -> None:
         (s for s in game.players if s.email == who.lower()), None)
     if seat is None:
         raise DomainError("no_player", f"no player '{who}'")
-    if seat.role == "observer":
+    if seat.role == SeatRole.OBSERVER:
         db.delete(seat)
     else:
-        seat.status = "abandoned"
+        seat.status = SeatStatus.ABANDONED
         seat.reply_token = new_token()  # its personal reply address no longer signs anyone on
     audit(db, actor, game, "eject", who=who)
 
@@ -283,8 +284,8 @@ def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, p
     mail_game(db, judge, game, f"Diplomacy game {game.name}: {name} has a new player",
               f"{name} in game '{game.name}' has a new player, given the power by the master.\n",
               kind="notice", skip=seat)
-    if game.status == "paused" and game.paused_reason == "waiting for a replacement" and not any(
-            s.status == "abandoned" for s in game.players):
+    if game.status == GameStatus.PAUSED and game.paused_reason == "waiting for a replacement" and not any(
+            s.status == SeatStatus.ABANDONED for s in game.players):
         resume_game(db, judge, game)
     return Replaced(name, seat.email)
 
@@ -299,7 +300,7 @@ def add_note(judge: Judge, db: Session, actor: Actor, text: str) -> None:
 
 def terminate(judge: Judge, db: Session, actor: Actor) -> None:
     game = gm_game(db, actor)
-    game.status, game.deadline = "terminated", None
+    game.status, game.deadline = GameStatus.TERMINATED, None
     audit(db, actor, game, "terminate")
     mail_game(db, judge, game, f"Diplomacy game {game.name} terminated",
               f"The master has terminated game '{game.name}'.  Thank you for playing.\n")

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game, InboundMessage, OutboundMessage
 from app.db.models_web import GmAccountGame
+from app.db.statuses import RUNNING, GameStatus, InboundStatus, SeatRole
 from app.dod3.variant import VARIANT as DOD3
 from app.services.errors import DomainError
 from app.services.games.lobby import GameCreated, create_game
@@ -77,9 +78,9 @@ def set_aside_quarantined(judge: Judge, db: Session, actor: Actor, game: Game, m
     """The GM has dealt with a quarantined mail (answered it by hand): it no longer needs attention."""
     require_gm(actor, game)
     row = db.get(InboundMessage, mail_id)
-    if row is None or row.game_id != game.id or row.status != "quarantined":
+    if row is None or row.game_id != game.id or row.status != InboundStatus.QUARANTINED:
         raise DomainError("no_mail", f"game '{game.name}' has no such quarantined mail")
-    row.status = "ignored"
+    row.status = InboundStatus.IGNORED
     audit(db, actor, game, "quarantine_resolved", mail=row.id)
 
 
@@ -127,16 +128,16 @@ def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: 
                                       "its address: sign in once with a code mailed to it, or send no note")
     # The commands exactly as docs/commands.md gives them (issue 21.7): JOIN game password
     # [preferences], TAKEOVER power@game password.
-    if game.status == "forming" and game.variant == DOD3:  # JOIN is refused: the GM seats the players
+    if game.status == GameStatus.FORMING and game.variant == DOD3:  # JOIN is refused: the GM seats the players
         how = (f"In Days of Decision III the game master seats the players of '{game.name}' (DOD3 SEAT): answer "
                f"{game.master_email} with the password you want; the start mail then tells you how to sign on.")
-    elif game.status == "forming":
+    elif game.status == GameStatus.FORMING:
         how = (f"JOIN {game.name} <password> [preferences]\n\n"
                "with a password of your choice and, if you like, the powers you prefer, "
                f"like: JOIN {game.name} <password> France Germany")
-    elif game.status in ("active", "paused"):
+    elif game.status in RUNNING:
         book = book_of(judge, game)
-        vacant = [s.power for s in game.players if s.role == "player" and s.power and is_vacant(s, game.settings)]
+        vacant = [s.power for s in game.players if s.role == SeatRole.PLAYER and s.power and is_vacant(s, game.settings)]
         example = (vacant or book.ids)[0].lower()
         how = (f"TAKEOVER <power>@{game.name} <password>\n\n"
                f"with a vacant power (now: {', '.join(book.name(p) for p in vacant) or 'none yet'}) and a password of your choice, "

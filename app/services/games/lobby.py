@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase, Player
+from app.db.statuses import GameStatus, PhaseStatus, SeatRole, SeatStatus
 from app.dod3.variant import VARIANT as DOD3
 from app.services.errors import DomainError
 from app.services.kernel.access import book_of, find_game, gm_game
@@ -78,7 +79,7 @@ def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: st
         take_create_quota(judge, db, master)
     merged = {key: value for key, value in DEFAULT_SETTINGS.items() if key != "timing"}
     merged.update(settings or {})
-    game = Game(name=name, variant=variant, status="forming", master_email=master,
+    game = Game(name=name, variant=variant, status=GameStatus.FORMING, master_email=master,
                 master_password_hash=hash_password(password), press=press, settings=merged)
     db.add(game)
     db.flush()
@@ -89,7 +90,7 @@ def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: st
 def _new_seat(judge: Judge, db: Session, actor: Actor, game: Game, password: str, *, role: str, preferences: str = "") -> Player:
     seat = Player(game_id=game.id, power=None, role=role, email=check_player_address(actor.address, judge.settings.judge_address),
                   password_hash=hash_password(password),
-                  status="active", reply_token=new_token(), preferences=preferences)
+                  status=SeatStatus.ACTIVE, reply_token=new_token(), preferences=preferences)
     db.add(seat)
     game.players.append(seat)
     db.flush()
@@ -103,9 +104,9 @@ def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password:
     book = book_of(judge, game)
     if observe:
         check_observer_seat(judge, db, game, actor.address)
-        seat = _new_seat(judge, db, actor, game, password, role="observer")
+        seat = _new_seat(judge, db, actor, game, password, role=SeatRole.OBSERVER)
         return Joined(game.id, game.name, seat.id, observer=True)
-    if game.status != "forming":
+    if game.status != GameStatus.FORMING:
         raise DomainError("not_forming", f"game '{game.name}' is not forming; TAKEOVER a vacant power instead")
     if game.variant == DOD3:  # its players come from a rule 3.1 grouping: the GM seats them (DOD3 SEAT)
         raise DomainError("seated_by_gm", f"the players of the Days of Decision III game '{game.name}' are seated by "
@@ -115,13 +116,13 @@ def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password:
         if wanted is None:
             raise DomainError("unknown_power", f"no power called '{power}'")
         preferences = wanted + ("," + preferences if preferences else "")
-    players = [s for s in game.players if s.role == "player"]
+    players = [s for s in game.players if s.role == SeatRole.PLAYER]
     if len(players) >= len(book.ids):
         raise DomainError("game_full", f"game '{game.name}' is full")
     if any(s.email == actor.address for s in players):
         raise DomainError("already_joined", f"you have already joined game '{game.name}'")
     prefs, unknown = book.parse_list(preferences)
-    seat = _new_seat(judge, db, actor, game, password, role="player", preferences=",".join(prefs))
+    seat = _new_seat(judge, db, actor, game, password, role=SeatRole.PLAYER, preferences=",".join(prefs))
     started = None
     if len(players) + 1 == len(book.ids) and game.settings.get("auto_start", True):
         started = _start(judge, db, actor, game)
@@ -152,19 +153,19 @@ def start_game(judge: Judge, db: Session, actor: Actor) -> GameStarted:
 
 
 def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
-    if game.status != "forming":
+    if game.status != GameStatus.FORMING:
         raise DomainError("already_started", f"game '{game.name}' has already started")
     book = book_of(judge, game)
-    seats = [s for s in game.players if s.role == "player"]
+    seats = [s for s in game.players if s.role == SeatRole.PLAYER]
     if len(seats) != len(book.ids):
         raise DomainError("not_enough_players", f"game '{game.name}' needs {len(book.ids)} players and has {len(seats)}")
     assign_powers(seats, book, random.Random())
     state = game_engine.initial_state(game.variant)
     now = judge.now()
-    game.status = "active"
+    game.status = GameStatus.ACTIVE
     game.phase = state["phase"]
     game.deadline = next_deadline(game.settings, game.phase, now)
-    first = Phase(game_id=game.id, seq=1, code=game.phase, status="open", state_before=state,
+    first = Phase(game_id=game.id, seq=1, code=game.phase, status=PhaseStatus.OPEN, state_before=state,
                   deadline=game.deadline)
     db.add(first)
     db.flush()

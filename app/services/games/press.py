@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Press
+from app.db.statuses import SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import actor_game, book_of
 from app.services.kernel.actor import Actor, Role
@@ -147,13 +148,13 @@ def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: s
     subject = f"Diplomacy press {game.name} {game.phase or ''}".strip()
     sent = 0
     for seat in game.players:
-        if seat.status not in ("active", "absent", "cd"):
+        if seat.status not in (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD):
             continue
-        if seat.role == "observer" and not (plan.broadcast or plan.to_observers):
+        if seat.role == SeatRole.OBSERVER and not (plan.broadcast or plan.to_observers):
             continue
-        if seat.role == "player" and not plan.broadcast and seat.power not in plan.recipients:
+        if seat.role == SeatRole.PLAYER and not plan.broadcast and seat.power not in plan.recipients:
             continue
-        if seat.role == "player" and seat.power == sender:
+        if seat.role == SeatRole.PLAYER and seat.power == sender:
             continue
         mail_seat(db, judge, seat, subject, text, kind="press")
         sent += 1

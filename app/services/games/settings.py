@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.db.models import Game
+from app.db.statuses import GameStatus
 from app.dod3.powers import GROUPING_PRESETS
 from app.services.errors import DomainError
 from app.services.games import gm
@@ -155,5 +156,5 @@ def change_settings(judge: Judge, db: Session, actor: Actor, change: SettingsCha
 
 def default_settings() -> GameSettings:
     """What a new game gets unless the GM chooses otherwise (the new-game form's values)."""
-    return settings_of(Game(name="", variant="standard", status="forming", master_email="", master_password_hash="",
+    return settings_of(Game(name="", variant="standard", status=GameStatus.FORMING, master_email="", master_password_hash="",
                             press="white", settings={}))

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Player
+from app.db.statuses import SeatRole
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
@@ -84,7 +85,7 @@ def actor_seat(db: Session, actor: Actor) -> Player:
 def power_seat(db: Session, actor: Actor) -> Player:
     """The seat of a power (not an observer, not a player of a game not yet started)."""
     seat = actor_seat(db, actor)
-    if seat.role != "player" or not seat.power:
+    if seat.role != SeatRole.PLAYER or not seat.power:
         raise DomainError("not_a_power", "only a power can do that")
     return seat
 

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase, Player
+from app.db.statuses import RUNNING, SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import is_gm_of
 from app.services.kernel.actor import Actor, Role
@@ -165,7 +166,7 @@ def _acting_power(actor: Actor, game: Game) -> str:
 
 def _open_phase(db: Session, game: Game) -> Phase:
     phase = queries.open_phase_of(db, game)
-    if phase is None or game.status not in ("active", "paused"):
+    if phase is None or game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is not running ({game.status})")
     return phase
 
@@ -178,8 +179,8 @@ def _back_from_civil_disorder(db: Session, actor: Actor, game: Game, power: str)
     seat = db.get(Player, actor.seat_id) if actor.seat_id is not None else None  # mostly still loaded
     if seat is None or seat.game_id != game.id or seat.power != power:
         seat = queries.seat_for_power(db, game.id, power)
-    if seat is not None and seat.status in ("cd", "abandoned"):
-        seat.status = "active"
+    if seat is not None and seat.status in (SeatStatus.CD, SeatStatus.ABANDONED):
+        seat.status = SeatStatus.ACTIVE
 
 
 def _replace_declarations(db: Session, game: Game, phase_code: str, power: str, checks: Sequence[OrderCheck],
@@ -293,7 +294,7 @@ def power_status(judge: Judge, db: Session, actor: Actor, game: Game, power: str
     if not (is_gm_of(actor, game) or (actor.power or "").upper() == power):
         raise DomainError("not_allowed", "only that power's player or the GM may see its orders")
     phase = queries.open_phase_of(db, game)
-    if phase is None or game.status not in ("active", "paused"):
+    if phase is None or game.status not in RUNNING:
         return None
     variant, state = phase_variant_state(game, phase)
     rows = queries.orders_for(db, game.id, phase.code, power)
@@ -308,7 +309,7 @@ def seat_statuses(db: Session, game: Game, phase: Phase,
     for row in queries.orders_for(db, game.id, phase.code) if rows is None else rows:
         by_power.setdefault(row.power, []).append(row)
     seats = [seat for seat in game.players
-             if seat.power is not None and seat.role == "player" and seat.status != "eliminated"]
+             if seat.power is not None and seat.role == SeatRole.PLAYER and seat.status != SeatStatus.ELIMINATED]
     if not seats:
         return []
     variant, state = phase_variant_state(game, phase)

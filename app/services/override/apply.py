@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase
+from app.db.statuses import GameStatus, PhaseStatus, SeatStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
@@ -90,7 +91,7 @@ def _write_redone(db: Session, redone: RedonePhase) -> Phase:
     row.orders_typed = orders_as_json(redone.orders)
     row.results = redone.results
     row.state_after = redone.state_after
-    row.status = "processed"
+    row.status = PhaseStatus.PROCESSED
     return row
 
 
@@ -105,19 +106,19 @@ def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None
                 db.delete(order_row)
         return
     if plan.open_code is None or plan.open_state is None:
-        game.status, game.deadline, game.grace_until = "finished", None, None
+        game.status, game.deadline, game.grace_until = GameStatus.FINISHED, None, None
         game.phase = (plan.replayed[-1] if plan.replayed else plan.target).code
         return
     top = db.scalar(select(func.max(Phase.seq)).where(Phase.game_id == game.id)) or 0
     deadline = clear_of_absences(db, game, next_deadline(game.settings, plan.open_code, judge.now()))
-    row = Phase(game_id=game.id, seq=top + 1, code=plan.open_code, status="open", state_before=plan.open_state,
+    row = Phase(game_id=game.id, seq=top + 1, code=plan.open_code, status=PhaseStatus.OPEN, state_before=plan.open_state,
                 deadline=deadline)
     db.add(row)
     db.flush()
     check_advance_orders(db, game, row)
     game.phase, game.deadline, game.grace_until, game.reminded_phase = plan.open_code, deadline, None, None
-    if game.status == "finished":
-        game.status = "active"
+    if game.status == GameStatus.FINISHED:
+        game.status = GameStatus.ACTIVE
 
 
 def _nmr(redone: RedonePhase) -> list[str]:
@@ -140,8 +141,8 @@ def _rerender(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
 def _reseat(game: Game, state: dict[str, Any]) -> None:
     present = {p.upper() for key in ("units", "centers") for p, items in (state.get(key) or {}).items() if items}
     for seat in game.players:
-        if seat.status == "eliminated" and seat.power in present:
-            seat.status = "active"
+        if seat.status == SeatStatus.ELIMINATED and seat.power in present:
+            seat.status = SeatStatus.ACTIVE
     eliminate(game, state)
 
 
@@ -160,7 +161,7 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
     for redone in (plan.target, *plan.replayed):
         _write_redone(db, redone)
     for dropped in plan.dropped:
-        db.get_one(Phase, dropped.id).status = "rolled_back"
+        db.get_one(Phase, dropped.id).status = PhaseStatus.ROLLED_BACK
         for order_row in queries.orders_for(db, game.id, dropped.code):
             order_row.checked = False  # kept as orders in advance, checked if that phase comes again
     db.flush()

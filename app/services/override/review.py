@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
+from app.db.statuses import PhaseStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
@@ -44,7 +45,7 @@ class OverrideReview:
 
 def _processed(db: Session, game: Game, code: str) -> Phase:
     phase = db.scalar(select(Phase).where(Phase.game_id == game.id, func.upper(Phase.code) == code.upper(),
-                                          Phase.status == "processed").order_by(Phase.seq.desc()))
+                                          Phase.status == PhaseStatus.PROCESSED).order_by(Phase.seq.desc()))
     if phase is None:
         raise DomainError("no_phase", f"game '{game.name}' has no processed phase {code.upper()}")
     return phase

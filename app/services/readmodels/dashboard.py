@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, InboundMessage, OutboundMessage, Phase, Player, Press
 from app.db.models_web import GmAccount, GmAccountGame
+from app.db.statuses import RUNNING, GameStatus, InboundStatus, PhaseStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.games.contests import open_contest_count
 from app.services.kernel.access import require_gm, require_gm_role
@@ -227,7 +228,7 @@ def _open_state(db: Session, game: Game) -> tuple[Phase | None, dict[str, Any]]:
 
 def _order_statuses(judge: Judge, db: Session, game: Game, phase: Phase | None) -> dict[str, Any]:
     """Power -> order status, for map games with an open phase (others have none to show)."""
-    if phase is None or game.status not in ("active", "paused") or "units" not in (phase.state_before or {}):
+    if phase is None or game.status not in RUNNING or "units" not in (phase.state_before or {}):
         return {}
     return {seat.power: status for seat, status in seat_statuses(db, game, phase) if seat.power}
 
@@ -235,22 +236,22 @@ def _order_statuses(judge: Judge, db: Session, game: Game, phase: Phase | None) 
 def _attention(judge: Judge, db: Session, game: Game, not_ordered: list[str]) -> list[Attention]:
     flags: list[Attention] = []
     quarantined = db.scalar(select(func.count()).select_from(InboundMessage).where(
-        InboundMessage.game_id == game.id, InboundMessage.status == "quarantined")) or 0
+        InboundMessage.game_id == game.id, InboundMessage.status == InboundStatus.QUARANTINED)) or 0
     if quarantined:
         flags.append(Attention("quarantined_mail", f"{quarantined} quarantined mail"))
     contested = open_contest_count(db, game)
     if contested:
         flags.append(Attention("contested", f"{contested} contested phase{'s' if contested > 1 else ''}"))
-    if game.status == "paused":
+    if game.status == GameStatus.PAUSED:
         flags.append(Attention("paused", f"paused: {game.paused_reason or 'by the GM'}"))
-    if game.status == "active" and game.deadline is not None and game.deadline <= judge.now() and not_ordered:
+    if game.status == GameStatus.ACTIVE and game.deadline is not None and game.deadline <= judge.now() and not_ordered:
         flags.append(Attention("late", "late: " + ", ".join(not_ordered)))
-    seats = [s for s in game.players if s.role == "player"]
+    seats = [s for s in game.players if s.role == SeatRole.PLAYER]
     book = _book(judge, game)
-    absent = [book.name(s.power) if s.power else s.email for s in seats if s.status == "absent"]
+    absent = [book.name(s.power) if s.power else s.email for s in seats if s.status == SeatStatus.ABSENT]
     if absent:
         flags.append(Attention("absent", "absent: " + ", ".join(absent)))
-    disorder = [book.name(s.power) if s.power else s.email for s in seats if s.status in ("cd", "abandoned")]
+    disorder = [book.name(s.power) if s.power else s.email for s in seats if s.status in (SeatStatus.CD, SeatStatus.ABANDONED)]
     if disorder:
         flags.append(Attention("civil_disorder", "civil disorder: " + ", ".join(disorder)))
     return flags
@@ -289,13 +290,13 @@ def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameSummary, ..
 def _power_views(judge: Judge, db: Session, game: Game, phase: Phase | None,
                  state: dict[str, Any]) -> list[PowerView]:
     book = _book(judge, game)
-    seats: dict[str, Player] = {s.power: s for s in game.players if s.power and s.role == "player"}
+    seats: dict[str, Player] = {s.power: s for s in game.players if s.power and s.role == SeatRole.PLAYER}
     statuses = _order_statuses(judge, db, game, phase)
     rows = queries.orders_for(db, game.id, phase.code) if phase is not None else []
     units = state.get("units") or {}
     centres = state.get("centers") or state.get("centres") or {}
     powers = [p for p in book.ids if p in seats or p in units or p in centres] or list(seats)
-    if game.status == "forming":  # every power, with its player once the GM has assigned it
+    if game.status == GameStatus.FORMING:  # every power, with its player once the GM has assigned it
         powers = list(book.ids)
     views = []
     for power in powers:
@@ -406,7 +407,7 @@ def show_mail(judge: Judge, db: Session, actor: Actor, name: str, direction: str
 
 def _find_phase(db: Session, game: Game, code: str) -> Phase:
     phase = db.scalar(select(Phase).where(Phase.game_id == game.id, func.upper(Phase.code) == code.upper(),
-                                          Phase.status != "rolled_back").order_by(Phase.seq.desc()))
+                                          Phase.status != PhaseStatus.ROLLED_BACK).order_by(Phase.seq.desc()))
     if phase is None:
         raise DomainError("no_phase", f"Game '{game.name}' has no phase {code.upper()}.")
     return phase
@@ -447,7 +448,7 @@ def show_public_game(judge: Judge, db: Session, actor: Actor, name: str) -> Publ
     if game is None:
         raise DomainError("no_game", f"There is no game '{name}'.")
     done = queries.phases_of(db, game.id, processed_only=True)
-    state = (done[-1].state_after or {}) if done else (_open_state(db, game)[1] if game.status != "forming" else {})
+    state = (done[-1].state_after or {}) if done else (_open_state(db, game)[1] if game.status != GameStatus.FORMING else {})
     swaps = _hidden_swaps(done)
     book = _book(judge, game)
     shown = {p: [swaps.get(u, u) for u in us] for p, us in (state.get("units") or {}).items()}

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import InboundMessage
+from app.db.statuses import RUNNING, SeatRole
 from app.services.kernel.access import book_of, gm_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
@@ -61,11 +62,11 @@ def game_overview(judge: Judge, db: Session, actor: Actor) -> GameOverview:
     """STATUS from the GM: the whole game at a glance."""
     game = gm_game(db, actor)
     book = book_of(judge, game)
-    phase = queries.open_phase(db, game.id) if game.status in ("active", "paused") else None
+    phase = queries.open_phase(db, game.id) if game.status in RUNNING else None
     statuses = {seat.id: status for seat, status in seat_statuses(db, game, phase)} if phase else {}
     mails = _last_mails(db, game.id)
     lines = []
-    seats = sorted((s for s in game.players if s.role == "player" and s.power),
+    seats = sorted((s for s in game.players if s.role == SeatRole.PLAYER and s.power),
                    key=lambda s: book.ids.index(s.power) if s.power in book.ids else len(book.ids))
     for seat in seats:
         status = statuses.get(seat.id)

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
+from app.db.statuses import LIVE_GAMES, SeatRole
 from app.services.kernel.access import book_of, find_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
@@ -68,7 +69,7 @@ class Summary:
 
 def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameRow, ...]:
     """The games forming or in play, by name."""
-    games = db.scalars(select(Game).where(Game.status.in_(("forming", "active", "paused"))).order_by(Game.name))
+    games = db.scalars(select(Game).where(Game.status.in_(LIVE_GAMES)).order_by(Game.name))
     return tuple(GameRow(g.name, g.variant, g.status, g.phase) for g in games)
 
 
@@ -113,7 +114,7 @@ def game_summary(judge: Judge, db: Session, actor: Actor, name: str) -> Summary:
             held = projected_centres(held, phase.state_after.get("units") or {}, supply)
         centres.append((phase.code, tuple(len(held.get(p, [])) for p in book.ids)))
     players = tuple(SeatRow(book.name(s.power) if s.power else "?", s.status, s.email)
-                    for s in game.players if s.role == "player")
+                    for s in game.players if s.role == SeatRole.PLAYER)
     return Summary(game.name, game.variant, game.status, tuple(book.ids), tuple(centres), players)
 
 

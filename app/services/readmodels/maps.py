@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase
+from app.db.statuses import PhaseStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
@@ -42,7 +43,7 @@ def _map_game(db: Session, name: str) -> Game:
 
 def _processed(db: Session, game: Game, code: str) -> Phase:
     phase = db.scalar(select(Phase).where(Phase.game_id == game.id, func.upper(Phase.code) == code.upper(),
-                                          Phase.status == "processed").order_by(Phase.seq.desc()))
+                                          Phase.status == PhaseStatus.PROCESSED).order_by(Phase.seq.desc()))
     if phase is None:
         raise DomainError("no_phase", f"Game '{game.name}' has no processed phase {code.upper()}.")
     return phase

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import AuditEntry, Game, Player
+from app.db.statuses import SeatRole, SeatStatus
 from app.services.kernel.access import book_of
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
@@ -60,7 +61,7 @@ class SeatBoard:
 def seat_board(judge: Judge, db: Session, actor: Actor, name: str) -> SeatBoard:
     game = gm_game_named(db, actor, name)
     book = book_of(judge, game)
-    seats = [s for s in game.players if s.role == "player" and s.power]
+    seats = [s for s in game.players if s.role == SeatRole.PLAYER and s.power]
     # The deadlines that fell: phases processed at (or after) their deadline, not early nor by the GM's
     # PROCESS (the rule of a missed deadline, ``turn_store``); a new player starts with no misses.
     fell = sum(1 for p in queries.phases_of(db, game.id)
@@ -74,7 +75,7 @@ def seat_board(judge: Judge, db: Session, actor: Actor, name: str) -> SeatBoard:
                               book.name(seat.concede) if seat.concede else None, seat.absence_from,
                               seat.absence_to, seat.misses, seat.missed_in_row,
                               is_vacant(seat, game.settings), phases, reliability))
-    voters = [s for s in seats if s.status not in ("eliminated", "cd", "abandoned", "resigned")]
+    voters = [s for s in seats if s.status not in (SeatStatus.ELIMINATED, SeatStatus.CD, SeatStatus.ABANDONED, SeatStatus.RESIGNED)]
     votes = {s.draw for s in voters if s.draw is not None}
     agreed = None
     if len(votes) == 1:

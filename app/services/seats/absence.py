@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game, Player
+from app.db.statuses import SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import book_of, gm_game
 from app.services.kernel.actor import Actor
@@ -46,7 +47,7 @@ class Absence:
     end: datetime
 
 
-SEATED = ("active", "absent", "cd")
+SEATED = (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD)
 
 
 def inclusive_end(text: str, parsed: datetime) -> datetime:
@@ -102,7 +103,7 @@ def covered_days(spans: list[tuple[datetime, datetime]], window: timedelta) -> f
 def _absences(db: Session, game: Game) -> list[Absence]:
     """Every absence the players now holding a power set in this game."""
     return [Absence(seat.power, start, end) for seat in game.players
-            if seat.role == "player" and seat.power and seat.status in SEATED
+            if seat.role == SeatRole.PLAYER and seat.power and seat.status in SEATED
             for start, end in _recorded(db, game, seat)]
 
 

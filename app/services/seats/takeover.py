@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import AuditEntry, Game, Player
+from app.db.statuses import GameStatus, SeatStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import book_of, find_game
 from app.services.kernel.actor import Actor
@@ -38,7 +39,7 @@ __all__ = ["ABANDON_AFTER", "TakeoverAsked", "TookOver", "VACANT", "abandon_afte
            "is_vacant", "new_player", "open_takeovers", "request_or_take", "requested_password_hash",
            "tell_previous_player", "welcome_text"]
 
-VACANT = ("resigned", "abandoned")
+VACANT = (SeatStatus.RESIGNED, SeatStatus.ABANDONED)
 ABANDON_AFTER = 2
 
 
@@ -81,7 +82,7 @@ def is_vacant(seat: Player, settings: dict[str, Any] | None) -> bool:
     keeps its status (civil disorder: its player still gets the results) but may be taken over."""
     if seat.status in VACANT:
         return True
-    return seat.status in ("active", "cd") and seat.missed_in_row >= abandon_after(settings)
+    return seat.status in (SeatStatus.ACTIVE, SeatStatus.CD) and seat.missed_in_row >= abandon_after(settings)
 
 
 def tell_previous_player(db: Session, judge: Judge, game: Game, address: str, power_name: str) -> None:
@@ -104,7 +105,7 @@ def requested_password_hash(db: Session, game: Game, power: str, address: str) -
 
 def new_player(seat: Player) -> None:
     """What a seat's new player starts with: no misses, no WAIT, no vote or concession of the last one."""
-    seat.status = "active"
+    seat.status = SeatStatus.ACTIVE
     seat.reply_token = new_token()
     seat.misses = 0
     seat.missed_in_row = 0
@@ -189,7 +190,7 @@ def request_or_take(judge: Judge, db: Session, actor: Actor, game_name: str, pow
         tell_previous_player(db, judge, game, previous, name)
     mail_game(db, judge, game, f"Diplomacy game {game.name}: takeover",
               f"{name} in game '{game.name}' has a new player.\n", kind="notice")
-    if game.status == "paused" and game.paused_reason == "waiting for a replacement" and not any(
-            s.status == "abandoned" for s in game.players):
-        game.status, game.paused_reason = "active", None
+    if game.status == GameStatus.PAUSED and game.paused_reason == "waiting for a replacement" and not any(
+            s.status == SeatStatus.ABANDONED for s in game.players):
+        game.status, game.paused_reason = GameStatus.ACTIVE, None
     return TookOver(game.id, game.name, seat.id, pid, name, judge.settings.token_address(seat.reply_token))

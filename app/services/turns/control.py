@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase
+from app.db.statuses import RUNNING, GameStatus, PhaseStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
@@ -79,7 +80,7 @@ class RolledForward:
 
 
 def _running(game: Game) -> None:
-    if game.status not in ("active", "paused"):
+    if game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is {game.status}")
 
 
@@ -133,21 +134,21 @@ def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: 
             raise DomainError("no_such_phase", f"no processed phase {target_phase.upper()}")
         target = matches[-1]
     later = list(db.scalars(select(Phase).where(Phase.game_id == game.id, Phase.seq > target.seq,
-                                                Phase.status != "rolled_back")))
+                                                Phase.status != PhaseStatus.ROLLED_BACK)))
     cleared = tuple(dict.fromkeys(([] if restore else [target.code]) + [p.code for p in
                                                                          sorted(later, key=lambda p: p.seq)]))
     for phase in later:
-        phase.status = "rolled_back"
+        phase.status = PhaseStatus.ROLLED_BACK
         queries.clear_orders(db, game.id, phase.code)
     queries.clear_orders(db, game.id, target.code)
     db.flush()
     snapshot.restore(db, game, target, full=full)
     if restore and target.orders_received:
         _restore_orders(db, game, target)
-    target.status = "open"
+    target.status = PhaseStatus.OPEN
     game.phase = target.code
-    if game.status == "finished":
-        game.status = "active"
+    if game.status == GameStatus.FINISHED:
+        game.status = GameStatus.ACTIVE
     game.deadline = clear_of_absences(db, game, judge.now() + timedelta(hours=24))
     target.deadline = game.deadline
     game.grace_until = None
@@ -169,17 +170,17 @@ def rollforward(judge: Judge, db: Session, actor: Actor, game: Game) -> RolledFo
     if current is None or current.results is None:
         raise DomainError("nothing_to_roll_forward", "nothing to roll forward (or the phase was processed again since)")
     redo = list(db.scalars(select(Phase).where(Phase.game_id == game.id, Phase.seq > current.seq,
-                                               Phase.status == "rolled_back").order_by(Phase.seq)))
+                                               Phase.status == PhaseStatus.ROLLED_BACK).order_by(Phase.seq)))
     if not redo:
         raise DomainError("nothing_to_roll_forward", "nothing to roll forward")
-    current.status = "processed"
+    current.status = PhaseStatus.PROCESSED
     seq = current.seq
     for phase in redo:
         if phase.seq != seq + 1:
             break
-        phase.status = "processed" if phase.results is not None else "open"
+        phase.status = PhaseStatus.PROCESSED if phase.results is not None else PhaseStatus.OPEN
         seq = phase.seq
-        if phase.status == "open":
+        if phase.status == PhaseStatus.OPEN:
             game.phase, game.deadline = phase.code, phase.deadline
             break
     db.flush()

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, JudgeState
+from app.db.statuses import GameStatus, SeatStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError
 from app.services.kernel.render import format_deadline
@@ -40,7 +41,7 @@ class TickReport:
 def check_early(db: Session, judge: Judge, game: Game) -> None:
     """After orders or WAIT change: when everyone is ready, the phase runs once the game's quiet
     period (``SET EARLY minutes``) has passed since this last change; otherwise back to the deadline."""
-    if game.status != "active" or not game_setting(game.settings, "early"):
+    if game.status != GameStatus.ACTIVE or not game_setting(game.settings, "early"):
         return
     phase = queries.open_phase_of(db, game)
     if phase is None:
@@ -76,11 +77,11 @@ def _check_outage(judge: Judge, report: TickReport) -> None:
         if last is None or now - last <= limit:
             return
         games = db.scalars(
-            select(Game).where(Game.status == "active", Game.deadline.is_not(None), Game.deadline > last,
+            select(Game).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None), Game.deadline > last,
                                Game.deadline <= now)
         ).all()
         for game in games:
-            game.status = "paused"
+            game.status = GameStatus.PAUSED
             game.paused_reason = "outage"
             mail_master(db, judge, game, f"Diplomacy game {game.name} paused after a server outage",
                         f"The judge was not running from {format_deadline(last)} to {format_deadline(now)},\n"
@@ -94,7 +95,7 @@ def _due_ids(judge: Judge, now: datetime) -> list[int]:
     with judge.sessions.begin() as db:
         return list(db.scalars(
             select(Game.id).where(
-                Game.status == "active",
+                Game.status == GameStatus.ACTIVE,
                 or_(Game.deadline <= now, Game.grace_until <= now),
             ).order_by(Game.deadline)
         ))
@@ -104,7 +105,7 @@ def _lock_due(db: Session, judge: Judge, game_id: int) -> Game | None:
     skip = db.get_bind().dialect.name == "postgresql"
     game = queries.lock_game(db, game_id, skip_locked=skip)
     now = judge.now()
-    if game is None or game.status != "active":
+    if game is None or game.status != GameStatus.ACTIVE:
         return None
     due = (game.deadline is not None and game.deadline <= now) or (
         game.grace_until is not None and game.grace_until <= now)
@@ -151,8 +152,8 @@ def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> bool:
                 return False
         if late and policy == "wait":
             for seat in late:
-                seat.status = "abandoned"
-            game.status, game.paused_reason = "paused", "waiting for a replacement"
+                seat.status = SeatStatus.ABANDONED
+            game.status, game.paused_reason = GameStatus.PAUSED, "waiting for a replacement"
             names = ", ".join(s.power or "?" for s in late)
             mail_master(db, judge, game, f"Diplomacy game {game.name} waits for replacements",
                         f"No orders from {names} for {phase.code}.  Those powers are now open for TAKEOVER;\n"
@@ -177,9 +178,9 @@ def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> bool:
             return False
         for seat in late:
             if policy == "dismiss":
-                seat.status = "resigned"
+                seat.status = SeatStatus.RESIGNED
             elif policy == "cd":
-                seat.status = "cd"
+                seat.status = SeatStatus.CD
         judge.crash("tick:policy_applied")
         outcome = process_turn(db, judge, game)
         report.processed.append(game.name)
@@ -194,7 +195,7 @@ def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> bool:
 def send_reminders(judge: Judge, report: TickReport) -> None:
     now = judge.now()
     with judge.sessions.begin() as db:
-        games = db.scalars(select(Game).where(Game.status == "active", Game.deadline.is_not(None),
+        games = db.scalars(select(Game).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None),
                                               Game.deadline > now)).all()
         for game in games:
             hours = float(game_setting(game.settings, "reminder_hours") or 0)
@@ -207,7 +208,7 @@ def send_reminders(judge: Judge, report: TickReport) -> None:
                 continue
             game.reminded_phase = game.phase
             for seat, status in order_service.seat_statuses(db, game, phase):
-                if not status.needs_orders or status.complete or seat.status != "active":
+                if not status.needs_orders or status.complete or seat.status != SeatStatus.ACTIVE:
                     continue
                 missing = ", ".join(status.missing) or f"{status.builds_missing} adjustment orders"
                 mail_seat(db, judge, seat, f"Diplomacy deadline reminder {game.name} {game.phase}",
@@ -234,7 +235,7 @@ def tick(judge: Judge) -> TickReport:
 
 def resume_game(db: Session, judge: Judge, game: Game) -> None:
     now = judge.now()
-    game.status, game.paused_reason = "active", None
+    game.status, game.paused_reason = GameStatus.ACTIVE, None
     phase = queries.open_phase(db, game.id)
     if game.deadline is None or game.deadline < now:
         hours = float(timing_for(game.settings, game.phase or "S1901M").get("grace_hours") or 24)

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
+from app.db.statuses import RUNNING, SeatRole
 from app.services.errors import DomainError
 from app.services.kernel.access import book_of, require_gm
 from app.services.kernel.actor import Actor
@@ -41,7 +42,7 @@ class ProcessPlan:
 
 
 def _running(game: Game) -> None:
-    if game.status not in ("active", "paused"):
+    if game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is {game.status}")
 
 
@@ -54,7 +55,7 @@ def plan_processing(judge: Judge, db: Session, actor: Actor, game: Game) -> Proc
         raise DomainError("no_open_phase", f"game '{game.name}' has no open phase")
     book = book_of(judge, game)
     incomplete: list[str] = []
-    waiting = tuple(book.name(s.power) for s in game.players if s.power and s.role == "player" and s.wait)
+    waiting = tuple(book.name(s.power) for s in game.players if s.power and s.role == SeatRole.PLAYER and s.wait)
     text: str | None = None
     if ruleset_for(game.variant).has_map and "units" in (phase.state_before or {}):
         _phase, adjudication = adjudicate_open_phase(db, game)

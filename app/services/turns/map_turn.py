@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase, Player
+from app.db.statuses import GameStatus, SeatStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
 from app.services.orders.submit import seat_statuses
@@ -49,7 +50,7 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
                        f"was abandoned: no orders for {abandon_after(game.settings)} deadlines in a row")
     if stored.next_phase:
         check_standing_draw(judge, db, game)
-    if stored.next_phase and game.status == "active":
+    if stored.next_phase and game.status == GameStatus.ACTIVE:
         opened = queries.open_phase(db, game.id)
         at_once = opened is not None and due_at_once(db, game, opened, judge.now())
     crash("turn:done")
@@ -59,15 +60,15 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
 
 def late_powers(db: Session, game: Game, phase: Phase) -> list[Player]:
     return [seat for seat, status in seat_statuses(db, game, phase)
-            if status.needs_orders and not status.submitted and seat.status == "active"]
+            if status.needs_orders and not status.submitted and seat.status == SeatStatus.ACTIVE]
 
 
 def everyone_ready(db: Session, game: Game, phase: Phase) -> bool:
     """Every active power has complete orders and no seated power (in civil disorder too) asked to wait."""
     for seat, status in seat_statuses(db, game, phase):
-        if seat.wait and seat.status in ("active", "absent", "cd"):
+        if seat.wait and seat.status in (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD):
             return False
-        if seat.status in ("active", "absent") and status.needs_orders and not status.complete:
+        if seat.status in (SeatStatus.ACTIVE, SeatStatus.ABSENT) and status.needs_orders and not status.complete:
             return False
     return True
 

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
+from app.db.statuses import GameStatus, PhaseStatus, SeatRole, SeatStatus
 from app.services.orders.submit import check_advance_orders
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
@@ -40,15 +41,15 @@ def eliminate(game: Game, state_after: dict[str, Any]) -> None:
     units = {p.upper() for p, u in (state_after.get("units") or {}).items() if u}
     centres = {p.upper() for p, c in (state_after.get("centers") or {}).items() if c}
     for seat in game.players:
-        if seat.role == "player" and seat.power and seat.power not in units | centres:
-            seat.status = "eliminated"
+        if seat.role == SeatRole.PLAYER and seat.power and seat.power not in units | centres:
+            seat.status = SeatStatus.ELIMINATED
 
 
 def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None, state_after: dict[str, Any],
                     next_at: datetime | None) -> None:
     """Open the phase after ``phase`` (checking the orders given for it in advance), or end the game."""
     if next_code:
-        new_phase = Phase(game_id=game.id, seq=phase.seq + 1, code=next_code, status="open",
+        new_phase = Phase(game_id=game.id, seq=phase.seq + 1, code=next_code, status=PhaseStatus.OPEN,
                           state_before=state_after, deadline=next_at)
         take_opening(game, new_phase)
         db.add(new_phase)
@@ -57,7 +58,7 @@ def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None
         game.phase = next_code
         game.deadline = next_at
     else:
-        game.status = "finished"
+        game.status = GameStatus.FINISHED
         game.deadline = None
     game.grace_until = None
     game.reminded_phase = None
@@ -75,7 +76,7 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     phase.orders_typed = orders_as_json(adjudication.orders.orders)
     phase.results = outcome.results
     phase.state_after = outcome.state_after
-    phase.status = "processed"
+    phase.status = PhaseStatus.PROCESSED
     phase.processed_at = now
     db.flush()
     crash("turn:phase_stored")
