@@ -11,7 +11,7 @@ from app.mail.session import MailSession
 from app.services.games import gm, lobby
 from app.services.games.gm import TimingKey
 from app.services.kernel.render import format_deadline
-from app.services.ruleset.timing import parse_days
+from app.services.ruleset.options import parse_days
 from app.services.seats import absence
 
 

@@ -28,9 +28,9 @@ from app.services.mailout.redact import mask_passwords
 from app.services.orders import submit as order_service
 from app.services.orders.acknowledge import advance_orders, retreat_choices
 from app.services.ruleset.kinds import ruleset_for
+from app.services.ruleset.options import GameOptions, options_of
 from app.services.ruleset.phases import PhaseName, parse_phase_words
 from app.services.ruleset.powers import PowerBook
-from app.services.ruleset.timing import game_setting
 
 __all__ = ["Collector", "CommandRole", "EchoItem", "MailSession", "parse_sign_on_target"]
 
@@ -393,7 +393,7 @@ class MailSession:
                     "adjustment": phase.code.endswith("A"),
                     "retreats": retreats,
                     "advance": [advance_view(a) for a in advance_orders(self.db, game, power, phase.code)],
-                    "deadline_text": format_deadline(game.deadline, game_setting(game.settings, "timezone")),
+                    "deadline_text": format_deadline(game.deadline, options_of(game).timezone),
                 }
             )
         return views
@@ -408,11 +408,11 @@ class MailSession:
             "variant": game.variant,
             "phase_code": PhaseName(game.phase).header_code if game.phase else "forming",
             "phase": game.phase or "forming",  # the zine's own name for it (W1901A, not F1901B)
-            "deadline_text": format_deadline(game.deadline, game_setting(game.settings, "timezone")),
+            "deadline_text": format_deadline(game.deadline, options_of(game).timezone),
         }
 
     def layout(self) -> str:
-        return str(game_setting(self.game.settings if self.game else None, "layout"))
+        return options_of(self.game).layout if self.game else GameOptions().layout
 
     def reply_subject(self) -> str:
         if self.game is not None and self.game.phase:

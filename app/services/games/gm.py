@@ -23,21 +23,28 @@ from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_seat
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import load_variant
-from app.services.ruleset.timing import game_setting, parse_when
+from app.services.ruleset.options import (
+    LAYOUTS,
+    NMR_POLICIES,
+    ORDER_MODES,
+    PHASE_KINDS,
+    TAKEOVERS,
+    check_settings,
+    options_of,
+)
+from app.services.ruleset.timing import parse_when
 from app.services.seats.absence import absences_at, clear_of_absences, end_text
 from app.services.seats.takeover import new_player, requested_password_hash, tell_previous_player, welcome_text
 from app.services.turns.deadlines import resume_game
 
-__all__ = ["NMR_POLICIES", "Replaced", "TimingKey", "TimingSet", "add_note", "eject", "pause", "replace", "resume",
+__all__ = ["NMR_POLICIES", "PHASE_KINDS", "Replaced", "TimingKey", "TimingSet", "add_note", "eject", "pause", "replace", "resume",
            "set_deadline", "set_option", "set_rule", "set_timing", "terminate"]
 
-NMR_POLICIES = ("cd", "hold", "wait", "dismiss")
-PHASE_KINDS = ("movement", "retreat", "adjustment")
 TimingKey = Literal["next_hours", "grace_hours", "at", "days"]
 _OPTIONS: dict[str, tuple[str, ...] | None] = {
-    "nmr": None, "layout": ("judge", "zine"), "orders": ("per_unit", "whole_set"),
+    "nmr": None, "layout": LAYOUTS, "orders": ORDER_MODES,
     "press": ("none", "white", "grey", "white/grey", "postal"), "timezone": None, "reminder_hours": None,
-    "takeover": ("open", "approval"),
+    "takeover": TAKEOVERS,
 }
 
 
@@ -66,7 +73,7 @@ def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm:
     A deadline inside a player's absence is refused with a warning unless ``confirm`` (issue 22.2)."""
     game = _running(db, actor)
     now = judge.now()
-    zone = str(game_setting(game.settings, "timezone"))
+    zone = options_of(game).timezone
     deadline = parse_when(when, now, zone)
     if deadline is None:
         raise DomainError("bad_deadline", "say the deadline as 2026-12-01 20:00, or +48h")
@@ -125,6 +132,7 @@ def set_timing(judge: Judge, db: Session, actor: Actor, kind: str, key: TimingKe
         entry[key] = value
         timing[k] = entry
     settings["timing"] = timing
+    check_settings(settings)
     game.settings = settings
     audit(db, actor, game, "set_timing", kind=kind, key=key, value=value)
     return TimingSet(kinds, key, value)
@@ -220,6 +228,7 @@ def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) ->
         settings[key] = value
     else:
         raise DomainError("unknown_option", f"unknown option '{key}'")
+    check_settings(settings)
     game.settings = settings
     audit(db, actor, game, "set", key=key, value=value)
     return value

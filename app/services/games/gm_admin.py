@@ -25,6 +25,7 @@ from app.services.mailout.display import shown_text
 from app.services.mailout.outbox import enqueue
 from app.services.mailout.recipients import writable_recipient
 from app.services.mailout.redact import mask_passwords
+from app.services.ruleset.options import options_of
 from app.services.seats.takeover import is_vacant
 
 __all__ = ["SentMail", "create_linked_game", "invite_player", "mail_sent_to", "resend_mail", "set_aside_quarantined"]
@@ -136,8 +137,8 @@ def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: 
                "with a password of your choice and, if you like, the powers you prefer, "
                f"like: JOIN {game.name} <password> France Germany")
     elif game.status in RUNNING:
-        book = book_of(judge, game)
-        vacant = [s.power for s in game.players if s.role == SeatRole.PLAYER and s.power and is_vacant(s, game.settings)]
+        book, options = book_of(judge, game), options_of(game)
+        vacant = [s.power for s in game.players if s.role == SeatRole.PLAYER and s.power and is_vacant(s, options)]
         example = (vacant or book.ids)[0].lower()
         how = (f"TAKEOVER <power>@{game.name} <password>\n\n"
                f"with a vacant power (now: {', '.join(book.name(p) for p in vacant) or 'none yet'}) and a password of your choice, "

@@ -25,8 +25,9 @@ from app.services.kernel.security import hash_password, new_token
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_master, mail_seat
 from app.services.ruleset import engine as game_engine
+from app.services.ruleset.options import DEFAULT_SETTINGS, check_settings, options_of
 from app.services.ruleset.powers import PowerBook
-from app.services.ruleset.timing import DEFAULT_SETTINGS, game_setting, next_deadline
+from app.services.ruleset.timing import next_deadline
 from app.services.seats.takeover import TakeoverAsked, TookOver, request_or_take
 from app.services.turns.snapshot import take_opening
 
@@ -77,8 +78,8 @@ def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: st
     master = check_player_address(actor.address, judge.settings.judge_address)
     if limited:
         take_create_quota(judge, db, master)
-    merged = {key: value for key, value in DEFAULT_SETTINGS.items() if key != "timing"}
-    merged.update(settings or {})
+    merged = {**DEFAULT_SETTINGS, **(settings or {})}
+    check_settings(merged)
     game = Game(name=name, variant=variant, status=GameStatus.FORMING, master_email=master,
                 master_password_hash=hash_password(password), press=press, settings=merged)
     db.add(game)
@@ -124,7 +125,7 @@ def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password:
     prefs, unknown = book.parse_list(preferences)
     seat = _new_seat(judge, db, actor, game, password, role=SeatRole.PLAYER, preferences=",".join(prefs))
     started = None
-    if len(players) + 1 == len(book.ids) and game.settings.get("auto_start", True):
+    if len(players) + 1 == len(book.ids) and options_of(game).auto_start:
         started = _start(judge, db, actor, game)
     return Joined(game.id, game.name, seat.id, False, len(players) + 1, len(book.ids), tuple(unknown), started)
 
@@ -164,14 +165,14 @@ def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
     now = judge.now()
     game.status = GameStatus.ACTIVE
     game.phase = state["phase"]
-    game.deadline = next_deadline(game.settings, game.phase, now)
+    game.deadline = next_deadline(options_of(game), game.phase, now)
     first = Phase(game_id=game.id, seq=1, code=game.phase, status=PhaseStatus.OPEN, state_before=state,
                   deadline=game.deadline)
     db.add(first)
     db.flush()
     take_opening(game, first)
     audit(db, actor, game, "start", powers={s.power: s.email for s in seats})
-    zone = game_setting(game.settings, "timezone")
+    zone = options_of(game).timezone
     roster = "\n".join(f"  {book.name(s.power or ''):<10} {s.email}" for s in seats)
     for seat in seats:
         text = (f"Game '{game.name}' ({game.variant}) has started.\n\n"

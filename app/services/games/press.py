@@ -15,8 +15,8 @@ from app.services.kernel.context import Judge
 from app.services.kernel.text_clean import clean_text
 from app.services.kernel.uow import OrdersChanged, record
 from app.services.mailout.notify import mail_master, mail_seat
+from app.services.ruleset.options import options_of
 from app.services.ruleset.powers import PowerBook
-from app.services.ruleset.timing import game_setting
 
 __all__ = ["PressPlan", "PressRequest", "PressSent", "plan_press", "send_press"]
 
@@ -105,7 +105,7 @@ def _master_and_observers(book: PowerBook, powers: str) -> tuple[str, bool, bool
 def _check_observer_press(game: Game, request: PressRequest) -> None:
     """Observers send press only when the GM allows it (``SET PRESS ... OBSERVERS``), and never grey:
     a reader must always know that an observer, not a power, wrote it."""
-    if not game_setting(game.settings, "observer_press"):
+    if not options_of(game).observer_press:
         raise DomainError("observer_press", f"observers may not send press in game '{game.name}' (the GM may "
                                             f"allow it: SET PRESS ... OBSERVERS)")
     if request.grey or game.press.lower() == "grey":
@@ -131,7 +131,7 @@ def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: s
     if len(body) > MAX_PRESS_CHARS:
         raise DomainError("press_too_long", f"press longer than {MAX_PRESS_CHARS} characters: nothing sent")
     sender = _sender(actor)
-    postal = bool(game_setting(game.settings, "postal_press"))
+    postal = options_of(game).postal_press
     book = book_of(judge, game)
     db.add(Press(game_id=game.id, phase=game.phase, sender=sender, recipients=list(plan.recipients),
                  broadcast=plan.broadcast, grey=plan.grey, postal=postal, body=body))

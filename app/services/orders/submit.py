@@ -25,7 +25,7 @@ from app.services.kernel.uow import OrdersChanged, record
 from app.services.orders.need import Undeclared, needed, undeclared_units, unit_label
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import Build, GameState, Orderable, OrderCheck, Variant, province_of
-from app.services.ruleset.timing import game_setting
+from app.services.ruleset.options import options_of
 
 __all__ = [
     "clear_orders",
@@ -205,7 +205,7 @@ def submit_orders(judge: Judge, db: Session, actor: Actor, game: Game, lines: Se
     power = _acting_power(actor, game)
     phase = _open_phase(db, game)
     _back_from_civil_disorder(db, actor, game, power)
-    whole_set = game_setting(game.settings, "orders") == "whole_set"
+    whole_set = options_of(game).whole_set
     if phase_code and phase_code.upper() != phase.code:
         variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
         checks = [OrderCheck(line=line, order=None, unit=game_engine.parse_unit(variant, line), error=None,

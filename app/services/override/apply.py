@@ -28,7 +28,8 @@ from app.services.override.mail import queue_correction
 from app.services.override.plan import RedonePhase, ReplayPlan, plan_override
 from app.services.override.preview import OverrideCommitted, OverridePreview, ReplayedPhase
 from app.services.ruleset import engine as game_engine
-from app.services.ruleset.timing import game_setting, next_deadline
+from app.services.ruleset.options import options_of
+from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.adjudicate import orders_as_json, orders_as_text
 from app.services.turns.publish import previous_centres, render_results, results_view
@@ -110,7 +111,7 @@ def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None
         game.phase = (plan.replayed[-1] if plan.replayed else plan.target).code
         return
     top = db.scalar(select(func.max(Phase.seq)).where(Phase.game_id == game.id)) or 0
-    deadline = clear_of_absences(db, game, next_deadline(game.settings, plan.open_code, judge.now()))
+    deadline = clear_of_absences(db, game, next_deadline(options_of(game), plan.open_code, judge.now()))
     row = Phase(game_id=game.id, seq=top + 1, code=plan.open_code, status=PhaseStatus.OPEN, state_before=plan.open_state,
                 deadline=deadline)
     db.add(row)
@@ -129,7 +130,7 @@ def _nmr(redone: RedonePhase) -> list[str]:
 def _rerender(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
     """The results kept for the history say what the phases now say."""
     redone = [plan.target, *plan.replayed]
-    layout = str(game_setting(game.settings, "layout"))
+    layout = options_of(game).layout
     for index, phase in enumerate(redone):
         row = db.get_one(Phase, phase.stored.id)
         following = redone[index + 1].stored.deadline if index + 1 < len(redone) else game.deadline

@@ -17,8 +17,8 @@ from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.results.centres import projected_centres
 from app.services.results.report import Names
+from app.services.ruleset.options import options_of
 from app.services.ruleset.phases import PhaseName
-from app.services.ruleset.timing import game_setting
 
 __all__ = ["GameInfo", "GameRow", "History", "SeatRow", "Summary", "game_history", "game_info", "game_summary",
            "list_games"]
@@ -77,9 +77,10 @@ def game_info(judge: Judge, db: Session, actor: Actor, name: str) -> GameInfo:
     game = find_game(db, name)
     book = book_of(judge, game)
     seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email) for s in game.players)
-    press = game.press + (" (postal)" if game_setting(game.settings, "postal_press") else "")
+    options = options_of(game)
+    press = game.press + (" (postal)" if options.postal_press else "")
     return GameInfo(game.name, game.variant, game.status, press, game.phase, game.deadline,
-                    str(game_setting(game.settings, "timezone")), seats)
+                    options.timezone, seats)
 
 
 def game_history(judge: Judge, db: Session, actor: Actor, name: str, start: str | None = None,

@@ -20,8 +20,9 @@ from app.services.kernel.security import hash_password, new_token
 from app.services.kernel.uow import OrdersChanged, record
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_master
+from app.services.ruleset.options import options_of
 from app.services.ruleset.powers import full_stop
-from app.services.ruleset.timing import game_setting, parse_when
+from app.services.ruleset.timing import parse_when
 from app.services.seats.absence import check_absence_cap, clear_of_absences, granted_days, inclusive_end, record_absence
 from app.services.seats.takeover import announce_vacancy
 
@@ -149,7 +150,7 @@ def set_absence(judge: Judge, db: Session, actor: Actor, start: str, end: str) -
     (and so does every deadline the judge sets later: ``absence.clear_of_absences``)."""
     seat = power_seat(db, actor)
     game = actor_game(db, actor)
-    zone = str(game_setting(game.settings, "timezone"))
+    zone = options_of(game).timezone
     now = judge.now()
     begins = parse_when(start.strip(), now, zone) if start.strip() else now
     ends = parse_when(end.strip(), now, zone) if end.strip() else None

@@ -18,7 +18,7 @@ from app.services.kernel.outcome import ProcessError
 from app.services.kernel.render import format_deadline
 from app.services.mailout.notify import mail_game, mail_master, mail_seat
 from app.services.orders import submit as order_service
-from app.services.ruleset.timing import early_minutes, game_setting, timing_for
+from app.services.ruleset.options import options_of
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.disorder import announce_abandoned, announce_civil_disorder
 from app.services.turns.map_turn import everyone_ready, late_powers
@@ -41,14 +41,15 @@ class TickReport:
 def check_early(db: Session, judge: Judge, game: Game) -> None:
     """After orders or WAIT change: when everyone is ready, the phase runs once the game's quiet
     period (``SET EARLY minutes``) has passed since this last change; otherwise back to the deadline."""
-    if game.status != GameStatus.ACTIVE or not game_setting(game.settings, "early"):
+    options = options_of(game)
+    if game.status != GameStatus.ACTIVE or not options.early:
         return
     phase = queries.open_phase_of(db, game)
     if phase is None:
         return
     now = judge.now()
     if everyone_ready(db, game, phase):
-        early = now + timedelta(minutes=early_minutes(game.settings))
+        early = now + timedelta(minutes=options.early_minutes)
         limit = phase.deadline if game.grace_until is None else game.grace_until
         game.deadline = min(early, limit) if limit is not None else early
     elif phase.deadline is not None and game.deadline is not None and game.deadline < phase.deadline \
@@ -134,14 +135,15 @@ def _process_due_game(judge: Judge, game_id: int, report: TickReport) -> bool:
             return False
         now = judge.now()
         late = late_powers(db, game, phase)
-        policy = str(game_setting(game.settings, "nmr"))
-        grace = float(timing_for(game.settings, phase.code).get("grace_hours") or 0)
+        options = options_of(game)
+        policy = options.nmr
+        grace = options.timing(phase.code).grace_hours
         in_grace = game.grace_until is not None
         if late and policy.startswith("excuse"):
             allowed = int(policy.partition(":")[2] or 1)
             excused = [s for s in late if s.misses < allowed]
             if excused:
-                extend = timedelta(hours=float(timing_for(game.settings, phase.code)["next_hours"]))
+                extend = timedelta(hours=options.timing(phase.code).next_hours)
                 game.deadline = clear_of_absences(db, game, (game.deadline or now) + extend)
                 for seat in excused:
                     seat.misses += 1
@@ -198,7 +200,7 @@ def send_reminders(judge: Judge, report: TickReport) -> None:
         games = db.scalars(select(Game).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None),
                                               Game.deadline > now)).all()
         for game in games:
-            hours = float(game_setting(game.settings, "reminder_hours") or 0)
+            hours = options_of(game).reminder_hours
             if hours <= 0 or game.reminded_phase == game.phase or game.deadline is None:
                 continue
             if game.deadline - timedelta(hours=hours) > now:
@@ -238,7 +240,7 @@ def resume_game(db: Session, judge: Judge, game: Game) -> None:
     game.status, game.paused_reason = GameStatus.ACTIVE, None
     phase = queries.open_phase(db, game.id)
     if game.deadline is None or game.deadline < now:
-        hours = float(timing_for(game.settings, game.phase or "S1901M").get("grace_hours") or 24)
+        hours = options_of(game).timing(game.phase or "S1901M").grace_hours or 24
         game.deadline = clear_of_absences(db, game, now + timedelta(hours=max(hours, 1)))
         if phase is not None:
             phase.deadline = game.deadline

@@ -20,7 +20,7 @@ from app.services.kernel.context import Judge
 from app.services.mailout.notify import mail_seat
 from app.services.orders.submit import OrdersReceipt, seat_statuses, split_order_line, submit_orders
 from app.services.ruleset.kinds import ruleset_for
-from app.services.ruleset.timing import game_setting
+from app.services.ruleset.options import options_of
 from app.services.turns.adjudicate import adjudicate_open_phase
 from app.services.turns.publish import previous_centres, render_results, results_view
 
@@ -71,7 +71,7 @@ def plan_processing(judge: Judge, db: Session, actor: Actor, game: Game) -> Proc
     else:  # a game without a drawn position (Days of Decision III): its own steps, no orders to list here
         defaulted = []
     return ProcessPlan(game.name, phase.code, tuple(defaulted), tuple(incomplete), waiting,
-                       str(game_setting(game.settings, "nmr")), text, checked=text is not None)
+                       options_of(game).nmr, text, checked=text is not None)
 
 
 def rollback_targets(db: Session, actor: Actor, game: Game) -> tuple[str, ...]:

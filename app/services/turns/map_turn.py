@@ -18,6 +18,7 @@ from app.db.statuses import GameStatus, SeatStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
 from app.services.orders.submit import seat_statuses
+from app.services.ruleset.options import options_of
 from app.services.ruleset.phases import PhaseName
 from app.services.seats.player import check_standing_draw
 from app.services.seats.takeover import abandon_after
@@ -47,7 +48,7 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
     at_once = False
     abandoned = [seat for seat in game.players if seat.id in stored.abandoned]
     announce_abandoned(db, judge, game, abandoned,
-                       f"was abandoned: no orders for {abandon_after(game.settings)} deadlines in a row")
+                       f"was abandoned: no orders for {abandon_after(options_of(game))} deadlines in a row")
     if stored.next_phase:
         check_standing_draw(judge, db, game)
     if stored.next_phase and game.status == GameStatus.ACTIVE:

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Phase
 from app.db.statuses import GameStatus, PhaseStatus, SeatRole, SeatStatus
 from app.services.orders.submit import check_advance_orders
+from app.services.ruleset.options import options_of
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.adjudicate import Adjudication, orders_as_json, orders_as_text
@@ -85,12 +86,13 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     # power that had time left (issue 22.3).
     missed = phase.deadline is None or now >= phase.deadline
     abandoned: list[int] = []
+    options = options_of(game)
     for seat in game.players:
         if seat.power in adjudication.nmr:
             if missed:
                 seat.misses += 1
                 seat.missed_in_row += 1
-                if reached_abandonment(seat, game.settings):
+                if reached_abandonment(seat, options):
                     abandoned.append(seat.id)
         elif (seat.power or "").upper() in ordered:
             seat.missed_in_row = 0
@@ -98,7 +100,7 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     eliminate(game, outcome.state_after)
     crash("turn:seats_updated")
     next_code = outcome.next_phase
-    next_at = clear_of_absences(db, game, next_deadline(game.settings, next_code, now)) if next_code else None
+    next_at = clear_of_absences(db, game, next_deadline(options, next_code, now)) if next_code else None
     open_next_phase(db, game, phase, next_code, outcome.state_after, next_at)
     crash("turn:next_phase_opened")
     return StoredTurn(phase_code=phase.code, deadline=deadline, next_phase=next_code, next_deadline=next_at,
