@@ -6,6 +6,7 @@ from sqlalchemy import delete, func, inspect, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase, Player, Press
+from app.db.statuses import PhaseStatus
 
 __all__ = [
     "clear_orders",
@@ -33,7 +34,7 @@ def lock_game(session: Session, game_id: int, *, skip_locked: bool = False) -> G
 
 def open_phase(session: Session, game_id: int) -> Phase | None:
     return session.scalar(
-        select(Phase).where(Phase.game_id == game_id, Phase.status == "open").order_by(Phase.seq.desc())
+        select(Phase).where(Phase.game_id == game_id, Phase.status == PhaseStatus.OPEN).order_by(Phase.seq.desc())
     )
 
 
@@ -51,7 +52,7 @@ def open_phase_of(session: Session, game: Game) -> Phase | None:
         state = inspect(kept)
         if (known_transaction is transaction and transaction is not None and version == game.version
                 and code == game.phase and state.persistent and "status" not in state.unloaded
-                and kept.status == "open"):
+                and kept.status == PhaseStatus.OPEN):
             return kept
     phase = open_phase(session, game.id)
     if phase is not None:
@@ -62,9 +63,9 @@ def open_phase_of(session: Session, game: Game) -> Phase | None:
 def phases_of(session: Session, game_id: int, *, processed_only: bool = True) -> list[Phase]:
     stmt = select(Phase).where(Phase.game_id == game_id)
     if processed_only:
-        stmt = stmt.where(Phase.status == "processed")
+        stmt = stmt.where(Phase.status == PhaseStatus.PROCESSED)
     else:
-        stmt = stmt.where(Phase.status != "rolled_back")
+        stmt = stmt.where(Phase.status != PhaseStatus.ROLLED_BACK)
     return list(session.scalars(stmt.order_by(Phase.seq)))
 
 

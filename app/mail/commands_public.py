@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from app.mail.commands import REGISTRY, Command, register
+from app.db.statuses import SeatRole
+from app.mail.commands import REGISTRY, Command, CommandRole, register
 from app.mail.commands_dod3 import status_text
 from app.mail.errors import CommandError
 from app.mail.help_text import help_text
@@ -46,7 +47,9 @@ class Help(Command):
     help = "HELP -- mails you this list of commands."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        role = "master" if ctx.master else ("player" if ctx.seat is not None and ctx.seat.role == "player" else "anyone")
+        role = (CommandRole.MASTER if ctx.master
+                else CommandRole.PLAYER if ctx.seat is not None and ctx.seat.role == SeatRole.PLAYER
+                else CommandRole.ANYONE)
         topics = ruleset_for(ctx.game.variant).help_topics if ctx.game is not None else None
         ctx.add_section(help_text(REGISTRY.values(), role, topics))
         extra = variant_help(ctx.game.variant) if ctx.game is not None else None  # its folder's `help`

@@ -20,7 +20,7 @@ __all__ = ["LIMITED", "NOT_FOUND", "NOT_YOURS", "refusal_status"]
 
 LIMITED = frozenset({"too_many_attempts", "too_many_codes", "address_locked"})
 NOT_FOUND = frozenset({"no_game", "no_phase", "no_mail", "no_map"})
-NOT_YOURS = frozenset({"not_gm", "not_master"})
+NOT_YOURS = frozenset({"not_gm"})  # kernel/access.py: the one refusal of "not this game's GM"
 _READS = frozenset({"GET", "HEAD"})
 
 

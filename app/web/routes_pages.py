@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from app.db import queries
+from app.db.statuses import PhaseStatus
 from app.services.dod3.report import render_report, show_status
 from app.services.errors import DomainError
 from app.services.games.contests import contests_of
@@ -94,7 +95,7 @@ def phase_page(request: Request, name: str, code: str, judge: JudgeDep, db: Db, 
         original = None
     return pages(request).render(request, "phase.html.j2", title=f"{phase.game} {phase.code}", p=phase,
                                  reviews=review_orders(phase.orders, book_of(judge, game).name if game else str), contests=contests,
-                                 has_map=can_draw(variant) and phase.status == "processed",
+                                 has_map=can_draw(variant) and phase.status == PhaseStatus.PROCESSED,
                                  original=original or PhaseOrders(phase.code, ()),
                                  corrections=corrections_of(db, actor, game, phase.code) if game is not None else (),
                                  corrected=request.query_params.get("corrected"))

@@ -5,12 +5,13 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
+from app.db.statuses import SeatRole, SeatStatus
 from app.services.kernel.context import Judge
 from app.services.mailout.outbox import enqueue
 
 __all__ = ["mail_game", "mail_master", "mail_seat"]
 
-LISTENING = ("active", "absent", "cd", "eliminated")
+LISTENING = (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD, SeatStatus.ELIMINATED)
 
 
 def mail_seat(db: Session, judge: Judge, seat: Player, subject: str, text: str, *,
@@ -32,9 +33,9 @@ def mail_game(db: Session, judge: Judge, game: Game, subject: str, text: str, *,
     stored map every one of them carries; ``skip``: a seat told otherwise."""
     count = 0
     for seat in game.players:
-        if seat is skip or (seat.status not in LISTENING and seat.role == "player"):
+        if seat is skip or (seat.status not in LISTENING and seat.role == SeatRole.PLAYER):
             continue
-        if seat.role == "observer" and not observers:
+        if seat.role == SeatRole.OBSERVER and not observers:
             continue
         mail_seat(db, judge, seat, subject, text, html=html, kind=kind, map_id=map_id)
         count += 1

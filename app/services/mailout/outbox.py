@@ -10,6 +10,7 @@ import uuid
 from sqlalchemy.orm import Session
 
 from app.db.models import OutboundMessage
+from app.db.statuses import OutboundStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import current
 
@@ -50,7 +51,7 @@ def enqueue(
         in_reply_to=in_reply_to if in_reply_to and len(in_reply_to) <= _ID_COLUMN else None,
         reply_to=reply_to,
         map_id=map_id,
-        status="pending",
+        status=OutboundStatus.PENDING,
         next_try=judge.now(),
     )
     unit = current(session)

@@ -12,9 +12,11 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase
+from app.db.statuses import GameStatus, PhaseStatus, SeatStatus
 from app.services.errors import DomainError
+from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import record_audit, require_master
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import bump_version
 from app.services.orders.submit import check_advance_orders
@@ -24,8 +26,9 @@ from app.services.override.mail import queue_correction
 from app.services.override.plan import RedonePhase, ReplayPlan, plan_override
 from app.services.override.preview import OverrideCommitted, OverridePreview, ReplayedPhase
 from app.services.ruleset import engine as game_engine
+from app.services.ruleset.options import options_of
 from app.services.ruleset.stored import StoredState, stored_state
-from app.services.ruleset.timing import game_setting, next_deadline
+from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.adjudicate import orders_as_json, orders_as_text
 from app.services.turns.publish import previous_centres, render_results, results_view
@@ -76,7 +79,7 @@ def preview_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_
                      changes: OverrideChanges) -> OverridePreview:
     """What overriding ``phase_code`` with ``changes`` would do; nothing is written or sent."""
     del judge  # the same signature as commit_override; nothing here needs the clock or templates
-    require_master(actor, game)
+    require_gm(actor, game)
     return _preview(game, phase_code, changes, plan_override(db, game, phase_code, changes))
 
 
@@ -87,7 +90,7 @@ def _write_redone(db: Session, redone: RedonePhase) -> Phase:
     row.orders_typed = orders_as_json(redone.orders)
     row.results = redone.results
     row.state_after = redone.state_after
-    row.status = "processed"
+    row.status = PhaseStatus.PROCESSED
     return row
 
 
@@ -102,19 +105,19 @@ def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None
                 db.delete(order_row)
         return
     if plan.open_code is None or plan.open_state is None:
-        game.status, game.deadline, game.grace_until = "finished", None, None
+        game.status, game.deadline, game.grace_until = GameStatus.FINISHED, None, None
         game.phase = (plan.replayed[-1] if plan.replayed else plan.target).code
         return
     top = db.scalar(select(func.max(Phase.seq)).where(Phase.game_id == game.id)) or 0
-    deadline = clear_of_absences(db, game, next_deadline(game.settings, plan.open_code, judge.now()))
-    row = Phase(game_id=game.id, seq=top + 1, code=plan.open_code, status="open", state_before=plan.open_state,
+    deadline = clear_of_absences(db, game, next_deadline(options_of(game), plan.open_code, judge.now()))
+    row = Phase(game_id=game.id, seq=top + 1, code=plan.open_code, status=PhaseStatus.OPEN, state_before=plan.open_state,
                 deadline=deadline)
     db.add(row)
     db.flush()
     check_advance_orders(db, game, row)
     game.phase, game.deadline, game.grace_until, game.reminded_phase = plan.open_code, deadline, None, None
-    if game.status == "finished":
-        game.status = "active"
+    if game.status == GameStatus.FINISHED:
+        game.status = GameStatus.ACTIVE
 
 
 def _nmr(redone: RedonePhase) -> list[str]:
@@ -125,7 +128,7 @@ def _nmr(redone: RedonePhase) -> list[str]:
 def _rerender(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
     """The results kept for the history say what the phases now say."""
     redone = [plan.target, *plan.replayed]
-    layout = str(game_setting(game.settings, "layout"))
+    layout = options_of(game).layout
     for index, phase in enumerate(redone):
         row = db.get_one(Phase, phase.stored.id)
         following = redone[index + 1].stored.deadline if index + 1 < len(redone) else game.deadline
@@ -137,8 +140,8 @@ def _rerender(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
 def _reseat(game: Game, state: StoredState) -> None:
     present = state.in_play()
     for seat in game.players:
-        if seat.status == "eliminated" and seat.power in present:
-            seat.status = "active"
+        if seat.status == SeatStatus.ELIMINATED and seat.power in present:
+            seat.status = SeatStatus.ACTIVE
     eliminate(game, state)
 
 
@@ -146,7 +149,7 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
                     changes: OverrideChanges, reason: str) -> OverrideCommitted:
     """Override ``phase_code``: adjudicate it again with ``changes``, replay the later phases, tell
     every player and the GM, and record who, when, what and why."""
-    require_master(actor, game)
+    require_gm(actor, game)
     if not reason.strip():
         raise DomainError("no_reason", "say why the phase is corrected; the players are told")
     plan = plan_override(db, game, phase_code, changes)
@@ -157,7 +160,7 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
     for redone in (plan.target, *plan.replayed):
         _write_redone(db, redone)
     for dropped in plan.dropped:
-        db.get_one(Phase, dropped.id).status = "rolled_back"
+        db.get_one(Phase, dropped.id).status = PhaseStatus.ROLLED_BACK
         for order_row in queries.orders_for(db, game.id, dropped.code):
             order_row.checked = False  # kept as orders in advance, checked if that phase comes again
     db.flush()
@@ -169,15 +172,15 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
     _rerender(db, judge, game, plan)
     corrected = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in every}
     mails, mail_text = queue_correction(db, judge, game, preview, reason.strip(), corrected[plan.target.code])
-    entry = record_audit(db, actor, game, "override", phase=preview.phase, changes=changes.to_json(),
-                         reason=reason.strip(), rulings=[r.to_json() for r in plan.rulings],
-                         changed_orders=len(preview.changed_orders), replayed=[r.phase for r in preview.replayed],
-                         dropped=list(preview.dropped_phases), current_before=preview.current_phase_old,
-                         current_after=preview.current_phase_new,
-                         unfit=[{"phase": u.phase, "power": u.power, "order": u.order, "why": u.why}
-                                for u in preview.unfit],
-                         # the texts as the players were mailed them: the results before, the correction
-                         results_as_mailed=as_mailed, results_corrected=corrected, correction_mail=mail_text,
-                         mails=mails)
+    entry = audit(db, actor, game, "override", phase=preview.phase, changes=changes.to_json(),
+                  reason=reason.strip(), rulings=[r.to_json() for r in plan.rulings],
+                  changed_orders=len(preview.changed_orders), replayed=[r.phase for r in preview.replayed],
+                  dropped=list(preview.dropped_phases), current_before=preview.current_phase_old,
+                  current_after=preview.current_phase_new,
+                  unfit=[{"phase": u.phase, "power": u.power, "order": u.order, "why": u.why}
+                         for u in preview.unfit],
+                  # the texts as the players were mailed them: the results before, the correction
+                  results_as_mailed=as_mailed, results_corrected=corrected, correction_mail=mail_text,
+                  mails=mails)
     db.flush()
     return OverrideCommitted(preview=preview, reason=reason.strip(), audit_id=entry.id, mails=mails)

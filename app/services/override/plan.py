@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase
+from app.db.statuses import PhaseStatus
 from app.services.errors import DomainError
 from app.services.override.changes import (
     AppliedRuling,
@@ -106,7 +107,7 @@ def _redo(variant: Variant, stored: StoredPhase, state_before: dict[str, Any], o
 def _chain(db: Session, game: Game, phase_code: str) -> list[StoredPhase]:
     rows = queries.phases_of(db, game.id, processed_only=False)
     for index, row in enumerate(rows):
-        if row.code == phase_code.upper() and row.status == "processed":
+        if row.code == phase_code.upper() and row.status == PhaseStatus.PROCESSED:
             return [StoredPhase.of(r) for r in rows[index:]]
     raise DomainError("no_such_phase", f"no processed phase {phase_code.upper()} in game '{game.name}'")
 
@@ -143,7 +144,7 @@ def plan_override(db: Session, game: Game, phase_code: str, changes: OverrideCha
     orders = apply_order_changes(variant, state, first.orders, changes.orders)
     orders, rulings = apply_rulings(variant, state, orders, changes.rulings, first.code)
     target = _redo(variant, first, first.state_before, orders, rulings)
-    current_old = next((s for s in chain if s.status == "open"), None)
+    current_old = next((s for s in chain if s.status == PhaseStatus.OPEN), None)
     replayed: list[RedonePhase] = []
     dropped: list[StoredPhase] = []
     skipped: list[StoredPhase] = []
@@ -171,7 +172,7 @@ def plan_override(db: Session, game: Game, phase_code: str, changes: OverrideCha
             was = f"instead of {stored.code}" if stored is not None else "instead of the end of the game"
             notes.append(f"{next_code} now follows {previous.code} ({was}); the game goes on from {next_code}.")
             break
-        if stored.status == "open":
+        if stored.status == PhaseStatus.OPEN:
             kept_open, open_code = stored, stored.code
             open_state, open_position = previous.state_after, previous.typed_after
             break

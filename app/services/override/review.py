@@ -10,9 +10,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
+from app.db.statuses import PhaseStatus
 from app.services.errors import DomainError
+from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import require_master
 from app.services.kernel.context import Judge
 from app.services.override.apply import OverridePreview, preview_override
 from app.services.override.changes import OverrideChanges
@@ -45,7 +46,7 @@ class OverrideReview:
 
 def _processed(db: Session, game: Game, code: str) -> Phase:
     phase = db.scalar(select(Phase).where(Phase.game_id == game.id, func.upper(Phase.code) == code.upper(),
-                                          Phase.status == "processed").order_by(Phase.seq.desc()))
+                                          Phase.status == PhaseStatus.PROCESSED).order_by(Phase.seq.desc()))
     if phase is None:
         raise DomainError("no_phase", f"game '{game.name}' has no processed phase {code.upper()}")
     return phase
@@ -53,7 +54,7 @@ def _processed(db: Session, game: Game, code: str) -> Phase:
 
 def phase_orders(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str) -> PhaseOrders:
     """The orders of every power of a processed phase, as the adjudicator got them (defaults left out)."""
-    require_master(actor, game)
+    require_gm(actor, game)
     phase = _processed(db, game, phase_code)
     parsed = phase.orders_parsed or {}
     powers = list(stored_state(phase.state_before).units)

@@ -18,8 +18,10 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, InboundMessage, OutboundMessage, Phase, Player, Press
 from app.db.models_web import GmAccount, GmAccountGame
+from app.db.statuses import RUNNING, GameStatus, InboundStatus, PhaseStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.games.contests import open_contest_count
+from app.services.kernel.access import require_gm, require_gm_role
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.mailout.display import readable_mail, shown_text
@@ -202,18 +204,11 @@ class PublicGame:
 # -- access ----------------------------------------------------------------------
 
 
-def _require_gm(actor: Actor) -> None:
-    if actor.role not in (Role.GM, Role.KEEPER):
-        raise DomainError("not_gm", "Only a game's GM may see this.")
-
-
 def _game_for(db: Session, actor: Actor, name: str) -> Game:
-    _require_gm(actor)
     game = queries.game_by_name(db, name)
     if game is None:
         raise DomainError("no_game", f"There is no game '{name}'.")
-    if actor.role is not Role.KEEPER and actor.game_id != game.id:
-        raise DomainError("not_gm", f"You are not the GM of game '{game.name}'.")
+    require_gm(actor, game)
     return game
 
 
@@ -245,7 +240,7 @@ def _open_state(db: Session, game: Game) -> tuple[Phase | None, StoredState | No
 
 def _order_statuses(judge: Judge, db: Session, game: Game, phase: Phase | None) -> dict[str, Any]:
     """Power -> order status, for map games with an open phase (others have none to show)."""
-    if phase is None or game.status not in ("active", "paused") or "units" not in (phase.state_before or {}):
+    if phase is None or game.status not in RUNNING or "units" not in (phase.state_before or {}):
         return {}
     return {seat.power: status for seat, status in seat_statuses(db, game, phase) if seat.power}
 
@@ -253,22 +248,22 @@ def _order_statuses(judge: Judge, db: Session, game: Game, phase: Phase | None) 
 def _attention(judge: Judge, db: Session, game: Game, not_ordered: list[str]) -> list[Attention]:
     flags: list[Attention] = []
     quarantined = db.scalar(select(func.count()).select_from(InboundMessage).where(
-        InboundMessage.game_id == game.id, InboundMessage.status == "quarantined")) or 0
+        InboundMessage.game_id == game.id, InboundMessage.status == InboundStatus.QUARANTINED)) or 0
     if quarantined:
         flags.append(Attention("quarantined_mail", f"{quarantined} quarantined mail"))
     contested = open_contest_count(db, game)
     if contested:
         flags.append(Attention("contested", f"{contested} contested phase{'s' if contested > 1 else ''}"))
-    if game.status == "paused":
+    if game.status == GameStatus.PAUSED:
         flags.append(Attention("paused", f"paused: {game.paused_reason or 'by the GM'}"))
-    if game.status == "active" and game.deadline is not None and game.deadline <= judge.now() and not_ordered:
+    if game.status == GameStatus.ACTIVE and game.deadline is not None and game.deadline <= judge.now() and not_ordered:
         flags.append(Attention("late", "late: " + ", ".join(not_ordered)))
-    seats = [s for s in game.players if s.role == "player"]
+    seats = [s for s in game.players if s.role == SeatRole.PLAYER]
     book = _book(judge, game)
-    absent = [book.name(s.power) if s.power else s.email for s in seats if s.status == "absent"]
+    absent = [book.name(s.power) if s.power else s.email for s in seats if s.status == SeatStatus.ABSENT]
     if absent:
         flags.append(Attention("absent", "absent: " + ", ".join(absent)))
-    disorder = [book.name(s.power) if s.power else s.email for s in seats if s.status in ("cd", "abandoned")]
+    disorder = [book.name(s.power) if s.power else s.email for s in seats if s.status in (SeatStatus.CD, SeatStatus.ABANDONED)]
     if disorder:
         flags.append(Attention("civil_disorder", "civil disorder: " + ", ".join(disorder)))
     return flags
@@ -292,7 +287,7 @@ def _summary(judge: Judge, db: Session, game: Game) -> GameSummary:
 
 def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameSummary, ...]:
     """Every game of the judgekeeper; a GM's linked games that are still run from their address."""
-    _require_gm(actor)
+    require_gm_role(actor)
     stmt = select(Game).order_by(Game.name)
     if actor.role is not Role.KEEPER:
         linked = select(GmAccountGame.game_id).join(GmAccount, GmAccount.id == GmAccountGame.account_id).where(
@@ -307,13 +302,13 @@ def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameSummary, ..
 def _power_views(judge: Judge, db: Session, game: Game, phase: Phase | None,
                  state: StoredState | None) -> list[PowerView]:
     book = _book(judge, game)
-    seats: dict[str, Player] = {s.power: s for s in game.players if s.power and s.role == "player"}
+    seats: dict[str, Player] = {s.power: s for s in game.players if s.power and s.role == SeatRole.PLAYER}
     statuses = _order_statuses(judge, db, game, phase)
     rows = queries.orders_for(db, game.id, phase.code) if phase is not None else []
     units = state.units if state is not None else {}
     centres = state.centres if state is not None else {}
     powers = [p for p in book.ids if p in seats or p in units or p in centres] or list(seats)
-    if game.status == "forming":  # every power, with its player once the GM has assigned it
+    if game.status == GameStatus.FORMING:  # every power, with its player once the GM has assigned it
         powers = list(book.ids)
     views = []
     for power in powers:
@@ -424,7 +419,7 @@ def show_mail(judge: Judge, db: Session, actor: Actor, name: str, direction: str
 
 def _find_phase(db: Session, game: Game, code: str) -> Phase:
     phase = db.scalar(select(Phase).where(Phase.game_id == game.id, func.upper(Phase.code) == code.upper(),
-                                          Phase.status != "rolled_back").order_by(Phase.seq.desc()))
+                                          Phase.status != PhaseStatus.ROLLED_BACK).order_by(Phase.seq.desc()))
     if phase is None:
         raise DomainError("no_phase", f"Game '{game.name}' has no phase {code.upper()}.")
     return phase
@@ -470,7 +465,7 @@ def show_public_game(judge: Judge, db: Session, actor: Actor, name: str) -> Publ
     if done:
         state = _position(game, done[-1].state_after)
     else:
-        state = _open_state(db, game)[1] if game.status != "forming" else None
+        state = _open_state(db, game)[1] if game.status != GameStatus.FORMING else None
     book = _book(judge, game)
     units: tuple[tuple[str, tuple[str, ...]], ...] = ()
     centres: tuple[tuple[str, int], ...] = ()

@@ -11,15 +11,16 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
+from app.db.statuses import LIVE_GAMES, SeatRole
 from app.services.kernel.access import book_of, find_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.results.centres import projected_centres
 from app.services.results.report import Names
 from app.services.ruleset.kinds import ruleset_for
+from app.services.ruleset.options import options_of
 from app.services.ruleset.phases import PhaseName
 from app.services.ruleset.stored import StoredState, stored_state
-from app.services.ruleset.timing import game_setting
 
 __all__ = ["GameInfo", "GameRow", "History", "SeatRow", "Summary", "game_history", "game_info", "game_summary",
            "list_games"]
@@ -70,7 +71,7 @@ class Summary:
 
 def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameRow, ...]:
     """The games forming or in play, by name."""
-    games = db.scalars(select(Game).where(Game.status.in_(("forming", "active", "paused"))).order_by(Game.name))
+    games = db.scalars(select(Game).where(Game.status.in_(LIVE_GAMES)).order_by(Game.name))
     return tuple(GameRow(g.name, g.variant, g.status, g.phase) for g in games)
 
 
@@ -78,9 +79,10 @@ def game_info(judge: Judge, db: Session, actor: Actor, name: str) -> GameInfo:
     game = find_game(db, name)
     book = book_of(judge, game)
     seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email) for s in game.players)
-    press = game.press + (" (postal)" if game_setting(game.settings, "postal_press") else "")
+    options = options_of(game)
+    press = game.press + (" (postal)" if options.postal_press else "")
     return GameInfo(game.name, game.variant, game.status, press, game.phase, game.deadline,
-                    str(game_setting(game.settings, "timezone")), seats)
+                    options.timezone, seats)
 
 
 def game_history(judge: Judge, db: Session, actor: Actor, name: str, start: str | None = None,
@@ -117,7 +119,7 @@ def game_summary(judge: Judge, db: Session, actor: Actor, name: str) -> Summary:
             held = projected_centres(held, after.units, supply)
         centres.append((phase.code, tuple(len(held.get(p, ())) for p in book.ids)))
     players = tuple(SeatRow(book.name(s.power) if s.power else "?", s.status, s.email)
-                    for s in game.players if s.role == "player")
+                    for s in game.players if s.role == SeatRole.PLAYER)
     return Summary(game.name, game.variant, game.status, tuple(book.ids), tuple(centres), players)
 
 

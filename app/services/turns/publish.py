@@ -15,9 +15,9 @@ from app.services.mailout.notify import mail_game
 from app.services.results.maps import content_id, inline_map_html, phase_map
 from app.services.results.report import Names, ResultsView, build_results_view
 from app.services.ruleset import engine as game_engine
+from app.services.ruleset.options import options_of
 from app.services.ruleset.powers import PowerBook, full_stop
 from app.services.ruleset.stored import StoredResult, StoredState, stored_result, stored_state
-from app.services.ruleset.timing import game_setting
 from app.services.turns.store import StoredTurn
 
 __all__ = ["previous_centres", "publish_turn", "render_results", "results_view"]
@@ -49,7 +49,7 @@ def results_view(judge: Judge, game: Game, phase: Phase, results: StoredResult, 
     """What the results templates print for ``phase`` (its stored position, and ``results`` with the
     position they leave: stored, or just adjudicated); hidden builds shown in their public form."""
     info = judge.variant_data(game.variant)
-    zone = game_setting(game.settings, "timezone")
+    zone = options_of(game).timezone
     variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
     return build_results_view(
         game_name=game.name, variant=game.variant, judge_id=judge.settings.judge_id,
@@ -84,7 +84,7 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
         game.settings = {key: value for key, value in game.settings.items() if key != "notes"}
     _publish_press(db, game, view, book)
     crash("turn:press_published")
-    text, html = render_results(judge, view, str(game_setting(game.settings, "layout")))
+    text, html = render_results(judge, view, options_of(game).layout)
     phase.results_text = text
     crash("turn:rendered")
     picture = phase_map(db, game, phase.code, phase.state_before, phase.results, kind="results")

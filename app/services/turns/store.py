@@ -15,7 +15,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
+from app.db.statuses import GameStatus, PhaseStatus, SeatRole, SeatStatus
 from app.services.orders.submit import check_advance_orders
+from app.services.ruleset.options import options_of
 from app.services.ruleset.stored import StoredState
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
@@ -40,15 +42,15 @@ def eliminate(game: Game, state_after: StoredState) -> None:
     """Powers with neither units nor centres left are out."""
     in_play = state_after.in_play()
     for seat in game.players:
-        if seat.role == "player" and seat.power and seat.power not in in_play:
-            seat.status = "eliminated"
+        if seat.role == SeatRole.PLAYER and seat.power and seat.power not in in_play:
+            seat.status = SeatStatus.ELIMINATED
 
 
 def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None, state_after: dict[str, Any],
                     next_at: datetime | None) -> None:
     """Open the phase after ``phase`` (checking the orders given for it in advance), or end the game."""
     if next_code:
-        new_phase = Phase(game_id=game.id, seq=phase.seq + 1, code=next_code, status="open",
+        new_phase = Phase(game_id=game.id, seq=phase.seq + 1, code=next_code, status=PhaseStatus.OPEN,
                           state_before=state_after, deadline=next_at)
         take_opening(game, new_phase)
         db.add(new_phase)
@@ -57,7 +59,7 @@ def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None
         game.phase = next_code
         game.deadline = next_at
     else:
-        game.status = "finished"
+        game.status = GameStatus.FINISHED
         game.deadline = None
     game.grace_until = None
     game.reminded_phase = None
@@ -75,7 +77,7 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     phase.orders_typed = orders_as_json(adjudication.orders.orders)
     phase.results = outcome.results
     phase.state_after = outcome.state_after
-    phase.status = "processed"
+    phase.status = PhaseStatus.PROCESSED
     phase.processed_at = now
     db.flush()
     crash("turn:phase_stored")
@@ -84,12 +86,13 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     # power that had time left (issue 22.3).
     missed = phase.deadline is None or now >= phase.deadline
     abandoned: list[int] = []
+    options = options_of(game)
     for seat in game.players:
         if seat.power in adjudication.nmr:
             if missed:
                 seat.misses += 1
                 seat.missed_in_row += 1
-                if reached_abandonment(seat, game.settings):
+                if reached_abandonment(seat, options):
                     abandoned.append(seat.id)
         elif (seat.power or "").upper() in ordered:
             seat.missed_in_row = 0
@@ -97,7 +100,7 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     eliminate(game, outcome.typed_after)
     crash("turn:seats_updated")
     next_code = outcome.next_phase
-    next_at = clear_of_absences(db, game, next_deadline(game.settings, next_code, now)) if next_code else None
+    next_at = clear_of_absences(db, game, next_deadline(options, next_code, now)) if next_code else None
     open_next_phase(db, game, phase, next_code, outcome.state_after, next_at)
     crash("turn:next_phase_opened")
     return StoredTurn(phase_code=phase.code, deadline=deadline, next_phase=next_code, next_deadline=next_at,
