@@ -42,7 +42,8 @@ JUDGE_POLL_SECONDS             5                                      inbox wait
 JUDGE_MAX_ATTEMPTS             3                                      tries before a mail is quarantined
 JUDGE_OUTAGE_MINUTES           60                                     down longer past a deadline: the game
                                                                       pauses and its GM is mailed
-JUDGE_MAX_EXTENSION_DAYS       14                                     cap of SET DEADLINE
+JUDGE_MAX_EXTENSION_DAYS       14                                     cap of SET DEADLINE and of the hours
+                                                                      of SET MOVE|RETREAT|ADJUST NEXT|GRACE
 JUDGE_OUTBOX_LEASE_SECONDS     300                                    a mail claimed by a sender that died is
                                                                       sent again after this (same Message-ID)
 JUDGE_AUTHSERV_ID              "" (none)                              the authserv-id of the judge's own mail

@@ -1,15 +1,24 @@
-"""The only code that reads `variants/`: TOML files in, engine `Variant` values out."""
+"""The only code that reads `variants/`: TOML files in, engine `Variant` values out, and the
+registry of the names games are played under.
+
+Each folder `variants/<name>/` is one variant; its `variant.toml` declares, beside the map and
+the rules, what the judge does with it (variants/README.md, "What the judge offers"): the names
+of its player-count set-ups (`[setups.<key>] name = ...`), its offer on the dashboard's new-game
+form (`[offer]`, `[setups.<key>.offer]`) and the HELP section its players get (`help`, a file
+of the folder). Nothing else in the judge names a variant: a new variant is its folder.
+"""
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .engine.geo import Province, Terrain, build_map
-from .engine.hooks import check_hooks
+from .engine.modules import rule_hooks
 from .engine.phases import Phase
 from .engine.rules import rule_options
 from .engine.variant import (
@@ -29,29 +38,140 @@ class UnknownVariant(LookupError):
     pass
 
 
-def available() -> list[str]:
-    folders = {p.parent.name for p in VARIANTS_DIR.glob("*/variant.toml")}
-    return sorted(folders | {name for name, (folder, _s) in _SETUP_NAMES.items() if folder in folders})
+class VariantDataError(ValueError):
+    """A variant folder's declarations are wrong (a missing help file, a name used twice...)."""
 
 
-# Variant names that pick a player-count set-up of a variant folder.
-_SETUP_NAMES = {"smallworld8": ("smallworld", "eight"), "smallworld7": ("smallworld", "seven")}
+@dataclass(frozen=True)
+class Offer:
+    """How the dashboard's new-game form offers a variant name."""
+
+    title: str
+    description: str = ""
+    offered: bool = True
 
 
-def _split_setup(name: str) -> tuple[str, str | None]:
-    """`smallworld7` -> ("smallworld", "seven"): the folder and the set-up it names."""
-    return _SETUP_NAMES.get(name, (name, None))
+@dataclass(frozen=True)
+class VariantEntry:
+    """A name games are played under: a variant folder (with its first set-up, if it has
+    set-ups) or one of its named set-ups (`smallworld7`: folder `smallworld`, set-up `seven`)."""
+
+    name: str
+    folder: str
+    setup: str | None  # the set-up it plays (None: the folder's first, or the folder has none)
+    title: str
+    offer: Offer
+    help: str | None  # the HELP section for its players (None: none beyond the commands)
+
+
+_OFFER_KEYS = {"title", "description", "offered"}
+_SETUP_REGISTRY_KEYS = {"name", "offer"}  # what a set-up declares for the registry, not the game
+
+
+def _offer(declared: Any, title: str, where: str) -> Offer:
+    if declared is None:
+        return Offer(title)
+    if not isinstance(declared, dict) or set(declared) - _OFFER_KEYS:
+        raise VariantDataError(f"{where}: [offer] takes {', '.join(sorted(_OFFER_KEYS))}")
+    offered = declared.get("offered", True)
+    if not isinstance(offered, bool):
+        raise VariantDataError(f"{where}: offered = true or false")
+    return Offer(str(declared.get("title", title)), str(declared.get("description", "")), offered)
+
+
+def _help(folder: Path, declared: Any) -> str | None:
+    if declared is None:
+        return None
+    path = folder / str(declared)
+    if path.parent != folder or not path.is_file():
+        raise VariantDataError(f"{folder.name}: help = {declared!r} is not a file of the folder")
+    return path.read_text(encoding="utf-8").rstrip("\n")
+
+
+def _folder_entries(folder: Path) -> list[VariantEntry]:
+    """The names one variant folder declares: its own, and one per named set-up."""
+    with (folder / "variant.toml").open("rb") as handle:
+        data = tomllib.load(handle)
+    where = f"variants/{folder.name}/variant.toml"
+    if data.get("name", folder.name) != folder.name:
+        raise VariantDataError(f"{where}: name = {data['name']!r}, but the folder is {folder.name!r}")
+    title = str(data.get("title", folder.name))
+    help_text = _help(folder, data.get("help"))
+    entries = [VariantEntry(folder.name, folder.name, None, title, _offer(data.get("offer"), title, where), help_text)]
+    for key, setup in data.get("setups", {}).items():
+        if "name" not in setup:
+            continue  # played only as the folder's first set-up
+        setup_title = str(setup.get("title", title))
+        offer = _offer(setup.get("offer"), setup_title, f"{where} [setups.{key}]")
+        entries.append(VariantEntry(str(setup["name"]), folder.name, key, setup_title, offer, help_text))
+    return entries
 
 
 @cache
-def load_variant(name: str) -> Variant:
-    folder, setup = _split_setup(name)
-    path = VARIANTS_DIR / folder / "variant.toml"
-    if not path.is_file():
+def _registry(directory: Path) -> dict[str, VariantEntry]:
+    entries: dict[str, VariantEntry] = {}
+    for path in sorted(directory.glob("*/variant.toml")):
+        for entry in _folder_entries(path.parent):
+            if entry.name in entries:
+                raise VariantDataError(f"variant name {entry.name!r} is declared twice "
+                                       f"(variants/{entries[entry.name].folder}, variants/{entry.folder})")
+            entries[entry.name] = entry
+    return entries
+
+
+def registry() -> dict[str, VariantEntry]:
+    """Every name games may be played under, read once from `VARIANTS_DIR`."""
+    return _registry(VARIANTS_DIR)
+
+
+def available() -> list[str]:
+    return sorted(registry())
+
+
+def variant_entry(name: str) -> VariantEntry:
+    """The registry's entry for a variant name (`UnknownVariant` if there is none)."""
+    entry = registry().get(name)
+    if entry is None:
         raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(available())}")
-    with path.open("rb") as handle:
+    return entry
+
+
+def offered() -> list[VariantEntry]:
+    """The names the dashboard's new-game form offers, in `available()` order."""
+    entries = registry()
+    return [entries[name] for name in available() if entries[name].offer.offered]
+
+
+def help_section(name: str) -> str | None:
+    """The HELP section the players of a variant get, as its folder declares it (None: the
+    variant has none, or the name is no variant of `variants/`, such as dod3)."""
+    entry = registry().get(name.lower())
+    return entry.help if entry is not None else None
+
+
+def variant_folder(name: str) -> Path:
+    """The folder of a variant name (`smallworld7` -> variants/smallworld)."""
+    return VARIANTS_DIR / variant_entry(name).folder
+
+
+def folder_names(folder: str) -> list[str]:
+    """The names a folder's games are played under: its named set-ups, or the folder itself."""
+    names = [e.name for e in registry().values() if e.folder == folder and e.setup is not None]
+    return names or [folder]
+
+
+def load_variant(name: str) -> Variant:
+    return _load_variant(VARIANTS_DIR, name)
+
+
+@cache
+def _load_variant(directory: Path, name: str) -> Variant:
+    entry = _registry(directory).get(name)
+    if entry is None:
+        raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(sorted(_registry(directory)))}")
+    with (directory / entry.folder / "variant.toml").open("rb") as handle:
         data = tomllib.load(handle)
-    chosen: str | None = setup or next(iter(data.get("setups", {})), None)
+    chosen: str | None = entry.setup or next(iter(data.get("setups", {})), None)
     if chosen is not None:
         data = _apply_setup(data, chosen)
     return variant_from_data(data, name)
@@ -69,7 +189,8 @@ def _apply_setup(data: dict[str, Any], setup: str) -> dict[str, Any]:
 
     Keys of `[setups.<name>]`: `powers` (ids of the top-level powers that play),
     `not_centres` (centres that are ordinary spaces here), `standing_armies` (replaces
-    the provinces' flags), `title`, `victory_centres`; anything else is kept as data.
+    the provinces' flags), `title`, `victory_centres`; `name` and `offer` are the registry's;
+    anything else is kept as data.
     """
     overrides = data.get("setups", {}).get(setup)
     if overrides is None:
@@ -77,6 +198,8 @@ def _apply_setup(data: dict[str, Any], setup: str) -> dict[str, Any]:
     merged = dict(data)
     provinces = {k: dict(v) for k, v in data["provinces"].items()}
     for key, value in overrides.items():
+        if key in _SETUP_REGISTRY_KEYS:
+            continue
         if key == "powers":
             playing = set(value)
             merged["powers"] = [p for p in data["powers"] if p["id"] in playing]
@@ -197,7 +320,7 @@ def variant_from_data(data: dict[str, Any], name: str | None = None) -> Variant:
         victory_groups=tuple(groups.get("groups", ())) if groups.get("enabled") else (),
         group_minimum=int(groups.get("minimum_per_group", 0)),
         standing_armies=tuple(p.id for p in provinces if p.standing_army),
-        hooks=check_hooks(data.get("hooks", [])),
+        hooks=rule_hooks(data.get("hooks", [])),
         extra={k: v for k, v in data.items() if k not in _KNOWN_KEYS},
     )
 
@@ -205,4 +328,5 @@ def variant_from_data(data: dict[str, Any], name: str | None = None) -> Variant:
 _KNOWN_KEYS = {
     "name", "title", "start_phase", "victory_centres", "rules", "powers", "provinces",
     "build_sites", "conditional_homes", "hooks", "setups", "hidden_choices", "hidden_builds",
+    "help", "offer",  # the registry's
 }

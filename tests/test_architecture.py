@@ -174,3 +174,75 @@ def test_the_judge_reaches_the_engine_only_through_the_typed_port() -> None:
     from app.services.kernel.context import Judge
 
     assert "api" not in {f.name for f in fields(Judge)}
+
+
+def _raw_audit_rows(root: Path) -> list[str]:
+    """Where ``app/`` builds an ``AuditEntry`` itself instead of calling ``kernel.audit.audit``."""
+    helper = root / "app" / "services" / "kernel" / "audit.py"
+    found = []
+    for path in sorted((root / "app").rglob("*.py")):
+        if path == helper:
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"(?<!class )\bAuditEntry\(", line):
+                found.append(f"{path.relative_to(root)}:{number}")
+    return found
+
+
+def test_audit_rows_are_written_by_the_one_helper() -> None:
+    """Every door and use case writes its audit row through ``app.services.kernel.audit.audit``."""
+    assert _raw_audit_rows(ROOT) == []
+
+
+def test_a_raw_audit_row_is_found(tmp_path: Path) -> None:
+    (tmp_path / "app" / "services" / "kernel").mkdir(parents=True)
+    (tmp_path / "app" / "services" / "kernel" / "audit.py").write_text("entry = AuditEntry(actor='a')\n")
+    (tmp_path / "app" / "mail").mkdir()
+    (tmp_path / "app" / "mail" / "door.py").write_text("x = 1\ndb.add(AuditEntry(actor=sender))\n")
+    assert _raw_audit_rows(tmp_path) == ["app/mail/door.py:2"]
+
+
+_STATUS_CONTEXT = re.compile(
+    r"""(?:\.status|\.role|\bstatus)\s*(?:==|!=|=)\s*(?P<one>["']\w+["'])"""  # status == "x", seat.status = "x"
+    r"""|(?:\.status|\.role|\bstatus)\s+(?:not\s+)?in\s*[(\[{](?P<many>[^)\]}]*)"""  # status in ("x", "y")
+    r"""|\.status\.in_\(\((?P<sql>[^)]*)"""  # Game.status.in_(("x", "y"))
+    r"""|\b(?:role|status)=(?P<kw>["']\w+["'])"""  # Phase(status="x"), role="x"
+    r"""|["']status["']\s*:\s*(?P<key>["']\w+["'])""")  # {"status": "x"}
+
+
+def _status_values() -> frozenset[str]:
+    from app.db import statuses
+    from app.dod3.political import PlayStatus
+    from app.mail.session import CommandRole
+
+    enums = [getattr(statuses, name) for name in statuses.__all__ if name[0].isupper() and name[1].islower()]
+    return frozenset(member.value for enum in (*enums, PlayStatus, CommandRole) for member in enum)
+
+
+def _status_literals(root: Path) -> list[str]:
+    """Where ``app/`` compares or assigns a status (or a role) as a string literal, not an enum member."""
+    values = _status_values()
+    found = []
+    for path in sorted((root / "app").rglob("*.py")):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            for match in _STATUS_CONTEXT.finditer(line):
+                text = "".join(part for part in match.groupdict().values() if part)
+                if set(re.findall(r"""["'](\w+)["']""", text)) & values:
+                    found.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
+    return found
+
+
+def test_statuses_are_named_by_their_enum_members() -> None:
+    """``app/db/statuses.py`` (and the DoD III plays', the mail commands' roles): no status literal."""
+    assert _status_literals(ROOT) == []
+
+
+@pytest.mark.parametrize("line", [
+    'if game.status == "active":', "if seat.status not in ('cd', 'abandoned'):", 'row.status = "ignored"',
+    'select(Game).where(Game.status.in_(("forming", "active")))', 'Phase(game_id=1, status="open")',
+    '_finish(judge, {"status": "sent"})', 'if seat.role == "observer":', 'return command.role == "anyone"',
+])
+def test_a_status_literal_is_found(tmp_path: Path, line: str) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "use_case.py").write_text(f'ok = {{"status": "ok"}}\nif game.status == GameStatus.ACTIVE:\n{line}\n')
+    assert _status_literals(tmp_path) == [f"app/use_case.py:3: {line}"]

@@ -9,6 +9,7 @@ from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String, Text, Uniqu
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db.base import Base, UtcDateTime, utcnow
+from app.db.statuses import GameStatus, InboundStatus, OutboundStatus, PhaseStatus, SeatRole, SeatStatus
 
 __all__ = [
     "AuditEntry",
@@ -30,7 +31,7 @@ class Game(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
     variant: Mapped[str] = mapped_column(String(40), default="standard")
-    status: Mapped[str] = mapped_column(String(16), default="forming", index=True)
+    status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING, index=True)
     # forming | active | paused | finished | terminated
     master_email: Mapped[str] = mapped_column(String(320))
     master_password_hash: Mapped[str] = mapped_column(String(200))
@@ -58,10 +59,10 @@ class Player(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     power: Mapped[str | None] = mapped_column(String(40))
-    role: Mapped[str] = mapped_column(String(16), default="player")  # player | observer
+    role: Mapped[str] = mapped_column(String(16), default=SeatRole.PLAYER)  # player | observer
     email: Mapped[str] = mapped_column(String(320), index=True)
     password_hash: Mapped[str] = mapped_column(String(200))
-    status: Mapped[str] = mapped_column(String(16), default="active")
+    status: Mapped[str] = mapped_column(String(16), default=SeatStatus.ACTIVE)
     # active | absent | cd | abandoned | resigned | eliminated
     reply_token: Mapped[str] = mapped_column(String(40), unique=True)
     preferences: Mapped[str] = mapped_column(Text, default="")  # power ids, as many as the variant has
@@ -87,7 +88,7 @@ class Phase(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seq: Mapped[int]
     code: Mapped[str] = mapped_column(String(12))
-    status: Mapped[str] = mapped_column(String(16), default="open")  # open|processed|rolled_back
+    status: Mapped[str] = mapped_column(String(16), default=PhaseStatus.OPEN)  # PhaseStatus
     state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
     orders_received: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     orders_parsed: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # per power, the orders as text
@@ -148,7 +149,7 @@ class InboundMessage(Base):
     sender: Mapped[str] = mapped_column(String(320), default="")
     subject: Mapped[str] = mapped_column(String(400), default="")
     raw: Mapped[bytes] = mapped_column(LargeBinary)
-    status: Mapped[str] = mapped_column(String(16), default="received", index=True)
+    status: Mapped[str] = mapped_column(String(16), default=InboundStatus.RECEIVED, index=True)
     # received | done | ignored | failed | quarantined
     attempts: Mapped[int] = mapped_column(default=0)
     error: Mapped[str | None] = mapped_column(Text)
@@ -173,7 +174,7 @@ class OutboundMessage(Base):
     body_html: Mapped[str | None] = mapped_column(Text)
     in_reply_to: Mapped[str | None] = mapped_column(String(400))
     reply_to: Mapped[str | None] = mapped_column(String(320))
-    status: Mapped[str] = mapped_column(String(16), default="pending")
+    status: Mapped[str] = mapped_column(String(16), default=OutboundStatus.PENDING)
     # pending | sending | sent | failed
     attempts: Mapped[int] = mapped_column(default=0)
     next_try: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

@@ -11,6 +11,7 @@ from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, UtcDateTime, utcnow
+from app.db.statuses import ContestStatus
 
 __all__ = ["Contest", "EmailCode", "GmAccount", "GmAccountGame", "SignInAttempt", "WebSession"]
 
@@ -97,7 +98,7 @@ class Contest(Base):
     power: Mapped[str] = mapped_column(String(40))
     address: Mapped[str] = mapped_column(String(320))
     text: Mapped[str] = mapped_column(Text)
-    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    status: Mapped[str] = mapped_column(String(16), default=ContestStatus.OPEN, index=True)
     answer: Mapped[str | None] = mapped_column(Text)
     answered_by: Mapped[str | None] = mapped_column(String(320))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

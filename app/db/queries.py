@@ -6,6 +6,7 @@ from sqlalchemy import bindparam, delete, func, inspect, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase, Player, Press
+from app.db.statuses import PhaseStatus
 
 __all__ = [
     "clear_orders",
@@ -37,7 +38,7 @@ def game_by_name(session: Session, name: str) -> Game | None:
 _LOCK = {skip: (select(Game).where(Game.id == bindparam("game_id")).with_for_update(skip_locked=skip)
                 .execution_options(populate_existing=True))
          for skip in (False, True)}
-_OPEN_PHASE = (select(Phase).where(Phase.game_id == bindparam("game_id"), Phase.status == "open")
+_OPEN_PHASE = (select(Phase).where(Phase.game_id == bindparam("game_id"), Phase.status == PhaseStatus.OPEN)
                .order_by(Phase.seq.desc()))
 _UNPUBLISHED_PRESS = (select(Press).where(Press.game_id == bindparam("game_id"), Press.postal.is_(True),
                                           Press.published.is_(False)).order_by(Press.id))
@@ -101,7 +102,7 @@ def remembered_open_phase(session: Session, game: Game) -> Phase | None:
     state = inspect(kept)
     if (known_transaction is transaction and transaction is not None and version == game.version
             and code == game.phase and state.persistent and "status" not in state.unloaded
-            and kept.status == "open"):
+            and kept.status == PhaseStatus.OPEN):
         return kept
     return None
 
@@ -117,9 +118,9 @@ def remember_open_phase(session: Session, game: Game, phase: Phase) -> None:
 def phases_of(session: Session, game_id: int, *, processed_only: bool = True) -> list[Phase]:
     stmt = select(Phase).where(Phase.game_id == game_id)
     if processed_only:
-        stmt = stmt.where(Phase.status == "processed")
+        stmt = stmt.where(Phase.status == PhaseStatus.PROCESSED)
     else:
-        stmt = stmt.where(Phase.status != "rolled_back")
+        stmt = stmt.where(Phase.status != PhaseStatus.ROLLED_BACK)
     return list(session.scalars(stmt.order_by(Phase.seq)))
 
 

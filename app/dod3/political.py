@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, cast
 
@@ -30,6 +31,7 @@ __all__ = [
     "count_previous_options",
     "within_credit_limit",
     "OPTION_STATUSES",
+    "PlayStatus",
     "OptionPlay",
     "PoliticalAffairs",
     "start_political_affairs",
@@ -214,7 +216,15 @@ def within_credit_limit(
     return parse_number(money) - own_share >= -parse_number(credit_limit)
 
 
-OPTION_STATUSES = ("succeeded", "pending", "failed")
+class PlayStatus(StrEnum):
+    """An option play's status (rule 8.4); stored in the game state's JSON as its value."""
+
+    SUCCEEDED = "succeeded"
+    PENDING = "pending"  # waits for another power's approval or a die roll
+    FAILED = "failed"
+
+
+OPTION_STATUSES = tuple(PlayStatus)
 
 
 @dataclass(frozen=True)
@@ -230,7 +240,7 @@ class OptionPlay:
     effects: str = ""
     # 8.4: an option needing another power's approval (or a die roll) is "pending";
     # its cost and effects apply only if it then "succeeded"; otherwise "failed".
-    status: str = "succeeded"
+    status: str = PlayStatus.SUCCEEDED
 
     def __post_init__(self) -> None:
         if self.status not in OPTION_STATUSES:
@@ -258,7 +268,7 @@ class OptionPlay:
             target=data.get("target"),
             minor_activated=data.get("minor_activated"),
             effects=data.get("effects", ""),
-            status=data.get("status", "succeeded"),
+            status=data.get("status", PlayStatus.SUCCEEDED),
         )
 
 
@@ -350,7 +360,7 @@ class PoliticalAffairs:
             target=target,
             minor_activated=minor_activated,
             effects=effects,
-            status="pending" if pending else "succeeded",
+            status=PlayStatus.PENDING if pending else PlayStatus.SUCCEEDED,
         )
         return replace(self, plays=self.plays + (play,))
 
@@ -359,10 +369,10 @@ class PoliticalAffairs:
         code = normalise_power(power)
         family = option_family(normalise_option(option, code))
         for index, play in enumerate(self.plays):
-            if play.power == code and option_family(play.option) == family and play.status == "pending":
+            if play.power == code and option_family(play.option) == family and play.status == PlayStatus.PENDING:
                 settled = replace(
                     play,
-                    status="succeeded" if succeeded else "failed",
+                    status=PlayStatus.SUCCEEDED if succeeded else PlayStatus.FAILED,
                     effects=play.effects if effects is None else effects,
                 )
                 return replace(self, plays=self.plays[:index] + (settled,) + self.plays[index + 1:])
@@ -370,7 +380,7 @@ class PoliticalAffairs:
 
     @property
     def pending(self) -> tuple[OptionPlay, ...]:
-        return tuple(play for play in self.plays if play.status == "pending")
+        return tuple(play for play in self.plays if play.status == PlayStatus.PENDING)
 
     def update_play(self, **changes: Any) -> PoliticalAffairs:
         """Amend the latest play (the GM records effects or the minor activated)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from .dice import Roll
 from .exact import format_number, parse_number, round_rule
-from .political import EndRoll, OptionPlay
+from .political import EndRoll, OptionPlay, PlayStatus
 from .powers import IDEOLOGY_OF
 from .state import GameState
 from .turns import PHASE_TITLES, turn_label
@@ -129,9 +129,9 @@ def play_line(play: OptionPlay) -> str:
     text = f"{name(play.power)} plays {play.option} (cost {format_number(play.cost)})"
     if play.minor_activated:
         text += f", activating {play.minor_activated}"
-    if play.status == "pending":
+    if play.status == PlayStatus.PENDING:
         text += ", pending (rule 8.4)"
-    elif play.status == "failed":
+    elif play.status == PlayStatus.FAILED:
         text += ", which failed (nothing paid)"
     return text + "."
 

@@ -21,7 +21,7 @@ from typing import Any
 from .bonus import BonusChange, bonus_bid_points
 from .exact import NumberInput, format_number, parse_number, to_json_number
 from .initiative import InitiativeResult, apply_move_downs, compute_initiative
-from .political import PoliticalAffairs, option_family, start_political_affairs
+from .political import PlayStatus, PoliticalAffairs, option_family, start_political_affairs
 from .powers import (
     IDEOLOGIES,
     normalise_power,
@@ -334,7 +334,7 @@ def settle_option(state: GameState, power: str, option: str, succeeded: bool, ef
         raise ValueError("no option has been played this turn")
     political = state.political.settle(power, option, succeeded, effects)
     play = next(p for p in political.plays if p.power == normalise_power(power)
-                and option_family(p.option) == option_family(option) and p.status != "pending")
+                and option_family(p.option) == option_family(option) and p.status != PlayStatus.PENDING)
     new_state = replace(state, political=political)
     if succeeded:
         holder = new_state.power(play.power)

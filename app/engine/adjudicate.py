@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 
 from .adjustments import adjustments_needed, resolve_adjustments
 from .combined import carries_retreats, combined_phase
-from .entries import OrderEntry, OrderInput, read_orders
+from .entries import OrderInput, read_orders
 from .hidden import hidden_builds, reveal_hidden_choices, revealed_starts
 from .movement import movement_phase
 from .orders import Unit
-from .outcomes import OrderResult
+from .outcomes import OrderEntry, OrderResult
 from .phase_result import PhaseResult
 from .phases import Phase
 from .retreats import resolve_retreats

@@ -8,13 +8,12 @@ order follow the variant's default (civil disorder, or least impact).
 from __future__ import annotations
 
 from . import outcomes as oc
-from .entries import OrderEntry
 from .explain import order_result
 from .geo import province_of
 from .least_impact import least_impact_order
 from .legality import build_sites
 from .orders import Build, Remove, Unit, Waive
-from .outcomes import OrderResult
+from .outcomes import OrderEntry, OrderResult
 from .rules import CivilDisorderRemoval, RemovalDefault
 from .state import GameState
 from .variant import Variant

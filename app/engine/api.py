@@ -17,14 +17,14 @@ from dataclasses import dataclass
 
 from .adjudicate import adjudicate
 from .adjustments import adjustment_counts
-from .armyfleet_checks import recheck_after_boarding
 from .combined import carries_retreats, provisional_counts, provisional_sites
-from .entries import OrderEntry, OrderInput, read_orders
+from .entries import OrderInput, read_orders
 from .geo import province_of
 from .hidden import reveal_hidden_choices
 from .hidden_checks import hidden_placements
 from .legality import build_sites
 from .orders import ARMY_FLEET, Order, Unit
+from .outcomes import OrderEntry
 from .phase_result import HiddenBuild, PhaseResult, RevealedStart
 from .rules import RuleOptionError
 from .setup import initial_state
@@ -87,7 +87,7 @@ def check_orders(variant: Variant, state: GameState, power: str, lines: Sequence
     readings = []
     for position in hidden_placements(variant, state, power):
         entries = read_orders(variant, position, {power: lines})
-        recheck_after_boarding(variant, position, entries)
+        variant.hooks.recheck_orders(variant, position, entries)  # A/F orders, after the boardings
         readings.append(entries)
     chosen = [next((e for e in line if e.result is None), line[0]) for line in zip(*readings)]
     return [_check(state, power, entry) for entry in chosen]

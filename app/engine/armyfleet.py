@@ -25,19 +25,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .geo import GameMap, province_of
-from .hooks import Hook
 from .orders import ARMY_FLEET, Board, Convoy, Hold, Land, Move, Order, SupportMove, Unit
 from .resolve import MovementResolution
 from .state import GameState
 from .variant import Variant
 
-HOOK = Hook.ARMY_FLEET
-FAST_FERRY = Hook.FAST_FERRY
 ARMY_PART = "+A"  # suffix of the placeholder province of a landing army part
-
-
-def enabled(variant: Variant) -> bool:
-    return HOOK in variant.hooks
 
 
 def settings(variant: Variant) -> dict[str, Any]:
@@ -143,15 +136,12 @@ def split_landings(
 
 
 def ferry_boarders(
-    variant: Variant,
     units: dict[str, tuple[str, Unit]],
     orders: Mapping[str, object],
     succeeded: dict[str, bool],
     dislodged: set[str],
 ) -> dict[str, str]:
     """Armies whose Fast Ferry of their own power could not land them: army -> fleet."""
-    if not (enabled(variant) and FAST_FERRY in variant.hooks):
-        return {}
     result: dict[str, str] = {}
     for province, order in orders.items():
         if not isinstance(order, Convoy) or province in dislodged or province in result.values():
@@ -182,8 +172,9 @@ def after_movement(
     removed: list[tuple[str, Unit]],
     starved: set[str] | None = None,
     aboard: dict[str, str] | None = None,
+    fast_ferry: bool = False,
 ) -> dict[str, int]:
-    """Landings, Fast Ferry boardings and rations, on the board after the moves.
+    """Landings, Fast Ferry boardings (with `fast_ferry`) and rations, on the board after the moves.
 
     Changes `units` and `removed` in place (adds to `starved` the provinces, before the
     moves, of the A/Fs whose army ran out of rations, and to `aboard` each army that its
@@ -206,7 +197,8 @@ def after_movement(
         else:
             af_moves[now] = state.af_moves.get(origin, 0) + 1
     dislodged = set(res.dislodged_by)
-    for army, fleet in ferry_boarders(variant, state.units, res.orders, res.succeeded, dislodged).items():
+    ferried = ferry_boarders(state.units, res.orders, res.succeeded, dislodged) if fast_ferry else {}
+    for army, fleet in ferried.items():
         power, fleet_unit = units[fleet]
         if fleet_unit.type != "F" or units.get(army, (None, None))[1] != state.units[army][1]:
             continue

@@ -9,13 +9,13 @@ form the adjudicator accepts is accepted by mail too.
 
 from __future__ import annotations
 
-from . import armyfleet, armyfleet_orders
+from . import armyfleet_orders
 from . import outcomes as oc
-from .entries import OrderEntry
 from .explain import order_result
 from .geo import province_of
 from .legality import IllegalOrder, legal_order
 from .orders import ARMY_FLEET, Board, Waive
+from .outcomes import OrderEntry
 from .state import GameState
 from .variant import Variant
 
@@ -24,7 +24,7 @@ def recheck_after_boarding(variant: Variant, state: GameState, entries: list[Ord
     """Entries of one power, read against `state`: orders that become legal once the
     power's boardings are made (and its sailing A/Fs joined to their landings) get their
     legal order and lose their refusal, in place. Other entries are left as they are."""
-    if state.phase.kind != "M" or not armyfleet.enabled(variant):
+    if state.phase.kind != "M":
         return
     chosen: dict[str, OrderEntry] = {}
     for entry in entries:  # the last legal order of each unit, as the mail stores them

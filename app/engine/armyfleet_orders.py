@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from . import armyfleet
 from . import outcomes as oc
-from .entries import OrderEntry
 from .explain import order_result
 from .geo import province_of
 from .legality import IllegalOrder, legal_order
@@ -22,6 +21,7 @@ from .orders import (
     Unit,
     Waive,
 )
+from .outcomes import OrderEntry
 from .state import GameState
 from .variant import Variant
 

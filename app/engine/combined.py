@@ -16,11 +16,10 @@ one deadline settles them in this order:
 from __future__ import annotations
 
 from .adjustments import adjustment_counts, resolve_adjustments
-from .entries import OrderEntry
 from .explain import order_result
 from .legality import IllegalOrder, build_sites, legal_order
 from .orders import Disband, Retreat, Unit
-from .outcomes import Illegal, OrderResult
+from .outcomes import Illegal, OrderEntry, OrderResult
 from .retreats import resolve_retreats
 from .state import GameState
 from .variant import Variant

@@ -7,7 +7,6 @@ once); `one_order_per_unit` settles units given several orders (DATC 4.D.3).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Union, cast
 
 from . import outcomes as oc
@@ -15,21 +14,12 @@ from .explain import order_result
 from .geo import province_of
 from .legality import IllegalOrder, legal_order
 from .orders import Order, Waive
-from .outcomes import OrderResult
+from .outcomes import OrderEntry
 from .parse import OrderSyntaxError, parse_order
 from .state import GameState
 from .variant import Variant
 
 OrderInput = Union[str, Order]  # an order as written, or already typed
-
-
-@dataclass(slots=True)
-class OrderEntry:
-    power: str
-    text: str
-    order: Order | None = None  # the legal order
-    result: OrderResult | None = None
-    parsed: Order | None = None  # as written, legal or not
 
 
 def unit_province(order: Order) -> str | None:

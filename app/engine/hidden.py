@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .entries import OrderEntry, OrderInput
+from .entries import OrderInput
 from .geo import province_of
 from .orders import Build
-from .outcomes import SUCCEEDS
+from .outcomes import SUCCEEDS, OrderEntry
 from .parse import OrderSyntaxError, parse_order
 from .phase_result import HiddenBuild, RevealedStart
 from .phases import Phase

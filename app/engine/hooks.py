@@ -1,8 +1,10 @@
-"""The registry of variant rule hooks: code switched on by name in variant data.
+"""The names of the optional rule modules a variant may switch on in its data.
 
-A variant names the hooks it uses (`hooks = ["army_fleet", ...]`); a name not in
-this registry is refused when the variant is loaded, so a misspelt hook is never
-silently ignored.
+A variant names the modules it uses (`hooks = ["army_fleet", ...]`); a name not in `Hook`
+is refused when the variant is loaded, so a misspelt hook is never silently ignored.
+`modules.rule_hooks` turns the names into the `RuleHooks` object the variant carries
+(`Variant.hooks`, variant.py): the adjudicator calls it at each point where a module may
+change the game, and never asks whether a module is switched on.
 """
 
 from __future__ import annotations

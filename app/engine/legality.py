@@ -11,7 +11,6 @@ from __future__ import annotations
 from . import armyfleet
 from .convoy import convoy_fleets, convoyable, fleet_routes, route_exists
 from .geo import GameMap, Terrain, province_of
-from .hooks import Hook
 from .orders import (
     ARMY_FLEET,
     Board,
@@ -45,7 +44,7 @@ def legal_order(order: Order, power: str, state: GameState, variant: Variant) ->
     if kind == "M":
         return _remembered_movement(order, power, state, variant)
     if kind == "R" or (state.dislodged and is_retreat_order(order, power, state)):
-        return _retreat(order, power, state, variant.map, Hook.NO_DISBAND_RETREAT in variant.hooks)
+        return _retreat(order, power, state, variant.map, not variant.hooks.may_disband_with_retreat)
     return _adjustment(order, power, state, variant)
 
 
@@ -140,7 +139,7 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
     kind = type(order)
     if isinstance(order, (Retreat, Disband, Build, Remove, Waive)):
         raise IllegalOrder(f"{_order_word(order)} orders belong to another phase; this is a movement phase")
-    if (kind is Board or kind is Land) and not armyfleet.enabled(variant):
+    if (kind is Board or kind is Land) and kind not in variant.hooks.order_kinds:
         raise IllegalOrder("this variant has no Army/Fleet rules: armies cross water by convoy")
     if isinstance(order, Land) and order.unit.location == "?":
         order = Land(_landing_af(order.target, power, state, variant), order.target, order.via)
@@ -156,7 +155,7 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
         return _legal_boarding(unit, order.fleet, power, state, variant)
     if isinstance(order, Land):
         raise IllegalOrder(f"{unit} carries no army: only an A/F can land one")
-    max_fleets = 1 if armyfleet.FAST_FERRY in variant.hooks else None
+    max_fleets = variant.hooks.convoy_max_fleets
     if isinstance(order, Move):
         move = _legal_move(unit, order.target, order.via_convoy, game_map)
         if unit.type == "A" and move.via_convoy and not route_exists(here, move.target, state, game_map, max_fleets=max_fleets):
@@ -201,12 +200,7 @@ def _movement(order: Order, power: str, state: GameState, variant: Variant) -> O
             raise IllegalOrder("an A/F cannot convoy")
         routes = fleet_routes(order.army, order.target, convoy_fleets(state, game_map), game_map)
         if not any(here in route for route in routes if not max_fleets or len(route) <= max_fleets):
-            hint = ""
-            if armyfleet.enabled(variant) and armyfleet.af_water(game_map, here) and game_map.fleet_reaches_province(
-                here, order.army
-            ):  # the Army/Fleet module carries an army further than a convoy (issue 9.9)
-                hint = (f"; to carry the army further, it boards the fleet: A {order.army} boards F {here} "
-                        f"with A/F {here} - <sea> - {order.target}")
+            hint = variant.hooks.convoy_hint(variant, here, order.army, order.target)
             raise IllegalOrder(
                 f"{unit} is on no convoy route from {game_map.name(order.army)} to {game_map.name(order.target)}{hint}"
             )

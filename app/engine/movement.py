@@ -3,14 +3,14 @@ order's outcome, and the board after the moves (with the dislodged units' retrea
 
 from __future__ import annotations
 
-from . import armyfleet, armyfleet_orders, retreats
+from . import armyfleet, retreats
 from . import outcomes as oc
-from .entries import OrderEntry, one_order_per_unit
+from .entries import one_order_per_unit
 from .explain import order_result
 from .geo import province_of
 from .movement_outcomes import order_outcome
 from .orders import ARMY_FLEET, Board, Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, Unit, Waive
-from .outcomes import OrderResult
+from .outcomes import OrderEntry, OrderResult
 from .resolve import MovementResolution, resolve_movement
 from .state import NEUTRAL, Dislodged, GameState
 from .variant import Variant
@@ -44,9 +44,7 @@ def movement_phase(
     """Resolve a movement phase: every order's result, the next position (its phase
     still to be set) and the units destroyed."""
     chosen = one_order_per_unit(entries)
-    if armyfleet.enabled(variant):
-        state, chosen = armyfleet_orders.board(variant, state, chosen, entries)
-        armyfleet_orders.join_landings(variant, state, chosen, entries)
+    state, chosen = variant.hooks.prepare_movement(variant, state, chosen, entries)  # A/F boardings
     orders: dict[str, Order] = {
         p: e.order for p, e in chosen.items() if e.order is not None and not isinstance(e.order, Board)
     }
@@ -57,7 +55,7 @@ def movement_phase(
             if power != NEUTRAL:
                 defaults.append(OrderEntry(power, f"{unit} H", Hold(unit)))
     units = dict(state.units)
-    carried = armyfleet.split_landings(units, orders) if armyfleet.enabled(variant) else {}
+    carried = variant.hooks.split_orders(units, orders)  # A/F landings: a fleet part and an army part
     movement_orders: dict[str, MovementOrder] = orders  # type: ignore[assignment]  # legal in this phase
     resolution = resolve_movement(variant.map, variant.rules, units, movement_orders, carried)
     names = UnitNames(state)
@@ -120,9 +118,7 @@ def after_movement(
             units[province] = (power, unit)
     units.update(moved)
     removed: list[tuple[str, Unit]] = []
-    af_moves: dict[str, int] = {}
-    if armyfleet.enabled(variant):
-        af_moves = armyfleet.after_movement(variant, state, res, units, removed, starved, aboard)
+    af_moves = variant.hooks.after_movement(variant, state, res, units, removed, starved, aboard)
     standoffs = {
         target
         for source, target in res.resolver.target.items()  # every move, by its target province

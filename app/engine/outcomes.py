@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Final, NamedTuple, Union
 
+from .orders import Order
+
 SUCCEEDS = "succeeds"
 FAILS = "fails"
 INVALID = "invalid"
@@ -352,3 +354,15 @@ class OrderResult(NamedTuple):
     default: bool = False  # an order the judge supplied for a unit without one
     dislodged_by: str | None = None  # province the dislodging attack came from
     outcome: Outcome | None = None  # what decided it (None only for results stored before outcomes)
+
+
+@dataclass(slots=True)
+class OrderEntry:
+    """One order line of a phase: as written, as read (`parsed`), the legal order, and its
+    result (read_orders in entries.py fills them in)."""
+
+    power: str
+    text: str
+    order: Order | None = None  # the legal order
+    result: OrderResult | None = None
+    parsed: Order | None = None  # as written, legal or not

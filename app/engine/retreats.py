@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from . import outcomes as oc
-from .entries import OrderEntry, one_order_per_unit
+from .entries import one_order_per_unit
 from .explain import order_result
 from .geo import GameMap, Terrain, province_of
 from .orders import ARMY_FLEET, Disband, Order, Retreat, Unit, Waive
-from .outcomes import OrderResult
+from .outcomes import OrderEntry, OrderResult
 from .rules import RetreatDefault
 from .state import GameState
 from .variant import Variant

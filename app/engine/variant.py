@@ -1,4 +1,6 @@
-"""A variant as the engine sees it: a map, powers, a start, victory and rule options."""
+"""A variant as the engine sees it: a map, powers, a start, victory, rule options, and the
+hooks of its optional rule modules (`RuleHooks`: the points where a module changes the game;
+the modules themselves are registered in modules.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,12 @@ from typing import Any
 
 from .geo import GameMap
 from .hooks import Hook
+from .orders import Order, Unit
+from .outcomes import OrderEntry
 from .phases import Phase
+from .resolve import MovementResolution
 from .rules import OPTION_NAMES, RuleOptionError, RuleOptions, edition_options
+from .state import GameState
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,114 @@ class HiddenBuildRule:
     reveal_after: str
 
 
+# -- optional rule modules (the names: hooks.py; the modules: modules.py) ----------------
+
+
+class RuleModule:
+    """One optional rule module. Each hook point of this base leaves the game as plain
+    Diplomacy; a module overrides those it changes."""
+
+    def convoy_max_fleets(self) -> int | None:
+        """How many fleets one convoy may use (None: any number)."""
+        return None
+
+    def may_disband_with_retreat(self) -> bool:
+        """Whether a dislodged unit that has a retreat may be ordered to disband."""
+        return True
+
+    def order_kinds(self) -> tuple[type, ...]:
+        """Order kinds beyond the standard ones that this module gives (`Board`, `Land`)."""
+        return ()
+
+    def prepare_movement(
+        self, variant: Variant, state: GameState, chosen: dict[str, OrderEntry], entries: list[OrderEntry]
+    ) -> tuple[GameState, dict[str, OrderEntry]]:
+        """Before the moves: the board and each unit's chosen order, changed (boardings)."""
+        return state, chosen
+
+    def split_orders(self, units: dict[str, tuple[str, Unit]], orders: dict[str, Order]) -> dict[str, str | None]:
+        """Orders the resolver reads as several units, split in place (`units`, `orders`);
+        returns each added unit -> the unit whose move it needs first (None: none)."""
+        return {}
+
+    def after_movement(
+        self,
+        variant: Variant,
+        state: GameState,
+        res: MovementResolution,
+        units: dict[str, tuple[str, Unit]],
+        removed: list[tuple[str, Unit]],
+        starved: set[str] | None,
+        aboard: dict[str, str] | None,
+    ) -> dict[str, int]:
+        """The board after the moves, changed in place (`units`, `removed`, `starved`,
+        `aboard`); returns each A/F's count of moves at sea."""
+        return {}
+
+    def recheck_orders(self, variant: Variant, state: GameState, entries: list[OrderEntry]) -> None:
+        """One power's orders checked on arrival, read again as the movement phase will read
+        them (in place)."""
+        return None
+
+    def convoy_hint(self, variant: Variant, fleet: str, army: str, target: str) -> str:
+        """Words added to the refusal of a convoy order that is on no convoy route."""
+        return ""
+
+
+class RuleHooks:
+    """A variant's rule modules as one object: what the adjudicator calls, at each point
+    where a module may change the game (it never asks whether a module is switched on).
+
+    `names`: the hooks the variant data names; `modules`: their modules, in that order.
+    The answers that do not depend on the board are worked out once, here."""
+
+    def __init__(self, names: tuple[Hook, ...] = (), modules: tuple[RuleModule, ...] = ()) -> None:
+        self.names = names
+        self.modules = modules
+        limits = [m.convoy_max_fleets() for m in modules]
+        self.convoy_max_fleets: int | None = min((n for n in limits if n is not None), default=None)
+        self.may_disband_with_retreat = all(m.may_disband_with_retreat() for m in modules)
+        self.order_kinds: frozenset[type] = frozenset(kind for m in modules for kind in m.order_kinds())
+
+    def __repr__(self) -> str:
+        return f"RuleHooks({', '.join(self.names)})"
+
+    def prepare_movement(
+        self, variant: Variant, state: GameState, chosen: dict[str, OrderEntry], entries: list[OrderEntry]
+    ) -> tuple[GameState, dict[str, OrderEntry]]:
+        for module in self.modules:
+            state, chosen = module.prepare_movement(variant, state, chosen, entries)
+        return state, chosen
+
+    def split_orders(self, units: dict[str, tuple[str, Unit]], orders: dict[str, Order]) -> dict[str, str | None]:
+        carried: dict[str, str | None] = {}
+        for module in self.modules:
+            carried.update(module.split_orders(units, orders))
+        return carried
+
+    def after_movement(
+        self,
+        variant: Variant,
+        state: GameState,
+        res: MovementResolution,
+        units: dict[str, tuple[str, Unit]],
+        removed: list[tuple[str, Unit]],
+        starved: set[str] | None = None,
+        aboard: dict[str, str] | None = None,
+    ) -> dict[str, int]:
+        at_sea: dict[str, int] = {}
+        for module in self.modules:
+            at_sea.update(module.after_movement(variant, state, res, units, removed, starved, aboard))
+        return at_sea
+
+    def recheck_orders(self, variant: Variant, state: GameState, entries: list[OrderEntry]) -> None:
+        for module in self.modules:
+            module.recheck_orders(variant, state, entries)
+
+    def convoy_hint(self, variant: Variant, fleet: str, army: str, target: str) -> str:
+        return "".join(module.convoy_hint(variant, fleet, army, target) for module in self.modules)
+
+
 @dataclass(frozen=True)
 class Variant:
     name: str
@@ -80,7 +194,7 @@ class Variant:
     build_sites: tuple[BuildSite, ...] = ()
     conditional_homes: tuple[ConditionalHome, ...] = ()
     standing_armies: tuple[str, ...] = ()  # provinces holding a neutral army at the start
-    hooks: tuple[Hook, ...] = ()  # named rule hooks the variant switches on (checked: hooks.py)
+    hooks: RuleHooks = field(default_factory=RuleHooks)  # its optional rule modules (hooks.py, modules.py)
     hidden_choices: tuple[HiddenChoice, ...] = ()
     hidden_builds: tuple[HiddenBuildRule, ...] = ()
     victory_groups: tuple[str, ...] = ()  # when set: a solo needs `group_minimum` centres in each group

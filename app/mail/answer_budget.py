@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 
 __all__ = ["WINDOW", "may_answer", "may_answer_stranger", "record_answer", "record_stranger_answer"]
@@ -39,7 +40,7 @@ def may_answer(judge: Judge, db: Session, sender: str) -> bool:
 
 
 def record_answer(judge: Judge, db: Session, sender: str) -> None:
-    db.add(AuditEntry(game_id=None, actor=sender[:320], action=_ACTION, detail={}, created_at=judge.now()))
+    audit(db, sender, None, _ACTION, at=judge.now())
 
 
 def may_answer_stranger(judge: Judge, db: Session, sender: str) -> bool:
@@ -48,4 +49,4 @@ def may_answer_stranger(judge: Judge, db: Session, sender: str) -> bool:
 
 
 def record_stranger_answer(judge: Judge, db: Session, sender: str) -> None:
-    db.add(AuditEntry(game_id=None, actor=sender[:320], action=_STRANGER, detail={}, created_at=judge.now()))
+    audit(db, sender, None, _STRANGER, at=judge.now())

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from app.mail.errors import CommandError
-from app.mail.session import MailSession
+from app.mail.session import CommandRole, MailSession
 from app.services.errors import DomainError
 from app.services.kernel.text_clean import strip_invisible
 from app.services.mailout.redact import mask_passwords
 
-__all__ = ["REGISTRY", "Command", "CommandError", "masked_line", "register", "run_commands", "split_lines"]
+__all__ = ["REGISTRY", "Command", "CommandError", "CommandRole", "masked_line", "register", "run_commands", "split_lines"]
 
 MAX_LINES = 2000
 MAX_ERRORS_BEFORE_SIGNON = 10
@@ -32,7 +32,7 @@ class Command:
 
     names: ClassVar[tuple[str, ...]] = ()
     help: ClassVar[str] = ""
-    role: ClassVar[str] = "anyone"  # anyone | player | master
+    role: ClassVar[CommandRole] = CommandRole.ANYONE
     secret_args: ClassVar[bool] = False  # mask the password when echoing
     secret_from: ClassVar[int] = 1  # with ``secret_args``: the argument words from this one on are masked
 

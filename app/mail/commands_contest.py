@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.mail.commands import Command, register
+from app.mail.commands import Command, CommandRole, register
 from app.mail.errors import CommandError
 from app.mail.session import MailSession
 from app.services.games.contests import contest_phase
@@ -12,7 +12,7 @@ from app.services.games.contests import contest_phase
 class ContestCommand(Command):
     names = ("CONTEST",)
     help = "CONTEST <phase> <what is wrong> -- contests the adjudication of a processed phase; the GM answers."
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         words = args.split(None, 1)

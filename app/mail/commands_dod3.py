@@ -12,8 +12,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import app.mail.dod3_gm  # noqa: F401  -- registers the GM's DOD3 entries
+from app.db.statuses import GameStatus
+from app.dod3.political import PlayStatus
 from app.dod3.report import play_line, roll_lines
-from app.mail.commands import CommandError, register
+from app.mail.commands import CommandError, CommandRole, register
 from app.mail.dod3_door import Dod3Command, actor_of, name, step_outcome
 from app.services.dod3 import gm_entries, options, player_commands, report, setup
 
@@ -40,7 +42,7 @@ def _power_or_own(ctx: MailSession, args: str) -> str:
 class Bid(Dod3Command):
     names = ("BID",)
     help = "BID <power> <points> [OPTIONS <n>] -- (DoD III) a secret initiative bid; 0 = no bid."
-    role = "player"
+    role = CommandRole.PLAYER
 
     def run(self, ctx: MailSession, args: str) -> None:
         match = _BID.match(args.strip())
@@ -71,7 +73,7 @@ def _move(ctx: MailSession, power: str, below: str | None) -> None:
 class MoveDown(Dod3Command):
     names = ("MOVEDOWN", "MOVE DOWN")
     help = "MOVEDOWN <power> BELOW <power> | STAY <power> -- (DoD III) a Democrat's move down the track."
-    role = "player"
+    role = CommandRole.PLAYER
 
     def run(self, ctx: MailSession, args: str) -> None:
         match = _MOVE.match(args.strip())
@@ -83,7 +85,7 @@ class MoveDown(Dod3Command):
 @register
 class Stay(Dod3Command):
     names = ("STAY",)
-    role = "player"
+    role = CommandRole.PLAYER
 
     def run(self, ctx: MailSession, args: str) -> None:
         _move(ctx, _power_or_own(ctx, args), None)
@@ -97,7 +99,7 @@ def _option(ctx: MailSession, power: str, option: str | None, minor: str | None,
     lines = [play_line(done.play)]
     if done.option_die is not None:
         lines.append(f"The judge rolls for {done.play.option}: d10 = {done.option_die}.")
-    if done.play.status == "pending":
+    if done.play.status == PlayStatus.PENDING:
         lines.append("The GM settles it (rule 8.4); its cost is paid only if it succeeds.")
     lines += roll_lines(done.roll, done.roll_counter) if done.roll is not None else []
     ctx.add_note(" ".join(lines))
@@ -108,7 +110,7 @@ class OptionCommand(Dod3Command):
     names = ("OPTION",)
     help = ("OPTION <power> <option> [MINOR <minor>] [PENDING] | PASS <power> -- (DoD III) political affairs; "
             "PENDING: the option needs another power's approval (rule 8.4)")
-    role = "player"
+    role = CommandRole.PLAYER
 
     def run(self, ctx: MailSession, args: str) -> None:
         words = args.split()
@@ -123,7 +125,7 @@ class OptionCommand(Dod3Command):
 @register
 class Pass(Dod3Command):
     names = ("PASS",)
-    role = "player"
+    role = CommandRole.PLAYER
 
     def run(self, ctx: MailSession, args: str) -> None:
         _option(ctx, _power_or_own(ctx, args), None, None)
@@ -135,8 +137,8 @@ def status_text(ctx: MailSession) -> str:
     view = report.show_status(ctx.judge, ctx.db, actor_of(ctx))
     events = list(view.report.events)
     if view.step is None:
-        upcoming = ("The game has not started yet (DOD3 START)." if view.status == "forming"
-                    else "The game is over." if view.status == "finished" else "No step is open.")
+        upcoming = ("The game has not started yet (DOD3 START)." if view.status == GameStatus.FORMING
+                    else "The game is over." if view.status == GameStatus.FINISHED else "No step is open.")
     else:
         upcoming = f"Open step {view.step}, deadline {view.deadline}."
     if view.bids_in or view.bids_missing:
@@ -155,7 +157,7 @@ class Dod3Status(Dod3Command):
     names = ("DOD3 STATUS",)
     help = ("DOD3 STATUS -- (DoD III) the game as it stands: the GM sees every number (also before the start and "
             "after the end), a player his own powers' hidden numbers and bids.")
-    role = "player"
+    role = CommandRole.PLAYER
 
     def run(self, ctx: MailSession, args: str) -> None:
         ctx.add_section(status_text(ctx))
@@ -165,7 +167,7 @@ class Dod3Status(Dod3Command):
 class Dod3Process(Dod3Command):
     names = ("DOD3 PROCESS",)
     help = "DOD3 PROCESS [<step>] -- (DoD III GM) close the open step now (steps E-I: end the turn)."
-    role = "master"
+    role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
         words = args.split()
@@ -199,7 +201,7 @@ class Dod3Create(Dod3Command):
 class Dod3Seat(Dod3Command):
     names = ("DOD3 SEAT",)
     help = "DOD3 SEAT <player> <address> <password> -- (DoD III GM) seat a player (all the player's powers)."
-    role = "master"
+    role = CommandRole.MASTER
     secret_args = True
 
     def run(self, ctx: MailSession, args: str) -> None:
@@ -214,7 +216,7 @@ class Dod3Seat(Dod3Command):
 class Dod3Start(Dod3Command):
     names = ("DOD3 START",)
     help = "DOD3 START -- (DoD III GM) start the game: Jan/Feb 1936 begins."
-    role = "master"
+    role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
         done = setup.start_game(ctx.judge, ctx.db, actor_of(ctx))

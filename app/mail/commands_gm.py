@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from app.mail.commands import Command, register
+from app.mail.commands import Command, CommandRole, register
 from app.mail.errors import CommandError
 from app.mail.render_lobby import render_started
 from app.mail.session import MailSession
 from app.services.games import gm, lobby
 from app.services.games.gm import TimingKey
 from app.services.kernel.render import format_deadline
-from app.services.ruleset.timing import parse_days
+from app.services.ruleset.options import parse_days
 from app.services.seats import absence
 
 
 class MasterCommand(Command):
-    role = "master"
+    role = CommandRole.MASTER
 
 
 @register

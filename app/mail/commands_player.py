@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.mail.commands import Command, register
+from app.mail.commands import Command, CommandRole, register
 from app.mail.commands_dod3 import status_text
 from app.mail.errors import CommandError
 from app.mail.press import refuse_press, start_press
@@ -22,7 +22,7 @@ from app.services.seats.absence import end_text as absence_end_text
 class Clear(Command):
     names = ("CLEAR",)
     help = "CLEAR -- removes your orders for this phase (or the PHASE you named)."
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         ctx.clear_orders()
@@ -33,7 +33,7 @@ class Clear(Command):
 class PhaseCommand(Command):
     names = ("PHASE",)
     help = "PHASE F1902M (or PHASE Fall 1902 Movement) -- the orders that follow are for that phase."
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         ctx.set_target_phase(args)
@@ -48,7 +48,7 @@ class Status(Command):
     names = ("STATUS",)
     help = ("STATUS -- your current orders (every reply ends with them anyway); from the GM: every power's "
             "player, status, missing orders, WAIT and last mail.")
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         if ctx.game is not None and "dod3" in ruleset_for(ctx.game.variant).help_topics:
@@ -65,7 +65,7 @@ class Status(Command):
 class PressCommand(Command):
     names = ("PRESS", "POSTAL PRESS")
     help = "PRESS [TO powers | TO ALL BUT powers] [GREY] ... ENDPRESS -- a message to other powers."
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         start_press(ctx, args, broadcast=False)
@@ -78,7 +78,7 @@ class PressCommand(Command):
 class BroadcastCommand(Command):
     names = ("BROADCAST",)
     help = "BROADCAST [GREY] ... ENDPRESS -- a message to everyone in the game."
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         start_press(ctx, args, broadcast=True)
@@ -97,7 +97,7 @@ class EndPress(Command):
 
 
 class _Wait(Command):
-    role = "player"
+    role = CommandRole.PLAYER
     wait = True
 
     def process(self, ctx: MailSession, args: str) -> None:
@@ -130,7 +130,7 @@ def _draw(ctx: MailSession, powers: str | None) -> None:
 class SetDraw(Command):
     names = ("SET DRAW",)
     help = "SET DRAW [powers] | SET NODRAW -- vote for a draw (among all survivors, or those named)."
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         _draw(ctx, args)
@@ -139,7 +139,7 @@ class SetDraw(Command):
 @register
 class SetNoDraw(Command):
     names = ("SET NODRAW", "SET NO DRAW")
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         _draw(ctx, None)
@@ -157,7 +157,7 @@ def _concede(ctx: MailSession, power: str | None) -> None:
 class SetConcede(Command):
     names = ("SET CONCEDE",)
     help = "SET CONCEDE <power> | SET NOCONCEDE -- concede the game to a power."
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         if not args.strip():
@@ -168,7 +168,7 @@ class SetConcede(Command):
 @register
 class SetNoConcede(Command):
     names = ("SET NOCONCEDE", "SET NO CONCEDE")
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         _concede(ctx, None)
@@ -179,7 +179,7 @@ class SetAbsence(Command):
     names = ("SET ABSENCE", "SET VACATION", "SET HOLIDAY")
     help = ("SET ABSENCE 2026-12-01 TO 2026-12-07 -- no deadline falls in your absence (14 days at most, "
             "14 days in any 60).")
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         start, _, end = args.upper().partition(" TO ")
@@ -193,7 +193,7 @@ class SetAbsence(Command):
 class SetPassword(Command):
     names = ("SET PASSWORD",)
     help = "SET PASSWORD <new password> -- at least 8 characters; your personal reply address changes too."
-    role = "player"
+    role = CommandRole.PLAYER
     secret_args = True
     secret_from = 0
 
@@ -207,7 +207,7 @@ class SetPassword(Command):
 class NewToken(Command):
     names = ("NEW TOKEN", "NEWTOKEN", "RENEW TOKEN")
     help = "NEW TOKEN -- a new personal reply address (judge+...@); the old one no longer signs you on."
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         identity.renew_token(ctx.judge, ctx.db, ctx.actor())
@@ -219,7 +219,7 @@ class NewToken(Command):
 class SetAddress(Command):
     names = ("SET ADDRESS",)
     help = "SET ADDRESS [address] -- where the judge writes to you (default: this mail's sender)."
-    role = "player"
+    role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
         changed = player.set_address(ctx.judge, ctx.db, ctx.actor(), args)
@@ -246,36 +246,3 @@ class Resign(Command):
             ctx.add_note("You have left the game.")
         else:
             ctx.add_note(f"You have resigned {resigned.power_name}; the power is open for TAKEOVER.")
-
-
-ARMY_FLEET_HELP = """\
-Small World orders (docs/commands.md, "Small World: the Army/Fleet module"):
-
-  Board a fleet next to the army (the army and fleet become one A/F at sea):
-    A Spain boards F Mid-Atlantic
-  Move an A/F (like a fleet, over seas and islands):
-    A/F Mid-Atlantic - Western Mediterranean
-  Land the army (the fleet stays at sea), in any of three forms:
-    A/F Norwegian Sea - Scandinavia  /  A/F Norwegian Sea disembarks Scandinavia  /  A disembarks Scandinavia
-  Board, sail and land in one move (Davis's example):
-    A Spain boards F Western Mediterranean
-    A/F Western Mediterranean - Eastern Mediterranean - Greece
-    (or the two orders A/F Western Mediterranean - Eastern Mediterranean and A disembarks Greece)
-  Fast Ferry (a convoy across one sea only; further, board an A/F):
-    F North Sea Fast Ferry A London - Norway   (or F North Sea C A London - Norway)
-  An A/F may stay at sea 4 moves in a row, the boarding move included; then its army is lost.
-  It counts as two units (an army and a fleet) for builds and removals.
-  Hidden starting coasts and types (rule 6) are declared by the first Spring 01 order:
-    F Peking - Yellow Sea  (China's unit in Peking is a fleet)
-    F Arabia/EC - Arabian Sea  (Islam's fleet starts on the east coast)
-  After a Fall move, send your retreats with your Winter builds or removals, in one mail:
-    A Sahara - West Africa
-    BUILD A Ethiopia"""
-
-
-def variant_help(ctx: MailSession) -> str | None:
-    """The order help of the signed-on game's variant (Small World's A/F orders), if any."""
-    game = ctx.game
-    if game is None or not str(game.variant).lower().startswith("smallworld"):
-        return None
-    return ARMY_FLEET_HELP

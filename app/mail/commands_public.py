@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from app.mail.commands import REGISTRY, Command, register
+from app.db.statuses import SeatRole
+from app.mail.commands import REGISTRY, Command, CommandRole, register
 from app.mail.commands_dod3 import status_text
-from app.mail.commands_player import variant_help
 from app.mail.errors import CommandError
 from app.mail.help_text import help_text
 from app.mail.render_lobby import render_game_info, render_games, render_history, render_joined, render_summary
@@ -13,6 +13,7 @@ from app.mail.session import MailSession
 from app.services.games import identity, lobby
 from app.services.readmodels import dashboard, listing
 from app.services.results import maps as maps_cache
+from app.services.ruleset.catalogue import variant_help
 from app.services.ruleset.kinds import ruleset_for
 
 
@@ -46,10 +47,12 @@ class Help(Command):
     help = "HELP -- mails you this list of commands."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        role = "master" if ctx.master else ("player" if ctx.seat is not None and ctx.seat.role == "player" else "anyone")
+        role = (CommandRole.MASTER if ctx.master
+                else CommandRole.PLAYER if ctx.seat is not None and ctx.seat.role == SeatRole.PLAYER
+                else CommandRole.ANYONE)
         topics = ruleset_for(ctx.game.variant).help_topics if ctx.game is not None else None
         ctx.add_section(help_text(REGISTRY.values(), role, topics))
-        extra = variant_help(ctx)  # Small World: the A/F orders (issue 9.9)
+        extra = variant_help(ctx.game.variant) if ctx.game is not None else None  # its folder's `help`
         if extra:
             ctx.add_section(extra)
 

@@ -12,7 +12,7 @@ from app.mail.commands import CommandError, register
 from app.mail.commands_gm import MasterCommand
 from app.services.errors import DomainError
 from app.services.mailout.notify import mail_master
-from app.services.ruleset.timing import game_setting
+from app.services.ruleset.options import options_of
 from app.services.turns import control as turn_control
 from app.services.turns.publish import render_results
 
@@ -49,7 +49,7 @@ class Preview(MasterCommand):
             preview = turn_control.preview_turn(ctx.judge, ctx.db, ctx.actor(), game)
         except DomainError as error:
             raise CommandError(str(error)) from error
-        text, _html = render_results(ctx.judge, preview.view, str(game_setting(game.settings, "layout")))
+        text, _html = render_results(ctx.judge, preview.view, options_of(game).layout)
         mail_master(ctx.db, ctx.judge, game, f"Diplomacy preview {game.name} {preview.phase}", text, kind="preview",
                     map_id=preview.map_id)
         ctx.add_note("Preview results sent to the master only; nothing has changed.")

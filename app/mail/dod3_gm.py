@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from app.dod3.exact import format_number, parse_number
 from app.dod3.powers import normalise_power
 from app.dod3.report import tally_lines
-from app.mail.commands import CommandError, register
+from app.mail.commands import CommandError, CommandRole, register
 from app.mail.dod3_door import Dod3Command, actor_of, name, signed
 from app.services.dod3 import gm_entries, options, report, setup
 from app.services.dod3.gm_entries import NumberEntry, PowerField
@@ -53,7 +53,7 @@ def _yes_no(args: list[str], usage: str) -> tuple[str, bool]:
 
 
 class Dod3Number(Dod3Command):
-    role = "master"
+    role = CommandRole.MASTER
     field = PowerField.PE
 
     def run(self, ctx: MailSession, args: str) -> None:
@@ -84,7 +84,7 @@ class Dod3Set(Dod3Command):
     names = ("DOD3 SET",)
     help = ("DOD3 SET COST <option> <n> | NEEDED <power> <n> | RULE86 ON | BITTEREND ON | WEATHER <months> "
             "<r1,...,r10> | HOURS <step> <n> -- (DoD III GM) set-up data")
-    role = "master"
+    role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
         words = args.split()
@@ -119,7 +119,7 @@ class Dod3Set(Dod3Command):
 class Dod3Neutral(Dod3Command):
     names = ("DOD3 NEUTRAL",)
     help = "DOD3 NEUTRAL <objective> <power> <distance> ... | NONE -- (DoD III GM) a neutral objective"
-    role = "master"
+    role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
         words = args.split()
@@ -144,7 +144,7 @@ class Dod3Neutral(Dod3Command):
 class Dod3War(Dod3Command):
     names = ("DOD3 WAR",)
     help = "DOD3 WAR <power> <enemy>... | DOD3 WAR <power> PEACE <enemy>... -- (DoD III GM) wars between powers"
-    role = "master"
+    role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
         words = args.split()
@@ -161,7 +161,7 @@ class Dod3War(Dod3Command):
 class Dod3Conquered(Dod3Command):
     names = ("DOD3 CONQUERED",)
     help = "DOD3 CONQUERED <power> YES|NO -- (DoD III GM) a power completely conquered"
-    role = "master"
+    role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
         power, yes = _yes_no(args.split(), "DOD3 CONQUERED <power> YES|NO")
@@ -173,7 +173,7 @@ class Dod3Conquered(Dod3Command):
 class Dod3PeHidden(Dod3Command):
     names = ("DOD3 PEHIDDEN",)
     help = "DOD3 PEHIDDEN <power> YES|NO -- (DoD III GM) turn a PE marker face down or up"
-    role = "master"
+    role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
         power, yes = _yes_no(args.split(), "DOD3 PEHIDDEN <power> YES|NO")
@@ -185,7 +185,7 @@ class Dod3PeHidden(Dod3Command):
 class Dod3Effect(Dod3Command):
     names = ("DOD3 EFFECT",)
     help = "DOD3 EFFECT [<power>] <text> -- (DoD III GM) the effects of the latest option played"
-    role = "master"
+    role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
         words = args.split()
@@ -204,7 +204,7 @@ class Dod3Effect(Dod3Command):
 class Dod3Record(Dod3Command):
     names = ("DOD3 RECORD",)
     help = "DOD3 RECORD <text> -- (DoD III GM) military affairs, production, conquest... for the report"
-    role = "master"
+    role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
         gm_entries.record_text(ctx.judge, ctx.db, actor_of(ctx), args)
@@ -215,7 +215,7 @@ class Dod3Record(Dod3Command):
 class Dod3Weather(Dod3Command):
     names = ("DOD3 WEATHER",)
     help = "DOD3 WEATHER <result> -- (DoD III GM) the weather, when there is no chart"
-    role = "master"
+    role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
         done = gm_entries.record_weather_result(ctx.judge, ctx.db, actor_of(ctx), args)
@@ -226,7 +226,7 @@ class Dod3Weather(Dod3Command):
 class Dod3Tally(Dod3Command):
     names = ("DOD3 TALLY",)
     help = "DOD3 TALLY -- (DoD III GM) the victory tally now (also printed in the turn report)"
-    role = "master"
+    role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
         done = report.show_tally(ctx.judge, ctx.db, actor_of(ctx))
@@ -240,7 +240,7 @@ class Dod3Settle(Dod3Command):
     names = ("DOD3 SETTLE",)
     help = ("DOD3 SETTLE <power> <option> YES|NO|CANCEL -- (DoD III GM) a pending option (rule 8.4) succeeds "
             "(its cost is paid) or fails (nothing is paid)")
-    role = "master"
+    role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
         words = args.split()

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import or_, select, update
 
 from app.db.models import Game, MapImage, OutboundMessage
+from app.db.statuses import OutboundStatus
 from app.mail.mailer import Mailer, MailerRejected, MailerUnavailable
 from app.mail.messages import Attachment, OutgoingMail, render_message
 from app.services.handlers import transaction
@@ -40,8 +41,8 @@ def _claim(judge: Judge, limit: int) -> list[OutboundMessage]:
             select(OutboundMessage.id)
             .where(
                 or_(
-                    (OutboundMessage.status == "pending") & (OutboundMessage.next_try <= now),
-                    (OutboundMessage.status == "sending") & (OutboundMessage.lease_until < now),
+                    (OutboundMessage.status == OutboundStatus.PENDING) & (OutboundMessage.next_try <= now),
+                    (OutboundMessage.status == OutboundStatus.SENDING) & (OutboundMessage.lease_until < now),
                 )
             )
             .order_by(OutboundMessage.id)
@@ -54,11 +55,11 @@ def _claim(judge: Judge, limit: int) -> list[OutboundMessage]:
                 .where(
                     OutboundMessage.id == row_id,
                     or_(
-                        OutboundMessage.status == "pending",
-                        (OutboundMessage.status == "sending") & (OutboundMessage.lease_until < now),
+                        OutboundMessage.status == OutboundStatus.PENDING,
+                        (OutboundMessage.status == OutboundStatus.SENDING) & (OutboundMessage.lease_until < now),
                     ),
                 )
-                .values(status="sending", lease_until=now + lease, attempts=OutboundMessage.attempts + 1)
+                .values(status=OutboundStatus.SENDING, lease_until=now + lease, attempts=OutboundMessage.attempts + 1)
             )
             if result.rowcount == 1:  # type: ignore[attr-defined]
                 claimed.append(session.get_one(OutboundMessage, row_id))
@@ -112,7 +113,7 @@ def _finish(judge: Judge, row_id: int, values: dict[str, Any]) -> None:
         session = unit.session
         session.execute(
             update(OutboundMessage)
-            .where(OutboundMessage.id == row_id, OutboundMessage.status == "sending")
+            .where(OutboundMessage.id == row_id, OutboundMessage.status == OutboundStatus.SENDING)
             .values(**values)
         )
 
@@ -160,7 +161,7 @@ async def drain_once(judge: Judge, mailer: Mailer, limit: int = 200) -> int:
                     _finish,
                     judge,
                     pending.id,
-                    {"status": "pending", "lease_until": None, "last_error": str(error)[:2000],
+                    {"status": OutboundStatus.PENDING, "lease_until": None, "last_error": str(error)[:2000],
                      "next_try": _backoff(pending.attempts, judge.now())},
                 )
             log.warning("mailer unavailable: %s", error)
@@ -168,12 +169,12 @@ async def drain_once(judge: Judge, mailer: Mailer, limit: int = 200) -> int:
         except (MailerRejected, ValueError) as error:  # permanent: a bad address or header
             log.warning("outbound %s rejected: %s", row.id, error)
             await asyncio.to_thread(
-                _finish, judge, row.id, {"status": "failed", "lease_until": None, "last_error": str(error)[:2000]}
+                _finish, judge, row.id, {"status": OutboundStatus.FAILED, "lease_until": None, "last_error": str(error)[:2000]}
             )
             await asyncio.to_thread(_report_failure, judge, row.id, str(error)[:500])
             continue
         except Exception as error:  # a bad message must not block the queue
-            status = "failed" if row.attempts >= MAX_ATTEMPTS else "pending"
+            status = OutboundStatus.FAILED if row.attempts >= MAX_ATTEMPTS else OutboundStatus.PENDING
             log.exception("sending outbound %s failed", row.id)
             await asyncio.to_thread(
                 _finish,
@@ -182,12 +183,12 @@ async def drain_once(judge: Judge, mailer: Mailer, limit: int = 200) -> int:
                 {"status": status, "lease_until": None, "last_error": repr(error)[:2000],
                  "next_try": _backoff(row.attempts, judge.now())},
             )
-            if status == "failed":
+            if status == OutboundStatus.FAILED:
                 await asyncio.to_thread(_report_failure, judge, row.id, repr(error)[:500])
             continue
         judge.crash("drain:after_send")
         await asyncio.to_thread(
-            _finish, judge, row.id, {"status": "sent", "sent_at": judge.now(), "lease_until": None}
+            _finish, judge, row.id, {"status": OutboundStatus.SENT, "sent_at": judge.now(), "lease_until": None}
         )
         sent += 1
     return sent

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.db import queries
 from app.db.models import Game, InboundMessage
+from app.db.statuses import InboundStatus
 from app.mail import answer_budget
 from app.mail.auth_results import sender_failed_authentication
 from app.mail.commands_all import run_commands, split_lines
@@ -37,13 +38,13 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class InboundOutcome:
-    status: str  # done | ignored | duplicate | failed | quarantined
+    status: InboundStatus  # done | ignored | duplicate | failed | quarantined
     inbound_id: int | None = None
     error: str | None = None
 
     @property
     def finished(self) -> bool:
-        return self.status in ("done", "ignored", "duplicate", "quarantined")
+        return self.status in (InboundStatus.DONE, InboundStatus.IGNORED, InboundStatus.DUPLICATE, InboundStatus.QUARANTINED)
 
 
 def store_raw(judge: Judge, raw: bytes, uid: str | None = None) -> tuple[int, bool]:
@@ -87,23 +88,23 @@ def _insert(judge: Judge, raw: bytes, uid: str | None, message_id: str, sender: 
     with transaction(judge) as unit:
         db = unit.session
         row = InboundMessage(message_id=message_id, source_uid=uid[:200] if uid else None, sender=sender,
-                             subject=subject, raw=raw, status="received")
+                             subject=subject, raw=raw, status=InboundStatus.RECEIVED)
         db.add(row)
         db.flush()
         return row.id, True
 
 
-def _start_attempt(judge: Judge, inbound_id: int) -> InboundMessage | str:
+def _start_attempt(judge: Judge, inbound_id: int) -> InboundMessage | InboundStatus:
     """Count one more attempt; or the status of a message that is finished already."""
     with transaction(judge) as unit:
         db = unit.session
         row = db.get(InboundMessage, inbound_id, with_for_update=True)
         if row is None:
-            return "duplicate"
-        if row.status not in ("received", "failed"):
+            return InboundStatus.DUPLICATE
+        if row.status not in (InboundStatus.RECEIVED, InboundStatus.FAILED):
             # A message quarantined earlier (say, by a retry after a crash) stays quarantined: its file
             # goes to the quarantine folder, it is not marked done.
-            return "quarantined" if row.status == "quarantined" else "duplicate"
+            return InboundStatus.QUARANTINED if row.status == InboundStatus.QUARANTINED else InboundStatus.DUPLICATE
         row.attempts += 1
         return row
 
@@ -132,21 +133,21 @@ def _is_own_address(judge: Judge, address: str) -> bool:
     return domain == judge.settings.judge_domain.lower() and (local == own_local or local.startswith(own_local + "+"))
 
 
-def _run(judge: Judge, inbound_id: int) -> str:
+def _run(judge: Judge, inbound_id: int) -> InboundStatus:
     crash = judge.crash
     with transaction(judge) as unit:
         db = unit.session
         row = db.get_one(InboundMessage, inbound_id, with_for_update=True)
-        if row.status not in ("received", "failed"):
-            return "duplicate"
+        if row.status not in (InboundStatus.RECEIVED, InboundStatus.FAILED):
+            return InboundStatus.DUPLICATE
         mail = parse_message(row.raw)
         crash("inbound:parsed")
         own = _is_own_address(judge, mail.sender)
         if mail.automatic or not mail.sender or own:
-            row.status = "ignored"
+            row.status = InboundStatus.IGNORED
             row.error = "automatic mail" if mail.automatic else ("from the judge itself" if own else "no sender")
             row.processed_at = judge.now()
-            return "ignored"
+            return InboundStatus.IGNORED
         ctx = MailSession(judge, db, sender=mail.sender, subject=mail.subject, message_id=row.message_id)
         unit.hold()  # what the commands cause (results, notices) is queued after the answer to the mail
         ctx.sender_trusted = not sender_failed_authentication(mail.auth_results, judge.settings.authserv_id,
@@ -157,8 +158,8 @@ def _run(judge: Judge, inbound_id: int) -> str:
             ctx.echo("(personal reply address)", [_STALE_TOKEN])
         ctx.of_record = by_token or (ctx.sender_trusted and address_of_record(judge, db, ctx.sender))
         if not ctx.of_record and not answer_budget.may_answer_stranger(judge, db, ctx.sender):
-            row.status, row.error, row.processed_at = "ignored", "stranger: answer budget spent", judge.now()
-            return "ignored"  # neither run nor answered: the judge is no mail cannon
+            row.status, row.error, row.processed_at = InboundStatus.IGNORED, "stranger: answer budget spent", judge.now()
+            return InboundStatus.IGNORED  # neither run nor answered: the judge is no mail cannon
         for cut in mail.cuts:
             ctx.echo("(this mail was cut)", [f"Warning: {cut}.  What was not read was not run: send it "
                                              f"again (in a shorter mail, if it was too long)."])
@@ -167,8 +168,8 @@ def _run(judge: Judge, inbound_id: int) -> str:
         crash("inbound:commands_run")
         if found == 0 and ctx.orders_accepted == 0:  # no command, no valid order: an auto-responder?
             if not answer_budget.may_answer(judge, db, ctx.sender):
-                row.status, row.error, row.processed_at = "ignored", "no command: answer budget spent", judge.now()
-                return "ignored"
+                row.status, row.error, row.processed_at = InboundStatus.IGNORED, "no command: answer budget spent", judge.now()
+                return InboundStatus.IGNORED
             answer_budget.record_answer(judge, db, ctx.sender)
             if not ctx.echoes and not ctx.sections:
                 ctx.echo("(no commands found)", [_NO_COMMAND + (f" ({'; '.join(mail.problems)})" if mail.problems
@@ -182,11 +183,11 @@ def _run(judge: Judge, inbound_id: int) -> str:
         _send_reply(judge, db, ctx, mail)
         queue_held(db, caused)
         crash("inbound:reply_queued")
-        row.status = "done"
+        row.status = InboundStatus.DONE
         row.game_id = ctx.game.id if ctx.game else None
         row.processed_at = judge.now()
         row.error = None
-        return "done"
+        return InboundStatus.DONE
 
 
 def _token_reply_to(judge: Judge, ctx: MailSession, address: str, *, verified: bool) -> str | None:
@@ -221,13 +222,13 @@ def _fail(judge: Judge, inbound_id: int, error: BaseException) -> InboundOutcome
     with transaction(judge) as unit:
         db = unit.session
         row = db.get_one(InboundMessage, inbound_id, with_for_update=True)
-        if row.status not in ("received", "failed"):  # another process finished it meanwhile
-            return InboundOutcome("duplicate", inbound_id)
+        if row.status not in (InboundStatus.RECEIVED, InboundStatus.FAILED):  # another process finished it meanwhile
+            return InboundOutcome(InboundStatus.DUPLICATE, inbound_id)
         row.error = storable(f"{type(error).__name__}: {error}")[:4000]
         if row.attempts < judge.settings.max_attempts:
-            row.status = "failed"
-            return InboundOutcome("failed", inbound_id, row.error)
-        row.status = "quarantined"
+            row.status = InboundStatus.FAILED
+            return InboundOutcome(InboundStatus.FAILED, inbound_id, row.error)
+        row.status = InboundStatus.QUARANTINED
         row.processed_at = judge.now()
         db.flush()
         mail = parse_message(row.raw)
@@ -236,7 +237,7 @@ def _fail(judge: Judge, inbound_id: int, error: BaseException) -> InboundOutcome
         _noticed(db, "the answer to its sender", lambda: _tell_sender(judge, db, row, mail),
                  lambda: _tell_sender(judge, db, row, mail, plain=True))
         _noticed(db, "the GM's notice", lambda: _tell_master(judge, db, mail), lambda: None)
-        return InboundOutcome("quarantined", inbound_id, row.error)
+        return InboundOutcome(InboundStatus.QUARANTINED, inbound_id, row.error)
 
 
 def _noticed(db: Any, what: str, notice: Callable[[], object], plain: Callable[[], object]) -> None:
@@ -338,7 +339,7 @@ def pending_ids(judge: Judge) -> list[int]:
     with transaction(judge) as unit:
         db = unit.session
         return list(db.scalars(select(InboundMessage.id).where(
-            InboundMessage.status.in_(("received", "failed"))).order_by(InboundMessage.id)))
+            InboundMessage.status.in_((InboundStatus.RECEIVED, InboundStatus.FAILED))).order_by(InboundMessage.id)))
 
 
 def report_unreadable(judge: Judge, uid: str, error: str) -> None:

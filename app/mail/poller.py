@@ -12,6 +12,7 @@ import logging
 import threading
 from typing import Any
 
+from app.db.statuses import InboundStatus
 from app.mail.inbound import InboundOutcome, handle_raw, pending_ids, process_stored, report_unreadable
 from app.services.kernel.context import Judge
 
@@ -25,7 +26,7 @@ LOOP = "poller"
 def _finish(judge: Judge, outcome: InboundOutcome) -> InboundOutcome:
     """Try a failed mail again until it is done or quarantined (each try is counted, so this ends)."""
     for _ in range(judge.settings.max_attempts + 1):
-        if outcome.status != "failed" or outcome.inbound_id is None:
+        if outcome.status != InboundStatus.FAILED or outcome.inbound_id is None:
             break
         outcome = process_stored(judge, outcome.inbound_id)
     return outcome
@@ -49,7 +50,7 @@ def poll_once(judge: Judge, inbox: Any) -> int:
         handled += 1
         judge.crash("poll:before_flag")
         try:
-            if outcome.status == "quarantined":
+            if outcome.status == InboundStatus.QUARANTINED:
                 inbox.quarantine(raw_mail.uid)
             elif outcome.finished:
                 inbox.mark_done(raw_mail.uid)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from app.db.statuses import SeatStatus
 from app.services.kernel.render import format_deadline
 from app.services.readmodels.game_status import GameOverview, PowerLine
 
 __all__ = ["render_overview", "seat_status"]
 
-_SEAT_WORDS = {"cd": "civil disorder"}
+_SEAT_WORDS: dict[str, str] = {SeatStatus.CD: "civil disorder"}
 
 
 def seat_status(code: str) -> str:

@@ -7,29 +7,32 @@ The stable API for command classes: ``ctx.actor()``, ``ctx.db``, ``ctx.judge``,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import AuditEntry, Game, Phase, Player
+from app.db.models import Game, Phase, Player
+from app.db.statuses import RUNNING, SeatRole
 from app.mail.errors import CommandError
 from app.mail.render_acks import advance_view, retreat_line
 from app.mail.render_orders import too_many_warning
 from app.services.errors import DomainError
 from app.services.games import identity
 from app.services.kernel.actor import Actor, Role
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.mailout.redact import mask_passwords
 from app.services.orders import submit as order_service
 from app.services.orders.acknowledge import advance_orders, retreat_choices
 from app.services.ruleset.kinds import ruleset_for
+from app.services.ruleset.options import GameOptions, options_of
 from app.services.ruleset.phases import PhaseName, parse_phase_words
 from app.services.ruleset.powers import PowerBook
-from app.services.ruleset.timing import game_setting
 
-__all__ = ["Collector", "EchoItem", "MailSession", "parse_sign_on_target"]
+__all__ = ["Collector", "CommandRole", "EchoItem", "MailSession", "parse_sign_on_target"]
 
 
 def parse_sign_on_target(word: str) -> identity.SignOnTarget:
@@ -45,6 +48,14 @@ def parse_sign_on_target(word: str) -> identity.SignOnTarget:
     if len(word) < 2:
         raise CommandError("say which power and game, e.g. SIGNON Fgame password")
     return identity.SignOnTarget(word[1:], letter=word[0])
+
+
+class CommandRole(StrEnum):
+    """Who may give a mail command (``Command.role``), and whose HELP comes first."""
+
+    ANYONE = "anyone"
+    PLAYER = "player"  # signed on to a game (a power, an observer, or its master)
+    MASTER = "master"  # signed on as the game's master
 
 
 class Collector(Protocol):
@@ -118,9 +129,7 @@ class MailSession:
         self.unprocessed.extend(mask_passwords(line)[:300] for line in lines if line.strip())
 
     def audit(self, action: str, **detail: Any) -> None:
-        self.db.add(
-            AuditEntry(game_id=self.game.id if self.game else None, actor=self.sender, action=action, detail=detail)
-        )
+        audit(self.db, self.sender, self.game, action, **detail)
 
     # -- identity ---------------------------------------------------------------------------
     def actor(self) -> Actor:
@@ -129,7 +138,7 @@ class MailSession:
             return Actor(self.sender)
         if self.master:
             role = Role.GM
-        elif self.seat is not None and self.seat.role == "observer":
+        elif self.seat is not None and self.seat.role == SeatRole.OBSERVER:
             role = Role.OBSERVER
         elif self.seat is not None:
             role = Role.PLAYER
@@ -158,17 +167,17 @@ class MailSession:
             raise CommandError(f"{what} is mailed only to the players, observers and game masters of this judge "
                                f"(their registered addresses, or a reply to a personal reply address)")
 
-    def require(self, role: str) -> None:
-        if role == "player" and self.game is None:
+    def require(self, role: CommandRole) -> None:
+        if role == CommandRole.PLAYER and self.game is None:
             raise CommandError("you must sign on first")
-        if role == "master" and not self.master:
+        if role == CommandRole.MASTER and not self.master:
             raise CommandError("only the game master may do that (sign on as master@game)")
 
     @property
     def power(self) -> str | None:
         if self.acting_power:
             return self.acting_power
-        if self.seat is not None and self.seat.role == "player":
+        if self.seat is not None and self.seat.role == SeatRole.PLAYER:
             return self.seat.power
         return None
 
@@ -225,7 +234,7 @@ class MailSession:
         self.acting_power = None
         self.target_phase = None
         self.stop_on_error = False
-        if status and seat is not None and seat.power and seat.role == "player":
+        if status and seat is not None and seat.power and seat.role == SeatRole.PLAYER:
             self._want_status(game, seat.power)
 
     def want_status(self, power: str) -> None:
@@ -256,7 +265,7 @@ class MailSession:
     def open_phase(self) -> Phase:
         game = self.require_game()
         phase = queries.open_phase_of(self.db, game)  # remembered for the mail's transaction
-        if phase is None or game.status not in ("active", "paused"):
+        if phase is None or game.status not in RUNNING:
             raise CommandError(f"game '{game.name}' is not running ({game.status})")
         return phase
 
@@ -363,7 +372,7 @@ class MailSession:
         for game_id, power in self.status_keys:
             game = self.db.get_one(Game, game_id)
             phase = queries.open_phase_of(self.db, game)
-            if phase is None or game.status not in ("active", "paused"):
+            if phase is None or game.status not in RUNNING:
                 continue
             status = order_service.power_status(self.judge, self.db, self._order_actor(power), game, power)
             if status is None:
@@ -384,7 +393,7 @@ class MailSession:
                     "adjustment": phase.code.endswith("A"),
                     "retreats": retreats,
                     "advance": [advance_view(a) for a in advance_orders(self.db, game, power, phase.code)],
-                    "deadline_text": format_deadline(game.deadline, game_setting(game.settings, "timezone")),
+                    "deadline_text": format_deadline(game.deadline, options_of(game).timezone),
                 }
             )
         return views
@@ -399,11 +408,11 @@ class MailSession:
             "variant": game.variant,
             "phase_code": PhaseName(game.phase).header_code if game.phase else "forming",
             "phase": game.phase or "forming",  # the zine's own name for it (W1901A, not F1901B)
-            "deadline_text": format_deadline(game.deadline, game_setting(game.settings, "timezone")),
+            "deadline_text": format_deadline(game.deadline, options_of(game).timezone),
         }
 
     def layout(self) -> str:
-        return str(game_setting(self.game.settings if self.game else None, "layout"))
+        return options_of(self.game).layout if self.game else GameOptions().layout
 
     def reply_subject(self) -> str:
         if self.game is not None and self.game.phase:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
-from app.variants import VARIANTS_DIR
+from app.variants import UnknownVariant, variant_folder
 
 Point = tuple[float, float]
 Ring = tuple[Point, ...]
@@ -72,23 +73,27 @@ class Drawing:
         return drawn.unit
 
 
-def drawing_folder(variant_name: str) -> str:
-    """`smallworld7` and `smallworld8` share the `smallworld` drawing."""
-    if (VARIANTS_DIR / variant_name).is_dir():
-        return variant_name
-    return variant_name.rstrip("0123456789")
+def drawing_path(variant_name: str) -> Path | None:
+    """`variants/<folder>/map.json` of a variant name: a folder's set-ups (`smallworld7`,
+    `smallworld8`) share its drawing. None for a name that is no map variant (dod3)."""
+    try:
+        return variant_folder(variant_name) / "map.json"
+    except UnknownVariant:
+        return None
 
 
 def has_drawing(variant_name: str) -> bool:
     """Whether the variant has a map to draw (Days of Decision III has none)."""
-    return (VARIANTS_DIR / drawing_folder(variant_name) / "map.json").is_file()
+    path = drawing_path(variant_name)
+    return path is not None and path.is_file()
 
 
 @cache
 def load_drawing(variant_name: str) -> Drawing:
-    path = VARIANTS_DIR / drawing_folder(variant_name) / "map.json"
-    if not path.is_file():
-        raise DrawingError(f"no map drawing for {variant_name!r} (expected {path.relative_to(VARIANTS_DIR.parent)})")
+    path = drawing_path(variant_name)
+    if path is None or not path.is_file():
+        where = f"expected variants/{path.parent.name}/map.json" if path is not None else "not a map variant"
+        raise DrawingError(f"no map drawing for {variant_name!r} ({where})")
     with path.open(encoding="utf-8") as handle:
         return drawing_from_data(json.load(handle))
 

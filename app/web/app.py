@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.services.errors import DomainError
 from app.services.handlers import unit_of_work
 from app.services.kernel.context import Judge
 from app.web import (
@@ -30,6 +31,7 @@ from app.web import (
 )
 from app.web.config import ANON_CSRF_COOKIE, WebConfig
 from app.web.deps import SignInRequired, csrf_protect
+from app.web.errors import refusal_status
 from app.web.openapi_doc import CSRF_HEADER, describe_api
 from app.web.routes_mailbox import InboxWriter
 from app.web.templating import Pages
@@ -55,6 +57,12 @@ def _game_of(path: str) -> str | None:
     if parts[:1] == ["public"]:
         parts = parts[1:]
     return parts[1] if len(parts) >= 3 and parts[0] == "games" else None
+
+
+def _error_page(request: Request, status: int, detail: str) -> Response:
+    pages: Pages = request.app.state.pages
+    return pages.render(request, "error.html.j2", status_code=status, title=f"Error {status}",
+                        status=status, detail=detail, back_game=_game_of(request.url.path))
 
 
 def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookies: bool = False,
@@ -105,13 +113,19 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
         return RedirectResponse(exc.location, status_code=303)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _error_page(request: Request, exc: StarletteHTTPException) -> Response:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if _is_api(request) or request.url.path in ("/healthz", "/openapi.json"):
             return await http_exception_handler(request, exc)
-        pages: Pages = request.app.state.pages
         detail = exc.detail if isinstance(exc.detail, str) else "Something went wrong."
-        return pages.render(request, "error.html.j2", status_code=exc.status_code, title=f"Error {exc.status_code}",
-                            status=exc.status_code, detail=detail, back_game=_game_of(request.url.path))
+        return _error_page(request, exc.status_code, detail)
+
+    @app.exception_handler(DomainError)
+    async def _refused(request: Request, exc: DomainError) -> Response:
+        """A use case refused (app/web/errors.py: the status); the request's writes rolled back."""
+        status = refusal_status(request.method, exc.code)
+        if _is_api(request):
+            return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=status)
+        return _error_page(request, status, exc.message)
 
     @app.middleware("http")
     async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:

@@ -1,4 +1,9 @@
-"""Dependencies of the routes: the database session, who is signed in, CSRF, and the guards.
+"""Dependencies of the routes: the database session, who is signed in, CSRF, the posted form, and
+the guards.
+
+Every route that does blocking work (the database, PROCESS, replays, maps, argon2) is a plain
+``def``: FastAPI runs it in its threadpool, never on the event loop (tests/web/test_architecture.py).
+The one thing awaited is the request's form (``PostedForm``), read here before the route runs.
 
 Pages refuse by redirecting to the sign-in page (303); ``/api/`` routes answer 401 when nobody
 is signed in and 403 when the GM signed in does not run the game."""
@@ -12,6 +17,7 @@ from urllib.parse import quote, urlsplit
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
+from starlette.datastructures import FormData
 
 from app.db import queries
 from app.db.models import Game
@@ -30,6 +36,7 @@ __all__ = [
     "MaybeGm",
     "PageGame",
     "PageGm",
+    "PostedForm",
     "SignInRequired",
     "csrf_protect",
     "safe_next",
@@ -120,6 +127,15 @@ async def csrf_protect(request: Request, principal: MaybeGm) -> None:
         sent = value if isinstance(value, str) else ""
     if not expected or not sent or not secrets.compare_digest(expected.encode(), sent.encode()):
         raise HTTPException(status_code=403, detail="Missing or wrong CSRF token: reload the page and try again.")
+
+
+async def posted_form(request: Request) -> FormData:
+    """The request's form fields, read on the event loop so that the route that takes them may be
+    a plain ``def`` (Starlette keeps the form: ``csrf_protect`` read it first)."""
+    return await request.form()
+
+
+PostedForm = Annotated[FormData, Depends(posted_form)]
 
 
 def _page_url(request: Request) -> str:

@@ -3,21 +3,24 @@ resend a mail, set a quarantined mail aside.  Each form calls one use case and r
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
+from sqlalchemy.orm import Session
 from starlette.datastructures import FormData
 
 from app.services.errors import DomainError
 from app.services.games import gm
+from app.services.games.gm_accounts import GmPrincipal
 from app.services.games.gm_admin import create_linked_game, invite_player, resend_mail, set_aside_quarantined
-from app.services.games.settings import DOD3_GROUPINGS, change_settings, default_settings, game_variants
+from app.services.games.settings import DOD3_GROUPINGS, change_settings, default_settings
 from app.services.kernel.actor import Actor, Role
+from app.services.kernel.context import Judge
 from app.services.readmodels.forming import create_linked_dod3_game
-from app.web.deps import Db, JudgeDep, PageGame, PageGm, game_row
+from app.services.ruleset.catalogue import offered_variants
+from app.web.deps import Db, JudgeDep, PageGame, PageGm, PostedForm, game_row
 from app.web.forms import form_text
 from app.web.routes_gm_game import settings_change
 from app.web.templating import pages
@@ -26,12 +29,9 @@ __all__ = ["router"]
 
 router = APIRouter(include_in_schema=False)
 
-NMR_POLICIES = ("cd", "hold", "wait", "dismiss")
-
 
 def _text(form: FormData, key: str) -> str:
     return form_text(form, key)
-
 
 
 def _back(name: str, note: str = "") -> RedirectResponse:
@@ -41,7 +41,7 @@ def _back(name: str, note: str = "") -> RedirectResponse:
 def _new_game_page(request: Request, status: int = 200, error: str | None = None,
                    form: dict[str, str] | None = None) -> Response:
     return pages(request).render(request, "new_game.html.j2", status_code=status, title="New game", error=error,
-                                 form=form or {}, variants=game_variants(), nmr_policies=NMR_POLICIES,
+                                 form=form or {}, variants=offered_variants(), nmr_policies=gm.NMR_POLICIES,
                                  settings=default_settings(), groupings=DOD3_GROUPINGS)
 
 
@@ -51,111 +51,94 @@ def new_game(request: Request, principal: PageGm) -> Response:
 
 
 def _settings(form: FormData) -> dict[str, Any]:
+    """What the game is created with; the rest of the form's settings (the phase timings among
+    them) are then set through their use cases, which check them (``change_settings``)."""
     settings: dict[str, Any] = {"timezone": _text(form, "timezone") or "UTC"}
-    if _text(form, "nmr") in NMR_POLICIES:
+    if _text(form, "nmr") in gm.NMR_POLICIES:
         settings["nmr"] = _text(form, "nmr")
-    hours = _text(form, "deadline_hours")
-    if hours:
-        try:
-            value = float(hours)
-        except ValueError as error:
-            raise DomainError("bad_hours", "hours between deadlines is a number, like 48") from error
-        if not 1 <= value <= 24 * 30:
-            raise DomainError("bad_hours", "hours between deadlines are 1 to 720")
-        settings["timing"] = {"movement": {"next_hours": value}}
     return settings
 
 
-@router.post("/games/new")
-async def create(request: Request, judge: JudgeDep, db: Db, principal: PageGm) -> Response:
-    form = await request.form()
-    values = {k: _text(form, k) for k in form if k not in ("password", "csrf_token")}
+def _rule_value(text: str) -> str | bool:
+    if not text or text.lower() in ("on", "yes", "true"):
+        return True
+    return False if text.lower() in ("off", "no", "false") else text
+
+
+def _create_game(judge: Judge, db: Session, principal: GmPrincipal, form: FormData) -> str:
+    """The game of the form, its settings and rule option set; returns where to go next."""
     actor = Actor(principal.email, Role.KEEPER if principal.keeper else Role.GM)
+    if _text(form, "variant") == "dod3":  # DOD3 CREATE: a rule 3.1 grouping, then its players seated
+        dod3 = create_linked_dod3_game(judge, db, actor, principal.account_id, _text(form, "name"),
+                                       _text(form, "password"), _text(form, "grouping"), _text(form, "soviets"))
+        return f"/games/{dod3.game}?done=created#forming"
+    press = _text(form, "press") or "white"
+    created = create_linked_game(judge, db, actor, principal.account_id, _text(form, "name"), _text(form, "password"),
+                                 _text(form, "variant") or "standard", "white" if press == "postal" else press,
+                                 _settings(form))
+    game_actor = Actor(principal.email, actor.role, created.game_id)
+    change_settings(judge, db, game_actor, settings_change(form), game_row(db, created.name))
+    option = _text(form, "rule_option")
+    if option:
+        gm.set_rule(judge, db, game_actor, option, _rule_value(_text(form, "rule_value")))
+    return f"/games/{created.name}?done=created"
+
+
+@router.post("/games/new")
+def create(request: Request, judge: JudgeDep, db: Db, principal: PageGm, form: PostedForm) -> Response:
+    values = {k: _text(form, k) for k in form if k not in ("password", "csrf_token")}
     try:
         ZoneInfo(_text(form, "timezone") or "UTC")
     except Exception:
         return _new_game_page(request, 400, "Unknown time zone: use a name like Europe/Paris or UTC.", values)
-    created_id: int | None = None
-    if _text(form, "variant") == "dod3":  # DOD3 CREATE: a rule 3.1 grouping, then its players seated
-        try:
-            dod3 = create_linked_dod3_game(judge, db, actor, principal.account_id, _text(form, "name"),
-                                           _text(form, "password"), _text(form, "grouping"), _text(form, "soviets"))
-        except DomainError as error:
-            return _new_game_page(request, 400, error.message, values)
-        return RedirectResponse(f"/games/{dod3.game}?done=created#forming", status_code=303)
     try:
-        press = _text(form, "press") or "white"
-        created = create_linked_game(judge, db, actor, principal.account_id, _text(form, "name"),
-                                     _text(form, "password"), _text(form, "variant") or "standard",
-                                     "white" if press == "postal" else press, _settings(form))
-        created_id = created.game_id
-        game_actor = Actor(principal.email, actor.role if actor.role is Role.KEEPER else Role.GM, created.game_id)
-        change_settings(judge, db, game_actor, settings_change(form), game_row(db, created.name))
-        option = _text(form, "rule_option")
-        if option:
-            value: str | bool = _text(form, "rule_value") or True
-            if isinstance(value, str) and value.lower() in ("on", "yes", "true"):
-                value = True
-            elif isinstance(value, str) and value.lower() in ("off", "no", "false"):
-                value = False
-            gm.set_rule(judge, db, Actor(principal.email, actor.role if actor.role is Role.KEEPER else Role.GM,
-                                         created.game_id), option, value)
-    except DomainError as error:
-        if created_id is None:  # nothing written yet: the form again, filled in
-            return _new_game_page(request, 400, error.message, values)
-        raise HTTPException(status_code=400, detail=error.message) from error  # the request's writes roll back
-    return RedirectResponse(f"/games/{created.name}?done=created", status_code=303)
-
-
-def _run(action: Callable[[], object], name: str, note: str) -> Response:
-    try:
-        action()
-    except DomainError as error:
-        raise HTTPException(status_code=400, detail=error.message) from error
-    return _back(name, note)
+        with db.begin_nested():  # a refusal anywhere undoes the whole creation (settings, rule option)...
+            target = _create_game(judge, db, principal, form)
+    except DomainError as error:  # ...and, on purpose, the form comes back filled in with the reason
+        return _new_game_page(request, 400, error.message, values)
+    return RedirectResponse(target, status_code=303)
 
 
 @router.post("/games/{name}/pause")
 def pause(name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    return _run(lambda: gm.pause(judge, db, actor), name, "paused")
+    gm.pause(judge, db, actor)
+    return _back(name, "paused")
 
 
 @router.post("/games/{name}/resume")
 def resume(name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    return _run(lambda: gm.resume(judge, db, actor), name, "resumed")
+    gm.resume(judge, db, actor)
+    return _back(name, "resumed")
 
 
 @router.post("/games/{name}/deadline")
-async def deadline(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    form = await request.form()
+def deadline(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
     words = _text(form, "when").split()
     confirm = bool(words) and words[-1].upper() == "CONFIRM"  # a deadline inside an absence (issue 22.2)
-    when = " ".join(words[:-1] if confirm else words)
-    return _run(lambda: gm.set_deadline(judge, db, actor, when, confirm=confirm), name, "deadline")
+    gm.set_deadline(judge, db, actor, " ".join(words[:-1] if confirm else words), confirm=confirm)
+    return _back(name, "deadline")
 
 
 @router.post("/games/{name}/replace")
-async def replace(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    form = await request.form()
-    return _run(lambda: gm.replace(judge, db, actor, _text(form, "power"), _text(form, "address"),
-                                   _text(form, "password") or None), name, "replaced")
+def replace(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
+    gm.replace(judge, db, actor, _text(form, "power"), _text(form, "address"), _text(form, "password") or None)
+    return _back(name, "replaced")
 
 
 @router.post("/games/{name}/invite")
-async def invite(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame, principal: PageGm) -> Response:
-    form = await request.form()
-    game = game_row(db, name)
-    return _run(lambda: invite_player(judge, db, actor, game, _text(form, "address"), _text(form, "note"),
-                                      proven=principal.proven), name, "invited")
+def invite(name: str, judge: JudgeDep, db: Db, actor: PageGame, principal: PageGm, form: PostedForm) -> Response:
+    invite_player(judge, db, actor, game_row(db, name), _text(form, "address"), _text(form, "note"),
+                  proven=principal.proven)
+    return _back(name, "invited")
 
 
 @router.post("/games/{name}/mail/out/{mail_id}/resend")
 def resend(name: str, mail_id: int, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    game = game_row(db, name)
-    return _run(lambda: resend_mail(judge, db, actor, game, mail_id), name, "resent")
+    resend_mail(judge, db, actor, game_row(db, name), mail_id)
+    return _back(name, "resent")
 
 
 @router.post("/games/{name}/mail/in/{mail_id}/resolve")
 def resolve(name: str, mail_id: int, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    game = game_row(db, name)
-    return _run(lambda: set_aside_quarantined(judge, db, actor, game, mail_id), name, "resolved")
+    set_aside_quarantined(judge, db, actor, game_row(db, name), mail_id)
+    return _back(name, "resolved")

@@ -1,5 +1,5 @@
 """The JSON API under /api/: the same use cases as the pages (described by /openapi.json; curl
-examples in docs/api.md)."""
+examples in docs/api.md).  A refusal answers ``{"detail", "code"}`` (app/web/errors.py: the status)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from fastapi import APIRouter, HTTPException
 from fastapi.encoders import jsonable_encoder
 from pydantic import BaseModel, Field
 
-from app.services.errors import DomainError
 from app.services.kernel.actor import Actor, Role
 from app.services.override.apply import commit_override, preview_override
 from app.services.override.changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
@@ -51,19 +50,13 @@ def api_game(name: str, judge: JudgeDep, db: Db, actor: ApiGame) -> GameDetail:
 @router.get("/games/{name}/phases/{code}", response_model=PhaseOutcomes,
             summary="A phase with its stored results: each order's result, reason and structured outcome")
 def api_phase(name: str, code: str, judge: JudgeDep, db: Db, actor: ApiGame) -> PhaseOutcomes:
-    try:
-        return show_phase(judge, db, actor, name, code)
-    except DomainError as error:
-        raise HTTPException(status_code=404, detail=error.message) from error
+    return show_phase(judge, db, actor, name, code)
 
 
 @router.get("/games/{name}/audit", response_model=list[AuditLine],
             summary="The game's audit log, newest first: who did what, when and why (corrections with the texts mailed)")
 def api_audit(name: str, db: Db, actor: ApiGame) -> list[AuditLine]:
-    try:
-        return list(audit_log(db, actor, game_row(db, name)))
-    except DomainError as error:
-        raise HTTPException(status_code=403, detail=error.message) from error
+    return list(audit_log(db, actor, game_row(db, name)))
 
 
 class OverrideRequest(BaseModel):
@@ -95,10 +88,7 @@ class OverrideRequest(BaseModel):
              summary="What an override would do: every order's old and new outcome, the positions, the replay")
 def api_override_preview(name: str, code: str, body: OverrideRequest, judge: JudgeDep, db: Db,
                          actor: ApiGame) -> Any:
-    try:
-        preview = preview_override(judge, db, actor, game_row(db, name), code, body.changes())
-    except DomainError as error:
-        raise HTTPException(status_code=400, detail=error.message) from error
+    preview = preview_override(judge, db, actor, game_row(db, name), code, body.changes())
     return jsonable_encoder(asdict(preview))
 
 
@@ -106,9 +96,6 @@ def api_override_preview(name: str, code: str, body: OverrideRequest, judge: Jud
              summary="Override the phase: re-adjudicated, later phases replayed, every player mailed, audited")
 def api_override_commit(name: str, code: str, body: OverrideRequest, judge: JudgeDep, db: Db,
                         actor: ApiGame) -> Any:
-    try:
-        done = commit_override(judge, db, actor, game_row(db, name), code, body.changes(), storable(body.reason))
-    except DomainError as error:
-        raise HTTPException(status_code=400, detail=error.message) from error
+    done = commit_override(judge, db, actor, game_row(db, name), code, body.changes(), storable(body.reason))
     return jsonable_encoder({"audit_id": done.audit_id, "mails": done.mails, "reason": done.reason,
                              "preview": asdict(done.preview)})

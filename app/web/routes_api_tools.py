@@ -3,9 +3,8 @@ preview, the players' flags and takeover requests, the mail log searched, filter
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
-from app.services.errors import DomainError
 from app.services.readmodels.mail_log import MailFilter, MailLogPage, mail_log_page
 from app.services.readmodels.seats import SeatBoard, seat_board
 from app.services.turns.gm_tools import ProcessPlan, plan_processing
@@ -19,10 +18,7 @@ router = APIRouter(prefix="/api", tags=["api"])
 @router.get("/games/{name}/process/preview", response_model=ProcessPlan,
             summary="What processing now would do: the powers defaulted, the results as mailed; nothing written")
 def api_process_preview(name: str, judge: JudgeDep, db: Db, actor: ApiGame) -> ProcessPlan:
-    try:
-        return plan_processing(judge, db, actor, game_row(db, name))
-    except DomainError as error:
-        raise HTTPException(status_code=400, detail=error.message) from error
+    return plan_processing(judge, db, actor, game_row(db, name))
 
 
 @router.get("/games/{name}/players", response_model=SeatBoard,

@@ -1,5 +1,9 @@
 """Sign-in (password or a code mailed to the address), sign-up and password reset (a code),
-sign-out, and linking a game to the signed-in account (its master password)."""
+sign-out, and linking a game to the signed-in account (its master password).
+
+These forms catch their refusals themselves instead of leaving them to the app's DomainError
+handler, which rolls the request back: a failed attempt counts towards the limits (it is
+committed with the answer), and the sign-in forms come back with the address filled in."""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from app.services.kernel.actor import Actor
 from app.web.clients import client_address
 from app.web.config import SESSION_COOKIE
 from app.web.deps import Db, JudgeDep, MaybeGm, PageGm, get_config, safe_next
+from app.web.errors import LIMITED, refusal_status
 from app.web.forms import storable
 from app.web.templating import pages
 
@@ -23,23 +28,20 @@ __all__ = ["router"]
 
 router = APIRouter(tags=["sign-in"])
 
-_LIMITED = ("too_many_attempts", "too_many_codes", "address_locked")
-
-
 def _client(request: Request) -> str:
     return client_address(request, get_config(request).trusted_proxies)
 
 
 def _signin_page(request: Request, *, next: str, address: str = "", error: DomainError | None = None,
                  denied: bool = False) -> Response:
-    status = 200 if error is None else 429 if error.code in _LIMITED else 401
+    status = 200 if error is None else 429 if error.code in LIMITED else 401
     return pages(request).render(request, "signin.html.j2", status_code=status, title="Sign in",
                                  next=safe_next(next), denied=denied, address=address,
-                                 error=error.message if error else None, locked=bool(error and error.code in _LIMITED))
+                                 error=error.message if error else None, locked=bool(error and error.code in LIMITED))
 
 
 def _code_page(request: Request, *, next: str, address: str, error: DomainError | None = None) -> Response:
-    status = 200 if error is None else 429 if error.code in _LIMITED else 400
+    status = 200 if error is None else 429 if error.code in LIMITED else 400
     return pages(request).render(request, "signin_code.html.j2", status_code=status, title="Sign in with a code",
                                  next=safe_next(next), address=address, error=error.message if error else None)
 
@@ -106,8 +108,8 @@ def link(request: Request, judge: JudgeDep, db: Db, principal: PageGm, name: Ann
     """Link a game run from the account's address: the signed-in GM shows its master password."""
     try:
         link_game(judge, db, principal, name, password, client=_client(request))
-    except DomainError as error:
-        status = 429 if error.code in _LIMITED else 400
+    except DomainError as error:  # on purpose, as the sign-in forms: the failed attempt is committed all the same
+        status = refusal_status(request.method, error.code)
         return pages(request).render(request, "error.html.j2", status_code=status, title="Not linked",
                                      status=status, detail=error.message)
     return RedirectResponse(f"/games/{quote(name.strip(), safe='')}", status_code=303)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData
 
 from app.services.dod3.gm_entries import NumberEntry, PowerField, change_number, record_text, record_weather_result
 from app.services.errors import DomainError
-from app.web.deps import Db, JudgeDep, PageGame
+from app.web.deps import Db, JudgeDep, PageGame, PostedForm
 from app.web.forms import form_text
 
 __all__ = ["number_entry", "router"]
@@ -36,34 +36,22 @@ def _done(name: str, what: str) -> Response:
 
 
 @router.post("/games/{name}/dod3/record")
-async def record(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    form = await request.form()
-    try:
-        record_text(judge, db, actor, _text(form, "text"))
-    except DomainError as error:
-        raise HTTPException(status_code=400, detail=error.message) from error
+def record(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
+    record_text(judge, db, actor, _text(form, "text"))
     return _done(name, "recorded")
 
 
 @router.post("/games/{name}/dod3/weather")
-async def weather(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    form = await request.form()
-    try:
-        record_weather_result(judge, db, actor, _text(form, "text"))
-    except DomainError as error:
-        raise HTTPException(status_code=400, detail=error.message) from error
+def weather(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
+    record_weather_result(judge, db, actor, _text(form, "text"))
     return _done(name, "weather")
 
 
 @router.post("/games/{name}/dod3/number")
-async def number(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    form = await request.form()
+def number(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
     try:
         field = PowerField(_text(form, "field"))
     except ValueError as error:
         raise HTTPException(status_code=400, detail="Choose which number to change.") from error
-    try:
-        change_number(judge, db, actor, _text(form, "power"), field, number_entry(_text(form, "value")))
-    except DomainError as error:
-        raise HTTPException(status_code=400, detail=error.message) from error
+    change_number(judge, db, actor, _text(form, "power"), field, number_entry(_text(form, "value")))
     return _done(name, "number")

@@ -14,11 +14,10 @@ from email.utils import make_msgid
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.services.errors import DomainError
 from app.services.games.gm_accounts import GmPrincipal, linked_game_ids
 from app.services.games.gm_admin import SentMail, mail_sent_to
 from app.services.kernel.actor import Actor, Role
-from app.web.deps import Db, JudgeDep, PageGm
+from app.web.deps import Db, JudgeDep, PageGm, PostedForm
 from app.web.templating import pages
 
 __all__ = ["InboxWriter", "router"]
@@ -45,18 +44,14 @@ def mailbox(request: Request, judge: JudgeDep, db: Db, principal: PageGm, addres
     _writer(request)
     found: tuple[SentMail, ...] = ()
     if address.strip():
-        try:
-            found = mail_sent_to(judge, db, _actor(principal), address, linked_game_ids(db, principal.account_id))
-        except DomainError as error:
-            raise HTTPException(status_code=400, detail=error.message) from error
+        found = mail_sent_to(judge, db, _actor(principal), address, linked_game_ids(db, principal.account_id))
     return pages(request).render(request, "mailbox.html.j2", title="Mailbox", address=address.strip(), mails=found,
                                  judge_address=judge.settings.judge_address, sent=request.query_params.get("sent"))
 
 
 @router.post("/mailbox/send")
-async def send(request: Request, judge: JudgeDep, principal: PageGm) -> Response:
+def send(request: Request, judge: JudgeDep, principal: PageGm, form: PostedForm) -> Response:
     writer = _writer(request)
-    form = await request.form()
 
     def text(key: str) -> str:
         value = form.get(key, "")

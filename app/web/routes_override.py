@@ -13,7 +13,7 @@ from app.services.override.apply import commit_override
 from app.services.override.changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from app.services.override.review import PhaseOrders, phase_orders, review_override
 from app.services.readmodels.maps import MapData
-from app.web.deps import Db, JudgeDep, PageGame, game_row
+from app.web.deps import Db, JudgeDep, PageGame, PostedForm, game_row
 from app.web.forms import form_text
 from app.web.maps import data_uri, map_svg
 from app.web.templating import pages
@@ -91,14 +91,11 @@ def _contest_id(form: FormData) -> int | None:
 
 
 @router.post("/games/{name}/phases/{code}/override")
-async def override(request: Request, name: str, code: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
+def override(request: Request, name: str, code: str, judge: JudgeDep, db: Db, actor: PageGame,
+             form: PostedForm) -> Response:
     """``action=preview``: old and new side by side; ``action=commit``: re-adjudicate, replay, mail."""
-    form = await request.form()
     game = game_row(db, name)
-    try:
-        original = phase_orders(judge, db, actor, game, code)
-    except DomainError as error:
-        raise HTTPException(status_code=404, detail=error.message) from error
+    original = phase_orders(judge, db, actor, game, code)
     form_values = {k: _text(form, k) for k in form}
     contest = _contest_id(form)
     try:
@@ -112,7 +109,7 @@ async def override(request: Request, name: str, code: str, judge: JudgeDep, db: 
             return RedirectResponse(f"/games/{game.name}/phases/{original.phase}?corrected={committed.mails}",
                                     status_code=303)
         review = review_override(judge, db, actor, game, original.phase, changes)
-    except DomainError as error:
+    except DomainError as error:  # on purpose: the form again, the GM's edits kept, with the reason
         return pages(request).render(request, "override.html.j2", status_code=400, title=f"Override {original.phase}",
                                      game=game.name, phase=original.phase, error=error.message, review=None,
                                      form=form_values, original=original, contest=contest, new_map=None)
@@ -127,16 +124,11 @@ async def override(request: Request, name: str, code: str, judge: JudgeDep, db: 
 
 
 @router.post("/games/{name}/contests/{contest_id}/answer")
-async def answer(request: Request, name: str, contest_id: int, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    form = await request.form()
+def answer(name: str, contest_id: int, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
     game = game_row(db, name)
     try:
         verdict = Verdict(_text(form, "verdict"))
     except ValueError as error:
         raise HTTPException(status_code=400, detail="Choose rejected or answered.") from error
-    try:
-        view = answer_contest(judge, db, actor, game, contest_id, verdict,
-                              _text(form, "answer"))
-    except DomainError as error:
-        raise HTTPException(status_code=400, detail=error.message) from error
+    view = answer_contest(judge, db, actor, game, contest_id, verdict, _text(form, "answer"))
     return RedirectResponse(f"/games/{game.name}/phases/{view.phase}#contests", status_code=303)

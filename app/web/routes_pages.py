@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from app.db import queries
+from app.db.statuses import PhaseStatus
 from app.services.dod3.report import render_report, show_status
 from app.services.errors import DomainError
 from app.services.games.contests import contests_of
@@ -76,7 +77,7 @@ def _dod3_status(judge: JudgeDep, db: Db, actor: Actor, variant: str) -> Dod3Sta
         return None
     try:
         status = show_status(judge, db, actor)
-    except DomainError:
+    except DomainError:  # on purpose: no status yet, the page goes without the section
         return None
     return Dod3Status(status.step, status.deadline, status.bids_in, status.bids_missing,
                       render_report(judge, status.report)[0])
@@ -84,20 +85,17 @@ def _dod3_status(judge: JudgeDep, db: Db, actor: Actor, variant: str) -> Dod3Sta
 
 @router.get("/games/{name}/phases/{code}")
 def phase_page(request: Request, name: str, code: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    try:
-        phase = show_phase(judge, db, actor, name, code)
-    except DomainError as error:
-        raise HTTPException(status_code=404, detail=error.message) from error
+    phase = show_phase(judge, db, actor, name, code)
     game = queries.game_by_name(db, name)
     variant = game.variant if game is not None else ""
     contests = contests_of(judge, db, actor, game, phase.code) if game is not None else ()
     try:
         original = phase_orders(judge, db, actor, game, phase.code) if game is not None else None
-    except DomainError:
+    except DomainError:  # on purpose: a phase not processed has no orders to correct, the page goes on
         original = None
     return pages(request).render(request, "phase.html.j2", title=f"{phase.game} {phase.code}", p=phase,
                                  reviews=review_orders(phase.orders, book_of(judge, game).name if game else str), contests=contests,
-                                 has_map=can_draw(variant) and phase.status == "processed",
+                                 has_map=can_draw(variant) and phase.status == PhaseStatus.PROCESSED,
                                  original=original or PhaseOrders(phase.code, ()),
                                  corrections=corrections_of(db, actor, game, phase.code) if game is not None else (),
                                  corrected=request.query_params.get("corrected"))
@@ -107,10 +105,7 @@ def phase_page(request: Request, name: str, code: str, judge: JudgeDep, db: Db, 
 def audit_page(request: Request, name: str, db: Db, actor: PageGame) -> Response:
     """The game's audit log: every override, rollback, process, contest answer... with who and when."""
     game = game_row(db, name)
-    try:
-        lines = audit_log(db, actor, game)
-    except DomainError as error:
-        raise HTTPException(status_code=403, detail=error.message) from error
+    lines = audit_log(db, actor, game)
     return pages(request).render(request, "audit.html.j2", title=f"Audit log of {game.name}", game=game.name,
                                  lines=lines, corrections=corrections_of(db, actor, game))
 
@@ -118,10 +113,7 @@ def audit_page(request: Request, name: str, db: Db, actor: PageGame) -> Response
 @router.get("/games/{name}/mail/{direction}/{mail_id}")
 def raw_mail(name: str, direction: Literal["in", "out"], mail_id: int, judge: JudgeDep, db: Db,
              actor: PageGame) -> Response:
-    try:
-        mail = show_mail(judge, db, actor, name, direction, mail_id)
-    except DomainError as error:
-        raise HTTPException(status_code=404, detail=error.message) from error
+    mail = show_mail(judge, db, actor, name, direction, mail_id)
     # Plain text, never sniffed as HTML: a mail's raw bytes are shown exactly as they came.
     return PlainTextResponse(mail.text, headers={"X-Content-Type-Options": "nosniff",
                                                  "Content-Security-Policy": "default-src 'none'"})

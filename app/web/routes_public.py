@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlalchemy import select
 
 from app.db.models import Game
-from app.services.errors import DomainError
 from app.services.kernel.actor import Actor
 from app.services.readmodels.dashboard import show_public_game
 from app.web.deps import Db, JudgeDep
@@ -27,9 +26,6 @@ def public_index(request: Request, db: Db) -> Response:
 
 @router.get("/public/games/{name}")
 def public_game(request: Request, name: str, judge: JudgeDep, db: Db) -> Response:
-    try:
-        game = show_public_game(judge, db, Actor("public"), name)
-    except DomainError as error:
-        raise HTTPException(status_code=404, detail=error.message) from error
+    game = show_public_game(judge, db, Actor("public"), name)
     return pages(request).render(request, "public_game.html.j2", title=f"Game {game.name}", g=game,
                                  has_map=can_draw(game.variant))

@@ -96,6 +96,6 @@ def test_variant_load_refuses_a_misspelt_hook() -> None:
 
 def test_known_hooks_are_typed() -> None:
     assert check_hooks(["army_fleet", "fast_ferry"]) == (Hook.ARMY_FLEET, Hook.FAST_FERRY)
-    assert set(load_variant("smallworld8").hooks) == {
+    assert set(load_variant("smallworld8").hooks.names) == {
         Hook.FAST_FERRY, Hook.ARMY_FLEET, Hook.NO_DISBAND_RETREAT, Hook.PROTECTED_CENTRES
     }

@@ -14,6 +14,7 @@ from app.maps import load_drawing, render_svg
 from app.services.results.report import Names, build_results_view
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.powers import PowerBook
+from app.services.ruleset.stored import stored_result, stored_state
 from app.variants import load_variant
 from tests.maps.test_render_grid import SVG, classes, drawing_for, groups, parse, title_of
 
@@ -84,8 +85,8 @@ def _text_counts(variant: str, request: dict[str, Any], result: dict[str, Any]) 
     engine_variant = game_engine.game_variant(variant, None)
     state = {k: v for k, v in request.items() if k != "orders"}
     view = build_results_view(
-        game_name="g", variant=variant, judge_id="T", state_before=state, result=result,
-        state_after=jsonapi.next_state(result, variant=variant), book=PowerBook(info), names=Names(info),
+        game_name="g", variant=variant, judge_id="T", state_before=stored_state(state), result=stored_result(result),
+        state_after=stored_state(jsonapi.next_state(result, variant=variant)), book=PowerBook(info), names=Names(info),
         deadline_text="", next_deadline_text="", nmr_powers=[],
         read_order=lambda text: game_engine.read_order(engine_variant, text))
     return {row["power"]: (row["centres"], row["units"]) for row in view.centre_chart}

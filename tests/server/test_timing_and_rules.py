@@ -8,7 +8,8 @@ import pytest
 
 from app import jsonapi
 from app.db import queries
-from app.services.ruleset.timing import next_deadline, parse_days
+from app.services.ruleset.options import GameOptions, parse_days
+from app.services.ruleset.timing import next_deadline
 from tests.server.conftest import Harness
 
 SATURDAY_NOON = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
@@ -25,7 +26,7 @@ SATURDAY_NOON = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 )
 def test_deadlines_fall_on_allowed_days(days: str | None, hours: int, expected_weekday: int) -> None:
     settings = {"timing": {"movement": {"next_hours": hours, "days": days}}}
-    when = next_deadline(settings, "S1901M", SATURDAY_NOON)
+    when = next_deadline(GameOptions.decode(settings), "S1901M", SATURDAY_NOON)
     assert when.weekday() == expected_weekday
     assert when.hour == 12
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app import jsonapi
 from app.services.results.report import publishable
+from app.services.ruleset.stored import stored_result, stored_state
 from tests.server.conftest import Harness
 
 ZEUS_POWERS = ["BRITAIN", "CHINA", "GERMANY", "ITALY", "JAPAN", "USA", "USSR"]
@@ -19,10 +20,11 @@ def _zeus_game(harness: Harness) -> None:
 def test_publishable_hides_a_secret_build_site() -> None:
     state = jsonapi.initial_state("zeus5")
     result = jsonapi.adjudicate_request({**state, "orders": {"USA": ["Build F California"]}})
-    public, after = publishable(result, jsonapi.next_state(result))
+    public, after = publishable(stored_result(result), stored_state(jsonapi.next_state(result)))
     assert "F CAL" in result["units"]["USA"]
-    assert after["units"]["USA"] == ["F NYK/CAL"]
-    assert all("CAL" not in (o["normalized"] or "").replace("NYK/CAL", "") for o in public["orders"])
+    assert after.units["USA"] == ("F NYK/CAL",)
+    assert public.units["USA"] == ("F NYK/CAL",)
+    assert all("CAL" not in (o.normalized or "").replace("NYK/CAL", "") for o in public.orders)
 
 
 def test_zeus_game_starts_with_winter_1939_builds_and_keeps_the_usa_site_secret(harness: Harness) -> None:

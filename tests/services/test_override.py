@@ -150,7 +150,7 @@ def test_only_the_games_master_may_override(three_phases: Harness, who: Actor) -
                      lambda: commit_override(three_phases.judge, db, actor, game, "S1901M", GERMANY_HOLDS, "x")):
             with pytest.raises(DomainError) as refused:
                 call()
-            assert refused.value.code == "not_master"
+            assert refused.value.code == "not_gm"
 
 
 @pytest.mark.parametrize(("phase", "changes", "code"), [

@@ -12,6 +12,7 @@ from app.services.kernel.render import Templates
 from app.services.results.report import Names, ResultsView, build_results_view, publishable
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.powers import PowerBook
+from app.services.ruleset.stored import stored_result, stored_state
 
 TEMPLATES = Templates()
 
@@ -22,8 +23,8 @@ def _view(variant: str, state: dict[str, Any], orders: dict[str, list[str]], *, 
     info = jsonapi.variant_map(variant)
     engine_variant = game_engine.game_variant(variant, state.get("rules"))
     return build_results_view(
-        game_name="g", variant=variant, judge_id="TEST", state_before=state, result=result,
-        state_after=jsonapi.next_state(result, variant=variant), book=PowerBook(info), names=Names(info),
+        game_name="g", variant=variant, judge_id="TEST", state_before=stored_state(state), result=stored_result(result),
+        state_after=stored_state(jsonapi.next_state(result, variant=variant)), book=PowerBook(info), names=Names(info),
         deadline_text="then", next_deadline_text="later", nmr_powers=nmr or [],
         read_order=lambda text: game_engine.read_order(engine_variant, text), previous_centres=previous,
         convoy_path=lambda source, target, fleets, by_sea: game_engine.convoy_path(engine_variant, source, target,
@@ -132,13 +133,16 @@ def test_building_in_both_secret_sites_hides_nothing() -> None:
 
 def test_publishable_replaces_each_unit_once() -> None:
     """Even told to hide both sites, no unit becomes ``F NYK/CAL/CAL``."""
-    result = {"orders": [{"power": "USA", "order": "BUILD F CAL", "normalized": "BUILD F CAL"},
-                         {"power": "USA", "order": "BUILD F NYK", "normalized": "BUILD F NYK"}],
+    result = {"phase": "W1939A",
+              "orders": [{"power": "USA", "order": "BUILD F CAL", "normalized": "BUILD F CAL", "result": "succeeds"},
+                         {"power": "USA", "order": "BUILD F NYK", "normalized": "BUILD F NYK", "result": "succeeds"}],
               "hidden": [{"power": "USA", "unit": "F CAL", "public": "F NYK/CAL", "reveal_after": "S1940M"},
                          {"power": "USA", "unit": "F NYK", "public": "F NYK/CAL", "reveal_after": "S1940M"}]}
-    public, after = publishable(result, {"units": {"USA": ["F CAL", "F NYK"]}})
-    assert after["units"]["USA"] == ["F NYK/CAL", "F NYK/CAL"]
-    assert [o["normalized"] for o in public["orders"]] == ["BUILD F NYK/CAL", "BUILD F NYK/CAL"]
+    public, after = publishable(stored_result(result),
+                                stored_state({"phase": "S1940M", "units": {"USA": ["F CAL", "F NYK"]}}))
+    assert after.units["USA"] == ("F NYK/CAL", "F NYK/CAL")
+    assert [o.normalized for o in public.orders] == ["BUILD F NYK/CAL", "BUILD F NYK/CAL"]
+    assert [o.order for o in public.orders] == ["BUILD F NYK/CAL", "BUILD F NYK/CAL"]
 
 
 # -- issue 9 item 4: the adjustment table counts an A/F as two units -----------------------------------

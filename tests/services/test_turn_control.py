@@ -65,7 +65,7 @@ def test_a_player_may_not_control_the_turn(started: Harness, use_case: str) -> N
     with game_db(started) as (db, game), pytest.raises(DomainError) as refused:
         getattr(turn_control, use_case)(started.judge, db, Actor(player("FRANCE"), Role.PLAYER, game.id, "FRANCE"),
                                         game)
-    assert refused.value.code == "not_master"
+    assert refused.value.code == "not_gm"
 
 
 def test_mail_commands_read_as_before(started: Harness) -> None:

@@ -12,6 +12,7 @@ from app.services.kernel.render import Templates
 from app.services.results.report import Names, ResultsView, build_results_view
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.powers import PowerBook
+from app.services.ruleset.stored import stored_result, stored_state
 
 TEMPLATES = Templates()
 
@@ -23,8 +24,8 @@ def _view(variant: str, request: dict[str, Any]) -> ResultsView:
     engine_variant = game_engine.game_variant(variant, None)
     state = {k: v for k, v in request.items() if k != "orders"}
     return build_results_view(
-        game_name="g", variant=variant, judge_id="TEST", state_before=state, result=result,
-        state_after=jsonapi.next_state(result, variant=variant), book=PowerBook(info), names=Names(info),
+        game_name="g", variant=variant, judge_id="TEST", state_before=stored_state(state), result=stored_result(result),
+        state_after=stored_state(jsonapi.next_state(result, variant=variant)), book=PowerBook(info), names=Names(info),
         deadline_text="then", next_deadline_text="later", nmr_powers=[],
         read_order=lambda text: game_engine.read_order(engine_variant, text))
 

@@ -7,9 +7,10 @@ import re
 import pytest
 
 from app import jsonapi
-from app.mail.commands_player import ARMY_FLEET_HELP
+from app.variants import help_section
 
 V = "smallworld"
+ARMY_FLEET_HELP = help_section(V) or ""  # variants/smallworld/help.txt, declared by its variant.toml
 WE = "WESTERN_EUROPE"
 AT_SEA = {WE: ["A SPA", "F MAO", "F WMS", "A/F NWG", "A LON", "F NTH"]}
 

@@ -45,7 +45,7 @@ def test_create_a_game_with_options_and_a_rule(fresh: World) -> None:
     form = client.get("/games/new").text
     assert 'name="variant"' in form and "smallworld" in form and 'name="nmr"' in form
     response = _post(client, "/games/new", {"name": "gamma", "password": "gammapw", "variant": "smallworld",
-                                            "press": "grey", "deadline_hours": "72", "timezone": "Europe/Paris",
+                                            "press": "grey", "movement_next_hours": "72", "timezone": "Europe/Paris",
                                             "nmr": "hold", "rule_option": "victory_groups", "rule_value": "on"},
                      page="/games/new")
     assert response.status_code == 303, response.text  # type: ignore[attr-defined]
@@ -68,7 +68,8 @@ def test_create_a_game_with_options_and_a_rule(fresh: World) -> None:
     ({"name": "delta", "password": ""}, "master password"),
     ({"name": "delta", "password": "x", "variant": "nosuch"}, "unknown variant"),
     ({"name": "delta", "password": "x", "timezone": "Mars/Olympus"}, "Unknown time zone"),
-    ({"name": "delta", "password": "x", "deadline_hours": "soon"}, "hours between deadlines"),
+    ({"name": "delta", "password": "x", "movement_next_hours": "soon"}, "hours are a number"),
+    ({"name": "delta", "password": "x", "movement_next_hours": "721"}, "hours to the deadline are 1 to 336"),
 ])
 def test_create_a_game_refuses_bad_input_clearly(fresh: World, data: dict[str, str], message: str) -> None:
     client = signed_in(fresh, GM, GM_PASSWORD)

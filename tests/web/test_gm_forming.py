@@ -9,9 +9,12 @@ import re
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape
 from sqlalchemy import select
 
 from app.db.models import AuditEntry, Game, Player
+from app.services.games.settings import game_variants
+from app.services.ruleset.catalogue import offered_variants
 from app.web import create_app
 from tests.server.conftest import POWERS, player
 from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, make_harness, play_games, signed_in
@@ -219,3 +222,32 @@ def test_creation_offers_every_variant_and_the_same_settings(fresh: World) -> No
         assert s["timing"]["movement"] == {"grace_hours": 3.0, "at": "18:30"}
     page = client.get("/games/eps").text
     assert "0 of 7 players" in page
+
+
+def test_the_form_offers_the_variants_the_service_lists_and_each_makes_a_game(fresh: World) -> None:
+    """Issue 20.3: the new-game form offers what the service lists (``game_variants``: every folder of
+    variants/ with its player-count set-ups, and DoD III), no list of its own; each one makes a game."""
+    client = signed_in(fresh, GM, GM_PASSWORD)
+    select_box = client.get("/games/new").text.split('<select id="variant"', 1)[1].split("</select>", 1)[0]
+    assert tuple(re.findall(r'<option value="([^"]+)"', select_box)) == game_variants()
+    assert {"standard", "smallworld", "zeus5", "dod3"} <= set(game_variants())
+    for number, variant in enumerate(game_variants()):
+        fresh.harness.clock.advance(hours=25)  # past the daily quota of games one address creates
+        client = signed_in(fresh, GM, GM_PASSWORD)
+        created = _create(client, f"v{number}x", variant=variant, grouping="8")
+        assert created.status_code == 303, (variant, created.text)  # type: ignore[attr-defined]
+    with fresh.judge.sessions() as db:
+        made = {g.name: g.variant for g in db.scalars(select(Game).where(Game.name.like("v%x")))}
+    assert made == {f"v{number}x": variant for number, variant in enumerate(game_variants())}
+
+
+def test_the_new_game_form_names_each_variant_by_its_declared_title(world: World) -> None:
+    """Issue 20.7: the offer (title, description) comes from the variant's folder."""
+    client = signed_in(world, GM, GM_PASSWORD)
+    form = client.get("/games/new").text
+    for offer in offered_variants():
+        assert f'<option value="{offer.name}"' in form
+        assert f">{escape(offer.title)} ({offer.name})</option>" in form
+        if offer.description:
+            assert f"<li><b>{escape(offer.title)}</b>: {escape(offer.description)}</li>" in form
+    assert "Small World II-R" in form and "Zeus 5" in form

@@ -2,34 +2,32 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
+from app.services.errors import DomainError
+from app.services.readmodels.dashboard import OrderOutcome
 from app.web.reasons import reason_text, review_orders
 
 
-@dataclass(frozen=True)
-class _Outcome:  # the fields of the dashboard's OrderOutcome that the review reads
-    power: str
-    order: str
-    result: str
-    reason: str | None
-    outcome: dict[str, Any] | None
-    explanation: str | None = None
-    default: bool = False
+def _outcome(power: str, order: str, result: str, reason: str | None,
+             outcome: dict[str, Any] | None) -> OrderOutcome:
+    """The dashboard's value of one order, its outcome in the stored shape."""
+    return OrderOutcome(power, order, result, reason, None, False, outcome)
 
 
-def _phase() -> list[_Outcome]:
+def _phase() -> list[OrderOutcome]:
     return [
-        _Outcome("RUSSIA", "A UKR - GAL", "fails", "bounce",
+        _outcome("RUSSIA", "A UKR - GAL", "fails", "bounce",
                  {"kind": "bounced", "by": "gal", "attack": 2, "opposing": 2, "against": "hold"}),
-        _Outcome("RUSSIA", "A WAR S A UKR - GAL", "succeeds", "ok", {"kind": "support_given"}),
-        _Outcome("AUSTRIA", "A GAL H", "succeeds", "ok", {"kind": "held"}),
-        _Outcome("AUSTRIA", "A VIE S A GAL", "succeeds", "ok", {"kind": "support_given"}),
-        _Outcome("AUSTRIA", "A BUD S A GAL", "fails", "cut", {"kind": "support_cut", "by": ["rum"]}),
-        _Outcome("TURKEY", "A RUM - BUD", "fails", "bounce",
+        _outcome("RUSSIA", "A WAR S A UKR - GAL", "succeeds", "ok", {"kind": "support_given"}),
+        _outcome("AUSTRIA", "A GAL H", "succeeds", "ok", {"kind": "held"}),
+        _outcome("AUSTRIA", "A VIE S A GAL", "succeeds", "ok", {"kind": "support_given"}),
+        _outcome("AUSTRIA", "A BUD S A GAL", "fails", "cut", {"kind": "support_cut", "by": ["rum"]}),
+        _outcome("TURKEY", "A RUM - BUD", "fails", "bounce",
                  {"kind": "bounced", "by": "bud", "attack": 1, "opposing": 1, "against": "hold"}),
-        _Outcome("ENGLAND", "A LVP H", "succeeds", "civil_disorder", {"kind": "civil_disorder_removal", "unit": "lvp"}),
+        _outcome("ENGLAND", "A LVP H", "succeeds", "civil_disorder", {"kind": "civil_disorder_removal", "unit": "lvp"}),
     ]
 
 
@@ -53,10 +51,20 @@ def test_reason_codes_are_shown_in_words() -> None:
 
 def test_a_dislodgement_names_the_attacker_and_its_supports() -> None:
     phase = [
-        _Outcome("TURKEY", "A SEV H", "fails", "dislodged",
+        _outcome("TURKEY", "A SEV H", "fails", "dislodged",
                  {"kind": "dislodged", "by": "ukr", "attack": 2, "hold": 1, "order": "hold"}),
-        _Outcome("RUSSIA", "A UKR - SEV", "succeeds", "ok", {"kind": "moved", "to": "sev", "dislodged": "sev"}),
-        _Outcome("RUSSIA", "A WAR S A UKR - SEV", "succeeds", "ok", {"kind": "support_given"}),
+        _outcome("RUSSIA", "A UKR - SEV", "succeeds", "ok", {"kind": "moved", "to": "sev", "dislodged": "sev"}),
+        _outcome("RUSSIA", "A WAR S A UKR - SEV", "succeeds", "ok", {"kind": "support_given"}),
     ]
     reviews = {r.order: r for r in review_orders(phase)}
     assert reviews["A SEV H"].facts == ("Dislodged by A UKR (2: +A WAR) against hold strength 1.",)
+
+
+def test_the_review_reads_the_typed_outcome_and_refuses_one_that_is_not() -> None:
+    """The outcome is the engine's typed value (decoded by the services), not a dict read by key."""
+    (review,) = review_orders([_outcome("FRANCE", "A PAR - BUR", "succeeds", "ok",
+                                        {"kind": "moved", "to": "bur", "by_convoy": True})])
+    assert review.facts == ("Moved to BUR by convoy.",)
+    with pytest.raises(DomainError) as refused:
+        review_orders([_outcome("FRANCE", "A PAR - BUR", "fails", "bounce", {"kind": "teleported", "to": "bur"})])
+    assert refused.value.code == "bad_state"

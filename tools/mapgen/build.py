@@ -1,6 +1,9 @@
 """Generate variants/<name>/map.json from the variant's borders and variants/<name>/map-anchors.toml.
 
-Usage: python tools/mapgen/build.py standard|zeus5|smallworld|all [--check-only]
+Usage: python tools/mapgen/build.py <variant folder>|all [--check-only]
+
+Every folder with a map-anchors.toml is drawn, once for all the set-ups its variant.toml names
+(the variant registry, app/variants.py).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from shapely.geometry import Point as ShapelyPoint  # noqa: E402
 from shapely.geometry.base import BaseGeometry  # noqa: E402
 from shapely.ops import unary_union  # noqa: E402
 
+from app.variants import VARIANTS_DIR, folder_names  # noqa: E402
 from tools.mapgen.check import problems  # noqa: E402
 from tools.mapgen.gaps import land_gaps  # noqa: E402
 from tools.mapgen.graph import Graph, province_graph  # noqa: E402
@@ -31,7 +35,8 @@ from tools.mapgen.labels import coast_anchors, crossing_line, label_box, more_la
 from tools.mapgen.shapes import region_polygons, rings_json, simplify  # noqa: E402
 
 SHORT_BORDER = 3  # cell sides: adjacent pairs meeting along less are reported (legibility)
-SETUPS = {"standard": ["standard"], "zeus5": ["zeus5"], "smallworld": ["smallworld8", "smallworld7"]}
+# folder -> the variant names (set-ups) that share its drawing
+SETUPS = {path.parent.name: folder_names(path.parent.name) for path in sorted(VARIANTS_DIR.glob("*/map-anchors.toml"))}
 
 
 def _project(spec: dict[str, Any], values: list[float]) -> Point:

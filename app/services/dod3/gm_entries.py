@@ -9,22 +9,25 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
+from typing import Any
 
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
+from app.db.statuses import GameStatus
 from app.dod3.exact import to_json_number
 from app.dod3.powers import normalise_powers
 from app.dod3.state import GameState, advance, gm_adjust, record_weather
 from app.dod3.turns import turn_label
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
 
 from .mailing import Line, send_notice
 from .steps import finish, process_turn, run_on
-from .store import audit, cfg_of, current_state, dump, name, open_phase, power_code, require_gm, save_cfg, step_of
+from .store import cfg_of, current_state, dump, gm_game_for, name, open_phase, power_code, save_cfg, step_of
 
 __all__ = ["EffectRecorded", "NumberChanged", "NumberEntry", "PowerField", "Recorded", "StateChanged",
            "change_number", "process_now", "record_effect", "record_text", "record_weather_result", "set_conquered",
@@ -68,23 +71,23 @@ class NumberChanged:
 
 
 def _running(db: Session, actor: Actor) -> tuple[Game, Phase, GameState]:
-    game = require_gm(db, actor)
+    game = gm_game_for(db, actor)
     phase = open_phase(db, game)
     return game, phase, current_state(game, phase)
 
 
-def _store(db: Session, game: Game, phase: Phase, actor: Actor, after: GameState, entry: str, **detail: object) -> None:
+def _store(db: Session, game: Game, phase: Phase, actor: Actor, after: GameState, entry: str, **detail: Any) -> None:
     phase.state_after = dump(after)
-    audit(db, game, actor, "dod3_gm", entry=entry, **detail)
+    audit(db, actor, game, "dod3_gm", entry=entry, **detail)
 
 
 def change_number(judge: Judge, db: Session, actor: Actor, power: str, field: PowerField,
                   entry: NumberEntry) -> NumberChanged:
     """``DOD3 MONEY GE +2``: before the start it changes the set-up, afterwards the running state."""
-    game = require_gm(db, actor)
+    game = gm_game_for(db, actor)
     code = power_code(power)
-    detail = {"power": code, "value": to_json_number(entry.value), "relative": entry.relative}
-    if game.status == "forming":
+    detail: dict[str, Any] = {"power": code, "value": to_json_number(entry.value), "relative": entry.relative}
+    if game.status == GameStatus.FORMING:
         if field not in SETUP_FIELDS:
             raise DomainError("setup_field", f"before the start only PE, MONEY, CREDIT, BIDPOINTS and OBJECTIVES "
                                              f"are set (not DOD3 {field.name})")
@@ -94,7 +97,7 @@ def change_number(judge: Judge, db: Session, actor: Actor, power: str, field: Po
         new = entry.applied_to(old)
         item[field.value] = to_json_number(new)
         save_cfg(game, cfg)
-        audit(db, game, actor, "dod3_setup", entry=field.name, **detail)
+        audit(db, actor, game, "dod3_setup", entry=field.name, **detail)
         return NumberChanged(code, field, old, new, entry, setup=True)
     game, phase, state = _running(db, actor)
     old = getattr(state.power(code), field.value)
@@ -212,17 +215,17 @@ def record_weather_result(judge: Judge, db: Session, actor: Actor, text: str) ->
     events: list[Line] = []
     opened = run_on(db, judge, game, advance(after), events)
     send_notice(db, judge, game, f"weather {turn_label(state.turn)}", [("Weather", [text.strip(), *events])], opened)
-    audit(db, game, actor, "dod3_gm", entry="WEATHER", args=[text])
+    audit(db, actor, game, "dod3_gm", entry="WEATHER", args=[text])
     return Recorded(text.strip())
 
 
 def process_now(judge: Judge, db: Session, actor: Actor, expected: str | None = None) -> TurnOutcome:
     """``DOD3 PROCESS [<step>]``: close the open step now (steps E-I: end the turn)."""
-    game = require_gm(db, actor)
+    game = gm_game_for(db, actor)
     open_phase(db, game)
     try:
         outcome = process_turn(db, judge, game, expected_phase=expected)
     except ProcessError as error:
         raise DomainError("process", str(error)) from error
-    audit(db, game, actor, "process", phase=outcome.phase)
+    audit(db, actor, game, "process", phase=outcome.phase)
     return outcome

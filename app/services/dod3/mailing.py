@@ -14,6 +14,7 @@ from app.db.models import Game, Player
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.mailout.notify import mail_master, mail_seat
+from app.services.ruleset.options import options_of
 
 from .store import LISTENING, ROLE, name, seat_of
 
@@ -51,7 +52,7 @@ class Opened:
 
 
 def deadline_text(game: Game, when: datetime | None) -> str:
-    return format_deadline(when, str((game.settings or {}).get("timezone", "UTC")))
+    return format_deadline(when, options_of(game).timezone)
 
 
 def listeners(game: Game) -> list[Player]:

@@ -10,18 +10,19 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
 from app.dod3.exact import format_number
-from app.dod3.political import EndRoll, OptionPlay, option_family
+from app.dod3.political import EndRoll, OptionPlay, PlayStatus, option_family
 from app.dod3.report import play_line, roll_lines
 from app.dod3.state import GameState, choose_option, roll_political_end, settle_option
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.mailout.notify import mail_master
 
 from .mailing import deadline_text
 from .player_commands import claim, own_power
 from .steps import after_slot
-from .store import audit, current_state, dump, name, open_phase, power_code, require_gm, roller_of, save_roller, step_of
+from .store import current_state, dump, gm_game_for, name, open_phase, power_code, roller_of, save_roller, step_of
 
 __all__ = ["DIE_ROLL_OPTIONS", "OptionOutcome", "Settled", "play_option", "settle_pending"]
 
@@ -78,7 +79,7 @@ def play_option(judge: Judge, db: Session, actor: Actor, power: str, option: str
     if option is None:
         after = replace(state, political=political.pass_turn(code)).note(f"{code} passes")
         after_slot(db, judge, game, phase, state, after, [f"{name(code)} passes."])
-        audit(db, game, actor, "dod3_option", power=code, option=None)
+        audit(db, actor, game, "dod3_option", power=code, option=None)
         return OptionOutcome(code, None, None, None)
     _tell_gm_of_missing_cost(db, judge, game, state, code, option)
     needs_die = _family(option) in DIE_ROLL_OPTIONS
@@ -96,7 +97,7 @@ def play_option(judge: Judge, db: Session, actor: Actor, power: str, option: str
         option_die = roller.roll(f"{play.option} for {code}")
         save_roller(game, roller)
         chosen = chosen.note(f"{code} {play.option}: the judge rolls d10 = {option_die} (rule 8.4)")
-    if play.status == "pending":
+    if play.status == PlayStatus.PENDING:
         _tell_gm_of_pending(db, judge, game, play, option_die)
     counter = None
     if last_slot:
@@ -112,7 +113,7 @@ def play_option(judge: Judge, db: Session, actor: Actor, power: str, option: str
                                  if option_die is not None else [])
     lines += roll_lines(roll, None if roll.die is None else counter) if roll is not None else []
     after_slot(db, judge, game, phase, state, after, lines)
-    audit(db, game, actor, "dod3_option", power=code, option=play.option, die=roll.die if roll else None)
+    audit(db, actor, game, "dod3_option", power=code, option=play.option, die=roll.die if roll else None)
     return OptionOutcome(code, play, roll, counter if roll is not None and roll.die is not None else None,
                          option_die)
 
@@ -144,7 +145,7 @@ class Settled:
 def settle_pending(judge: Judge, db: Session, actor: Actor, power: str, option: str, succeeded: bool) -> Settled:
     """``DOD3 SETTLE <power> <option> YES|NO|CANCEL``: a pending option succeeds (its cost is paid
     now) or fails / is cancelled (nothing is paid)."""
-    game = require_gm(db, actor)
+    game = gm_game_for(db, actor)
     phase = open_phase(db, game)
     state = current_state(game, phase)
     code = power_code(power)
@@ -157,5 +158,5 @@ def settle_pending(judge: Judge, db: Session, actor: Actor, power: str, option: 
     play = next(p for p in reversed(after.political.plays) if p.power == code
                 and option_family(p.option) == option_family(option))
     phase.state_after = dump(after)
-    audit(db, game, actor, "dod3_settle", power=code, option=play.option, succeeded=succeeded)
+    audit(db, actor, game, "dod3_settle", power=code, option=play.option, succeeded=succeeded)
     return Settled(code, play.option, succeeded, format_number(play.cost - play.paid_by_others) if succeeded else "0")

@@ -10,28 +10,19 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase
+from app.db.statuses import SeatStatus
 from app.dod3.exact import format_number
 from app.dod3.initiative import move_down_order
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
 from app.services.mailout.notify import mail_seat
 
 from .mailing import deadline_text
 from .steps import bids_of, moves_of, process_turn, valid_moves
-from .store import (
-    ROLE,
-    audit,
-    current_state,
-    game_for,
-    name,
-    open_phase,
-    power_code,
-    seat_of,
-    setup_of,
-    step_of,
-)
+from .store import ROLE, current_state, game_for, name, open_phase, power_code, seat_of, setup_of, step_of
 
 __all__ = ["BidOutcome", "MoveDownOutcome", "claim", "move_down", "own_power", "place_bid"]
 
@@ -51,7 +42,7 @@ def own_power(db: Session, actor: Actor, power: str) -> tuple[Game, str]:
     target = seat_of(db, game, code)
     if not same or target is None or target.email != seat.email:
         raise DomainError("not_your_power", f"you do not play {name(code)}")
-    if target.status not in ("active", "absent", "cd"):
+    if target.status not in (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD):
         raise DomainError("seat_inactive", f"{name(code)} is {target.status}")
     return game, code
 
@@ -101,7 +92,7 @@ def place_bid(judge: Judge, db: Session, actor: Actor, power: str, points: int, 
     row.order = f"{points}/{options}"
     row.checked = True
     db.flush()
-    audit(db, game, actor, "dod3_bid", power=code)  # the amount stays out of the audit log until the reveal
+    audit(db, actor, game, "dod3_bid", power=code)  # the amount stays out of the audit log until the reveal
     bids = bids_of(db, game, phase)
     own = setup_of(game).player_of(code)
     mine = sorted((p for p in bids if setup_of(game).player_of(p) == own),
@@ -142,7 +133,7 @@ def move_down(judge: Judge, db: Session, actor: Actor, power: str, below: str | 
     row = _order_row(db, game, phase, code, "MOVE")
     row.line, row.order, row.checked = (f"MOVEDOWN {code} {text}" if anchor else f"STAY {code}"), text, True
     db.flush()
-    audit(db, game, actor, "dod3_movedown", power=code, move=text)
+    audit(db, actor, game, "dod3_movedown", power=code, move=text)
     answered = moves_of(db, game, phase)
     if all(p in answered for p in order):
         return MoveDownOutcome(code, anchor, process_turn(db, judge, game))

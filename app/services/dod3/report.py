@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase
+from app.db.statuses import GameStatus, PhaseStatus
 from app.dod3.dice import DiceRoller, Roll
 from app.dod3.report import TurnReport, turn_report_view
 from app.dod3.state import GameState, new_game
@@ -19,10 +20,11 @@ from app.dod3.turns import turn_key
 from app.dod3.victory import victory_tally
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 
 from .mailing import Line, Opened, deadline_text, mail_all, powers_of, visible
-from .store import audit, cfg_of, current_state, game_for, is_dod3, last_phase, save_cfg, setup_of, step_of
+from .store import cfg_of, current_state, game_for, gm_game_for, last_phase, save_cfg, setup_of, step_of
 
 __all__ = ["StatusView", "TallyOutcome", "mail_turn_report", "render_report", "show_status", "show_tally",
            "tally_view"]
@@ -107,7 +109,7 @@ def show_status(judge: Judge, db: Session, actor: Actor) -> StatusView:
     rolls = [Roll.from_dict(r) for r in dice.get("rolls", [])] if dice.get("turn") == turn_key(state.turn) else []
     view = turn_report_view(game.name, state, rolls, commitment=state.dice_commitment, gm=actor.is_gm, reveal=own,
                             tally=tally_view(game, state) if state.ended else None)
-    is_open = phase is not None and phase.status == "open"
+    is_open = phase is not None and phase.status == PhaseStatus.OPEN
     bids_in: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
     mine: tuple[tuple[str, int, int], ...] = ()
@@ -136,10 +138,8 @@ class TallyOutcome:
 
 def show_tally(judge: Judge, db: Session, actor: Actor) -> TallyOutcome:
     """``DOD3 TALLY``: rule 4's tally now; it is also printed in this turn's report."""
-    game = game_for(db, actor)
-    if not actor.is_gm:
-        raise DomainError("not_gm", "only the game master may do that")
-    if not is_dod3(game) or game.status == "forming":
+    game = gm_game_for(db, actor)
+    if game.status == GameStatus.FORMING:
         raise DomainError("not_running", f"game '{game.name}' is not running ({game.status})")
     phase = last_phase(db, game)
     if phase is None:
@@ -147,9 +147,9 @@ def show_tally(judge: Judge, db: Session, actor: Actor) -> TallyOutcome:
     view = tally_view(game, current_state(game, phase))
     if "error" in view:
         raise DomainError("tally_impossible", view["error"])
-    if game.status != "finished":
+    if game.status != GameStatus.FINISHED:
         cfg = cfg_of(game)
         cfg["tally"] = True
         save_cfg(game, cfg)
-        audit(db, game, actor, "dod3_gm", entry="TALLY")
-    return TallyOutcome(tally=view, finished=game.status == "finished")
+        audit(db, actor, game, "dod3_gm", entry="TALLY")
+    return TallyOutcome(tally=view, finished=game.status == GameStatus.FINISHED)

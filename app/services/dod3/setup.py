@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Player
+from app.db.statuses import GameStatus, SeatStatus
 from app.dod3.exact import to_json_number
 from app.dod3.political import option_family
 from app.dod3.state import GameSetup, new_game
@@ -20,6 +21,7 @@ from app.dod3.turns import turn_label
 from app.dod3.variant import LETTERS, VARIANT
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.game_names import check_game_name
 from app.services.kernel.limits import take_create_quota
@@ -31,13 +33,12 @@ from .steps import run_on
 from .store import (
     DEFAULT_HOURS,
     ROLE,
-    audit,
     cfg_of,
     ensure_dice,
+    gm_game_for,
     is_dod3,
     name,
     power_code,
-    require_gm,
     save_cfg,
     seat_of,
     setup_of,
@@ -80,14 +81,14 @@ def create_game(db: Session, judge: Judge, name_: str, master_email: str, master
         raise DomainError("unknown_step", f"unknown step for the deadlines: {', '.join(sorted(unknown_hours))}")
     cfg = {"setup": parsed.to_dict(), "hours": {**DEFAULT_HOURS, **dict(hours or {})},
            "neutral": [dict(item) for item in (neutral or [])], "tally": False}
-    game = Game(name=game_name, variant=VARIANT, status="forming", master_email=check_address(master_email),
+    game = Game(name=game_name, variant=VARIANT, status=GameStatus.FORMING, master_email=check_address(master_email),
                 master_password_hash=hash_password(master_password), press="white",
                 settings={"layout": layout, "timezone": "UTC", "early": False, "reminder_hours": 0, "dod3": cfg})
     db.add(game)
     db.flush()
     for player, (email, password) in seats.items():
         seat_holder(db, game, player, email, password)
-    audit(db, game, master_email.lower(), "dod3_create",
+    audit(db, master_email.lower(), game, "dod3_create",
           players={p: list(powers) for p, powers in players.items()})
     return game
 
@@ -120,11 +121,11 @@ def seat_holder(db: Session, game: Game, player: str, email: str, password: str)
         seat = queries.seat_for_power(db, game.id, power)
         if seat is None:
             seat = Player(game_id=game.id, power=power, role=ROLE, email=email.lower(), password_hash=password_hash,
-                          status="active", reply_token=new_token())
+                          status=SeatStatus.ACTIVE, reply_token=new_token())
             db.add(seat)
             game.players.append(seat)
         else:
-            seat.email, seat.password_hash, seat.status = email.lower(), password_hash, "active"
+            seat.email, seat.password_hash, seat.status = email.lower(), password_hash, SeatStatus.ACTIVE
         seats.append(seat)
     db.flush()
     return seats
@@ -138,12 +139,12 @@ class SeatOutcome:
 
 def seat_player(judge: Judge, db: Session, actor: Actor, player: str, email: str, password: str) -> SeatOutcome:
     """``DOD3 SEAT <player> <address> <password>``: every power of the player, one password."""
-    game = require_gm(db, actor)
+    game = gm_game_for(db, actor)
     if "@" not in email:
         raise DomainError("bad_address", f"'{email}' is not a mail address")
     check_player_address(email, judge.settings.judge_address)
     seats = seat_holder(db, game, player, email, password)
-    audit(db, game, actor, "dod3_seat", player=player)
+    audit(db, actor, game, "dod3_seat", player=player)
     return SeatOutcome(player, tuple(s.power or "?" for s in seats))
 
 
@@ -154,15 +155,15 @@ class Started:
 
 def start_game(judge: Judge, db: Session, actor: Actor) -> Started:
     """Jan/Feb 1936: no bidding; step B, then political affairs in the initial track order."""
-    game = require_gm(db, actor)
-    if not is_dod3(game) or game.status != "forming":
+    game = gm_game_for(db, actor)
+    if not is_dod3(game) or game.status != GameStatus.FORMING:
         raise DomainError("not_forming", f"game '{game.name}' is not a forming Days of Decision III game")
     setup = setup_of(game)
     missing = [power for _, powers in setup.players for power in powers if seat_of(db, game, power) is None]
     if missing:
         raise DomainError("seats_missing", f"no player yet for {', '.join(missing)} "
                                            "(DOD3 SEAT <player> <address> <password>)")
-    game.status = "active"
+    game.status = GameStatus.ACTIVE
     state = ensure_dice(game, new_game(setup))
     events: list[Line] = []
     opened = run_on(db, judge, game, state, events)
@@ -184,7 +185,7 @@ def start_game(judge: Judge, db: Session, actor: Actor) -> Started:
                                       n=notice(game, title, signing + sections, opened, reveal)), None
 
     mail_all(db, judge, game, f"DoD3 {game.name}: the game begins", render, kind="start")
-    audit(db, game, actor, "start")
+    audit(db, actor, game, "start")
     return Started(opened.text)
 
 
@@ -226,7 +227,7 @@ class SetupChanged:
 def set_setup(judge: Judge, db: Session, actor: Actor, item: SetupItem, key: str,
               values: Sequence[Fraction | str | bool]) -> SetupChanged:
     """``DOD3 SET ...``: change the set-up data; refused if the set-up would not load."""
-    game = require_gm(db, actor)
+    game = gm_game_for(db, actor)
     cfg = cfg_of(game)
     setup = dict(cfg["setup"])
     shown = tuple(str(v) for v in values)
@@ -256,7 +257,7 @@ def set_setup(judge: Judge, db: Session, actor: Actor, item: SetupItem, key: str
         raise _refusal("bad_setup", error) from error
     cfg["setup"] = setup
     save_cfg(game, cfg)
-    audit(db, game, actor, "dod3_set", item=item.value, key=key, values=list(shown))
+    audit(db, actor, game, "dod3_set", item=item.value, key=key, values=list(shown))
     return SetupChanged(item, key, shown)
 
 
@@ -269,7 +270,7 @@ class NeutralChanged:
 def set_neutral(judge: Judge, db: Session, actor: Actor, objective: str,
                 distances: Sequence[tuple[str, int]]) -> NeutralChanged:
     """``DOD3 NEUTRAL <name> <power> <distance>...`` or ``DOD3 NEUTRAL <name> NONE`` (no distances)."""
-    game = require_gm(db, actor)
+    game = gm_game_for(db, actor)
     cfg = cfg_of(game)
     neutral = [item for item in cfg.get("neutral", []) if item["name"].lower() != objective.lower()]
     pairs = tuple((power_code(power), distance) for power, distance in distances)
@@ -277,6 +278,6 @@ def set_neutral(judge: Judge, db: Session, actor: Actor, objective: str,
         neutral.append({"name": objective, "distances": dict(pairs)})
     cfg["neutral"] = neutral
     save_cfg(game, cfg)
-    audit(db, game, actor, "dod3_neutral", name=objective, distances=dict(pairs))
+    audit(db, actor, game, "dod3_neutral", name=objective, distances=dict(pairs))
     return NeutralChanged(objective, pairs)
 

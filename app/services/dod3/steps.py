@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase
+from app.db.statuses import GameStatus, PhaseStatus
 from app.dod3.initiative import MoveDown, apply_move_downs, move_down_order
 from app.dod3.report import initiative_lines, name
 from app.dod3.state import (
@@ -57,7 +58,7 @@ __all__ = ["bids_of", "finish", "moves_of", "process_turn", "run_on", "valid_mov
 def _open(db: Session, game: Game, state: GameState, step: str, now: datetime) -> tuple[str, datetime]:
     code = step_code(state.turn, step)
     deadline = now + timedelta(hours=hours_for(game, step))
-    db.add(Phase(game_id=game.id, seq=next_seq(db, game), code=code, status="open",
+    db.add(Phase(game_id=game.id, seq=next_seq(db, game), code=code, status=PhaseStatus.OPEN,
                  state_before=dump(state), deadline=deadline))
     db.flush()
     game.phase, game.deadline, game.grace_until, game.reminded_phase = code, deadline, None, None
@@ -66,7 +67,7 @@ def _open(db: Session, game: Game, state: GameState, step: str, now: datetime) -
 
 def _record(db: Session, game: Game, before: GameState, after: GameState, step: str, now: datetime) -> None:
     """A step the judge did by itself (weather from the GM's chart, bonus bid points)."""
-    db.add(Phase(game_id=game.id, seq=next_seq(db, game), code=step_code(before.turn, step), status="processed",
+    db.add(Phase(game_id=game.id, seq=next_seq(db, game), code=step_code(before.turn, step), status=PhaseStatus.PROCESSED,
                  state_before=dump(before), state_after=dump(after), results={"automatic": True},
                  processed_at=now))
     db.flush()
@@ -99,7 +100,7 @@ def run_on(db: Session, judge: Judge, game: Game, state: GameState, events: list
     now = judge.now()
     while True:
         if state.ended:
-            game.status, game.deadline, game.grace_until = "finished", None, None
+            game.status, game.deadline, game.grace_until = GameStatus.FINISHED, None, None
             return Opened(None, "THE GAME HAS ENDED: " + "; ".join(state.ended), ended=tuple(state.ended))
         state = ensure_dice(game, state)
         step = state.phase
@@ -154,7 +155,7 @@ def finish(db: Session, judge: Judge, phase: Phase, after: GameState, results: d
     phase.state_after = dump(after)
     phase.results = results
     phase.results_text = text
-    phase.status = "processed"
+    phase.status = PhaseStatus.PROCESSED
     phase.processed_at = judge.now()
     db.flush()
 
@@ -228,7 +229,7 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
         mails, winner = _end_turn(db, judge, game, phase, state)
     else:
         raise ProcessError(f"unknown step {phase.code}")
-    return TurnOutcome(game=game.name, phase=phase.code, next_phase=game.phase if game.status != "finished" else None,
+    return TurnOutcome(game=game.name, phase=phase.code, next_phase=game.phase if game.status != GameStatus.FINISHED else None,
                        winner=winner, mails=mails)
 
 

@@ -19,25 +19,27 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import AuditEntry, Game, Phase, Player
+from app.db.models import Game, Phase, Player
+from app.db.statuses import RUNNING, SeatStatus
 from app.dod3.dice import DiceRoller, generate_seed
 from app.dod3.powers import normalise_power
 from app.dod3.state import GameSetup, GameState
 from app.dod3.turns import turn_key
 from app.dod3.variant import SHORT_NAMES, VARIANT
 from app.services.errors import DomainError
+from app.services.kernel.access import actor_game, require_gm
 from app.services.kernel.actor import Actor
 
 __all__ = [
     "DEFAULT_HOURS",
     "LISTENING",
     "ROLE",
-    "audit",
     "cfg_of",
     "current_state",
     "dump",
     "ensure_dice",
     "game_for",
+    "gm_game_for",
     "hours_for",
     "is_dod3",
     "last_phase",
@@ -46,7 +48,6 @@ __all__ = [
     "next_seq",
     "open_phase",
     "power_code",
-    "require_gm",
     "roller_of",
     "save_cfg",
     "save_roller",
@@ -59,7 +60,7 @@ __all__ = [
 
 ROLE = "dod3"
 DEFAULT_HOURS: dict[str, float] = {"bids": 48.0, "movedown": 12.0, "weather": 24.0, "option": 24.0, "gm": 72.0}
-LISTENING = ("active", "absent", "cd")
+LISTENING = (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD)
 _PAIR_CODES = ("JF", "MA", "MJ", "JA", "SO", "ND")
 _HOURS_OF_STEP = {"A": "bids", "AM": "movedown", "B": "weather", "C": "option", "E": "gm"}
 
@@ -133,25 +134,23 @@ def current_state(game: Game, phase: Phase) -> GameState:
 
 def game_for(db: Session, actor: Actor) -> Game:
     """The DoD III game the actor is signed on to."""
-    game = db.get(Game, actor.game_id) if actor.game_id is not None else None
-    if game is None:
-        raise DomainError("no_game", "sign on to a game first")
+    game = actor_game(db, actor)
     if not is_dod3(game):
         raise DomainError("not_dod3", f"game '{game.name}' is not a Days of Decision III game")
     return game
 
 
-def require_gm(db: Session, actor: Actor) -> Game:
+def gm_game_for(db: Session, actor: Actor) -> Game:
+    """The DoD III game the actor is signed on to, if it is its master (or the judgekeeper)."""
     game = game_for(db, actor)
-    if not actor.is_gm:
-        raise DomainError("not_gm", "only the game master may do that")
+    require_gm(actor, game)
     return game
 
 
 def open_phase(db: Session, game: Game) -> Phase:
     if not is_dod3(game):
         raise DomainError("not_dod3", f"game '{game.name}' is not a Days of Decision III game")
-    if game.status not in ("active", "paused"):
+    if game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is not running ({game.status})")
     phase = queries.open_phase(db, game.id)
     if phase is None:
@@ -174,11 +173,6 @@ def next_seq(db: Session, game: Game) -> int:
 
 def seat_of(db: Session, game: Game, power: str) -> Player | None:
     return queries.seat_for_power(db, game.id, power)
-
-
-def audit(db: Session, game: Game | None, actor: Actor | str, action: str, **detail: Any) -> None:
-    who = actor if isinstance(actor, str) else actor.address
-    db.add(AuditEntry(game_id=game.id if game else None, actor=who, action=action, detail=detail))
 
 
 # -- dice ------------------------------------------------------------------------------------

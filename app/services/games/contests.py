@@ -13,10 +13,11 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase, Player
 from app.db.models_web import Contest
+from app.db.statuses import ContestStatus, PhaseStatus
 from app.services.errors import DomainError
-from app.services.kernel.access import actor_game, book_of, power_seat
+from app.services.kernel.access import actor_game, book_of, power_seat, require_gm
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import record_audit, require_master
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.mailout.notify import mail_master, mail_seat
 from app.services.mailout.outbox import enqueue
@@ -56,12 +57,12 @@ class ContestView:
 
     @property
     def open(self) -> bool:
-        return self.status == "open"
+        return self.status == ContestStatus.OPEN
 
 
 def _processed_phase(db: Session, game: Game, code: str) -> Phase:
     phase = db.scalar(select(Phase).where(Phase.game_id == game.id, func.upper(Phase.code) == code.strip().upper(),
-                                          Phase.status == "processed").order_by(Phase.seq.desc()))
+                                          Phase.status == PhaseStatus.PROCESSED).order_by(Phase.seq.desc()))
     if phase is None:
         raise DomainError("no_phase", f"game '{game.name}' has no processed phase {code.strip().upper()} to contest")
     return phase
@@ -80,11 +81,11 @@ def contest_phase(judge: Judge, db: Session, actor: Actor, phase_code: str, text
     if len(body) > MAX_TEXT:
         raise DomainError("too_long", f"a contest is at most {MAX_TEXT} characters")
     power = str(seat.power)
-    row = Contest(game_id=game.id, phase=phase.code, power=power, address=seat.email, text=body, status="open")
+    row = Contest(game_id=game.id, phase=phase.code, power=power, address=seat.email, text=body, status=ContestStatus.OPEN)
     db.add(row)
     db.flush()
     name = book_of(judge, game).name(power)
-    record_audit(db, actor, game, "contest", contest=row.id, phase=phase.code, power=power, text=body)
+    audit(db, actor, game, "contest", contest=row.id, phase=phase.code, power=power, text=body)
     mail_master(db, judge, game, f"Diplomacy contest {game.name} {phase.code}",
                 f"{name} ({seat.email}) contests the adjudication of {phase.code} in game '{game.name}':\n\n"
                 f"{body}\n\nReview and answer it on the dashboard, phase {phase.code}.\n", kind="contest")
@@ -99,7 +100,7 @@ def _view(judge: Judge, game: Game, row: Contest) -> ContestView:
 def contests_of(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str | None = None
                 ) -> tuple[ContestView, ...]:
     """The contests of a game (of one phase), newest first; for its GM."""
-    require_master(actor, game)
+    require_gm(actor, game)
     stmt = select(Contest).where(Contest.game_id == game.id)
     if phase_code is not None:
         stmt = stmt.where(func.upper(Contest.phase) == phase_code.upper())
@@ -108,35 +109,35 @@ def contests_of(judge: Judge, db: Session, actor: Actor, game: Game, phase_code:
 
 def open_contest_count(db: Session, game: Game) -> int:
     return db.scalar(select(func.count()).select_from(Contest).where(
-        Contest.game_id == game.id, Contest.status == "open")) or 0
+        Contest.game_id == game.id, Contest.status == ContestStatus.OPEN)) or 0
 
 
 def _open_row(db: Session, game: Game, contest_id: int) -> Contest:
     row = db.get(Contest, contest_id)
     if row is None or row.game_id != game.id:
         raise DomainError("no_contest", f"game '{game.name}' has no contest {contest_id}")
-    if row.status != "open":
+    if row.status != ContestStatus.OPEN:
         raise DomainError("closed", f"contest {contest_id} was already answered ({row.status})")
     return row
 
 
 def check_open(judge: Judge, db: Session, actor: Actor, game: Game, contest_id: int) -> None:
     """Refuse before anything is written when the contest a GM means to answer is not open."""
-    require_master(actor, game)
+    require_gm(actor, game)
     _open_row(db, game, contest_id)
 
 
 def answer_contest(judge: Judge, db: Session, actor: Actor, game: Game, contest_id: int, verdict: Verdict,
                    answer: str) -> ContestView:
     """The GM answers a contest: it is closed with ``verdict`` and the player is mailed the answer."""
-    require_master(actor, game)
+    require_gm(actor, game)
     row = _open_row(db, game, contest_id)
     text = answer.strip()
     if not text:
         raise DomainError("no_answer", "write the answer the player will read")
     row.status, row.answer, row.answered_by, row.answered_at = verdict.value, text, actor.address, judge.now()
-    record_audit(db, actor, game, "contest_answer", contest=row.id, phase=row.phase, verdict=verdict.value,
-                 answer=text)
+    audit(db, actor, game, "contest_answer", contest=row.id, phase=row.phase, verdict=verdict.value,
+          answer=text)
     words = {Verdict.UPHELD: "upheld: the phase was corrected", Verdict.REJECTED: "rejected: the adjudication stands",
              Verdict.ANSWERED: "answered"}[verdict]
     message = (f"Your contest of {row.phase} in game '{game.name}' was {words}.\n\n"

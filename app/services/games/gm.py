@@ -11,9 +11,11 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
+from app.db.statuses import RUNNING, GameStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
-from app.services.kernel.access import audit, book_of, gm_game
+from app.services.kernel.access import book_of, gm_game
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.kernel.security import hash_password, new_token
@@ -21,21 +23,28 @@ from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_seat
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import load_variant
-from app.services.ruleset.timing import game_setting, parse_when
+from app.services.ruleset.options import (
+    LAYOUTS,
+    NMR_POLICIES,
+    ORDER_MODES,
+    PHASE_KINDS,
+    TAKEOVERS,
+    check_settings,
+    options_of,
+)
+from app.services.ruleset.timing import parse_when
 from app.services.seats.absence import absences_at, clear_of_absences, end_text
 from app.services.seats.takeover import new_player, requested_password_hash, tell_previous_player, welcome_text
 from app.services.turns.deadlines import resume_game
 
-__all__ = ["NMR_POLICIES", "Replaced", "TimingKey", "TimingSet", "add_note", "eject", "pause", "replace", "resume",
+__all__ = ["NMR_POLICIES", "PHASE_KINDS", "Replaced", "TimingKey", "TimingSet", "add_note", "eject", "pause", "replace", "resume",
            "set_deadline", "set_option", "set_rule", "set_timing", "terminate"]
 
-NMR_POLICIES = ("cd", "hold", "wait", "dismiss")
-PHASE_KINDS = ("movement", "retreat", "adjustment")
 TimingKey = Literal["next_hours", "grace_hours", "at", "days"]
 _OPTIONS: dict[str, tuple[str, ...] | None] = {
-    "nmr": None, "layout": ("judge", "zine"), "orders": ("per_unit", "whole_set"),
+    "nmr": None, "layout": LAYOUTS, "orders": ORDER_MODES,
     "press": ("none", "white", "grey", "white/grey", "postal"), "timezone": None, "reminder_hours": None,
-    "takeover": ("open", "approval"),
+    "takeover": TAKEOVERS,
 }
 
 
@@ -54,7 +63,7 @@ class Replaced:
 
 def _running(db: Session, actor: Actor) -> Game:
     game = gm_game(db, actor)
-    if game.status not in ("active", "paused"):
+    if game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is {game.status}")
     return game
 
@@ -64,7 +73,7 @@ def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm:
     A deadline inside a player's absence is refused with a warning unless ``confirm`` (issue 22.2)."""
     game = _running(db, actor)
     now = judge.now()
-    zone = str(game_setting(game.settings, "timezone"))
+    zone = options_of(game).timezone
     deadline = parse_when(when, now, zone)
     if deadline is None:
         raise DomainError("bad_deadline", "say the deadline as 2026-12-01 20:00, or +48h")
@@ -95,13 +104,24 @@ def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm:
     return deadline
 
 
+def _check_hours(judge: Judge, key: TimingKey, value: float | str | None) -> None:
+    """The one rule of a phase timing's hours, whichever door asks (``SET MOVE NEXT 48``, the dashboard's
+    settings and new-game forms): to the deadline 1 hour up to the cap of ``SET DEADLINE``
+    (``JUDGE_MAX_EXTENSION_DAYS``, 14 days: 336 hours), a grace 0 (none) up to the same cap."""
+    cap = 24 * judge.settings.max_extension_days
+    low, what = (1, "hours to the deadline") if key == "next_hours" else (0, "grace hours")
+    number = value if isinstance(value, float | int) and not isinstance(value, bool) else None
+    if number is None or not low <= number <= cap:  # NaN fails both comparisons
+        shown = str(value) if number is None else f"{number:g}"
+        raise DomainError("hours_out_of_range", f"{what} are {low} to {cap} ({cap // 24} days), not {shown}")
+
+
 def set_timing(judge: Judge, db: Session, actor: Actor, kind: str, key: TimingKey,
                value: float | str | None) -> TimingSet:
     """One timing value (hours, ``hh:mm`` or a days pattern) of one phase kind, or of ``all``."""
     game = gm_game(db, actor)
-    if key in ("next_hours", "grace_hours") and not (
-            isinstance(value, float | int) and 0 <= value <= 24 * judge.settings.max_extension_days):
-        raise DomainError("hours_out_of_range", "hours out of range")
+    if key in ("next_hours", "grace_hours"):
+        _check_hours(judge, key, value)
     if kind != "all" and kind not in PHASE_KINDS:
         raise DomainError("bad_phase_kind", f"the phase kind is one of {', '.join(PHASE_KINDS)}")
     kinds = PHASE_KINDS if kind == "all" else (kind,)
@@ -112,6 +132,7 @@ def set_timing(judge: Judge, db: Session, actor: Actor, kind: str, key: TimingKe
         entry[key] = value
         timing[k] = entry
     settings["timing"] = timing
+    check_settings(settings)
     game.settings = settings
     audit(db, actor, game, "set_timing", kind=kind, key=key, value=value)
     return TimingSet(kinds, key, value)
@@ -207,6 +228,7 @@ def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) ->
         settings[key] = value
     else:
         raise DomainError("unknown_option", f"unknown option '{key}'")
+    check_settings(settings)
     game.settings = settings
     audit(db, actor, game, "set", key=key, value=value)
     return value
@@ -214,7 +236,7 @@ def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) ->
 
 def pause(judge: Judge, db: Session, actor: Actor) -> None:
     game = _running(db, actor)
-    game.status, game.paused_reason = "paused", "paused by the master"
+    game.status, game.paused_reason = GameStatus.PAUSED, "paused by the master"
     audit(db, actor, game, "pause")
     mail_game(db, judge, game, f"Diplomacy game {game.name} paused", f"The master has paused game '{game.name}'.\n")
 
@@ -222,7 +244,7 @@ def pause(judge: Judge, db: Session, actor: Actor) -> None:
 def resume(judge: Judge, db: Session, actor: Actor) -> datetime | None:
     """Restart the clock; returns the new deadline."""
     game = gm_game(db, actor)
-    if game.status != "paused":
+    if game.status != GameStatus.PAUSED:
         raise DomainError("not_paused", "the game is not paused")
     resume_game(db, judge, game)
     audit(db, actor, game, "resume")
@@ -237,10 +259,10 @@ def eject(judge: Judge, db: Session, actor: Actor, who: str) -> None:
         (s for s in game.players if s.email == who.lower()), None)
     if seat is None:
         raise DomainError("no_player", f"no player '{who}'")
-    if seat.role == "observer":
+    if seat.role == SeatRole.OBSERVER:
         db.delete(seat)
     else:
-        seat.status = "abandoned"
+        seat.status = SeatStatus.ABANDONED
         seat.reply_token = new_token()  # its personal reply address no longer signs anyone on
     audit(db, actor, game, "eject", who=who)
 
@@ -271,8 +293,8 @@ def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, p
     mail_game(db, judge, game, f"Diplomacy game {game.name}: {name} has a new player",
               f"{name} in game '{game.name}' has a new player, given the power by the master.\n",
               kind="notice", skip=seat)
-    if game.status == "paused" and game.paused_reason == "waiting for a replacement" and not any(
-            s.status == "abandoned" for s in game.players):
+    if game.status == GameStatus.PAUSED and game.paused_reason == "waiting for a replacement" and not any(
+            s.status == SeatStatus.ABANDONED for s in game.players):
         resume_game(db, judge, game)
     return Replaced(name, seat.email)
 
@@ -287,7 +309,7 @@ def add_note(judge: Judge, db: Session, actor: Actor, text: str) -> None:
 
 def terminate(judge: Judge, db: Session, actor: Actor) -> None:
     game = gm_game(db, actor)
-    game.status, game.deadline = "terminated", None
+    game.status, game.deadline = GameStatus.TERMINATED, None
     audit(db, actor, game, "terminate")
     mail_game(db, judge, game, f"Diplomacy game {game.name} terminated",
               f"The master has terminated game '{game.name}'.  Thank you for playing.\n")

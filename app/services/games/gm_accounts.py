@@ -24,6 +24,7 @@ from app.db.models import Game
 from app.db.models_web import GmAccount, GmAccountGame, WebSession
 from app.services.errors import DomainError
 from app.services.games.signin_limits import check_client, check_password_tries, record_attempt
+from app.services.kernel.access import not_gm
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.kernel.security import hash_password, verify_password
@@ -150,7 +151,7 @@ def gm_actor(db: Session, principal: GmPrincipal, game: Game) -> Actor:
         return Actor(principal.email, Role.KEEPER, game.id)
     linked = db.get(GmAccountGame, (principal.account_id, game.id)) is not None
     if not linked or normal_address(game.master_email) != principal.email:
-        raise DomainError("not_gm", f"You are not the GM of game '{game.name}'.")
+        raise not_gm(game.name)
     return Actor(principal.email, Role.GM, game.id)
 
 
@@ -192,8 +193,8 @@ def link_game(judge: Judge, db: Session, principal: GmPrincipal, name: str, mast
     account = db.get(GmAccount, principal.account_id)
     game = db.scalar(select(Game).where(func.lower(Game.name) == name.strip().lower()))
     if account is None or game is None or normal_address(game.master_email) != account.email:
-        raise DomainError("not_master", f"No game '{name.strip()}' is run from {principal.email}: a game is "
-                                        "linked only to the account of its master address.")
+        raise DomainError("cannot_link", f"No game '{name.strip()}' is run from {principal.email}: a game is "
+                                         "linked only to the account of its master address.")
     ok = verify_password(game.master_password_hash, master_password)
     record_attempt(db, key, client, ok, now)
     if not ok:

@@ -13,17 +13,19 @@ from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game, InboundMessage, OutboundMessage
 from app.db.models_web import GmAccountGame
+from app.db.statuses import RUNNING, GameStatus, InboundStatus, SeatRole
 from app.dod3.variant import VARIANT as DOD3
 from app.services.errors import DomainError
 from app.services.games.lobby import GameCreated, create_game
-from app.services.kernel.access import book_of
+from app.services.kernel.access import book_of, require_gm, require_gm_role
 from app.services.kernel.actor import Actor, Role
-from app.services.kernel.audit import record_audit, require_master
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.mailout.display import shown_text
 from app.services.mailout.outbox import enqueue
 from app.services.mailout.recipients import writable_recipient
 from app.services.mailout.redact import mask_passwords
+from app.services.ruleset.options import options_of
 from app.services.seats.takeover import is_vacant
 
 __all__ = ["SentMail", "create_linked_game", "invite_player", "mail_sent_to", "resend_mail", "set_aside_quarantined"]
@@ -45,8 +47,7 @@ class SentMail:
 def create_linked_game(judge: Judge, db: Session, actor: Actor, account_id: int, name: str, password: str,
                        variant: str, press: str, settings: dict[str, Any]) -> GameCreated:
     """``lobby.create_game`` for the signed-in GM, whose account is linked to the new game."""
-    if actor.role not in (Role.GM, Role.KEEPER):
-        raise DomainError("not_gm", "sign in as a GM first")
+    require_gm_role(actor)
     if not password.strip():
         raise DomainError("no_password", "give the game a master password")
     if press not in ("none", "white", "grey", "white/grey"):
@@ -59,7 +60,7 @@ def create_linked_game(judge: Judge, db: Session, actor: Actor, account_id: int,
 
 def resend_mail(judge: Judge, db: Session, actor: Actor, game: Game, mail_id: int) -> int:
     """Queue a mail of the game again (a results mail a player lost); returns the new outbox id."""
-    require_master(actor, game)
+    require_gm(actor, game)
     old = db.get(OutboundMessage, mail_id)
     if old is None or old.game_id != game.id:
         raise DomainError("no_mail", f"game '{game.name}' has no such mail")
@@ -70,25 +71,24 @@ def resend_mail(judge: Judge, db: Session, actor: Actor, game: Game, mail_id: in
     if new is None:
         raise DomainError("no_recipient", "that mail had no recipient")
     db.flush()
-    record_audit(db, actor, game, "resend_mail", mail=old.id, again=new.id)
+    audit(db, actor, game, "resend_mail", mail=old.id, again=new.id)
     return new.id
 
 
 def set_aside_quarantined(judge: Judge, db: Session, actor: Actor, game: Game, mail_id: int) -> None:
     """The GM has dealt with a quarantined mail (answered it by hand): it no longer needs attention."""
-    require_master(actor, game)
+    require_gm(actor, game)
     row = db.get(InboundMessage, mail_id)
-    if row is None or row.game_id != game.id or row.status != "quarantined":
+    if row is None or row.game_id != game.id or row.status != InboundStatus.QUARANTINED:
         raise DomainError("no_mail", f"game '{game.name}' has no such quarantined mail")
-    row.status = "ignored"
-    record_audit(db, actor, game, "quarantine_resolved", mail=row.id)
+    row.status = InboundStatus.IGNORED
+    audit(db, actor, game, "quarantine_resolved", mail=row.id)
 
 
 def mail_sent_to(judge: Judge, db: Session, actor: Actor, address: str, game_ids: set[int] | None) -> tuple[SentMail, ...]:
     """What the judge sent to ``address``, newest first: all of it for the judgekeeper, for a GM the
     mail of their games (``game_ids``); passwords masked, unrevealed DoD III bids hidden."""
-    if actor.role not in (Role.GM, Role.KEEPER):
-        raise DomainError("not_gm", "sign in as a GM first")
+    require_gm_role(actor)
     wanted = address.strip().lower()
     rows = db.scalars(select(OutboundMessage).order_by(OutboundMessage.id.desc()).limit(2000))
     found = []
@@ -122,23 +122,23 @@ def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: 
     Only to an address the judge may write to, once a day per address and game, at most
     ``INVITES_PER_GAME`` a day per game and ``INVITES_PER_GM`` a day per GM; a note of the GM's own
     only from an account that proved its address by a mailed code (``proven``) or the judgekeeper."""
-    require_master(actor, game)
+    require_gm(actor, game)
     to = writable_recipient(judge, address)
     if note.strip() and not (proven or actor.role is Role.KEEPER):
         raise DomainError("unproven", "an invitation carries a note of yours only once your account has proven "
                                       "its address: sign in once with a code mailed to it, or send no note")
     # The commands exactly as docs/commands.md gives them (issue 21.7): JOIN game password
     # [preferences], TAKEOVER power@game password.
-    if game.status == "forming" and game.variant == DOD3:  # JOIN is refused: the GM seats the players
+    if game.status == GameStatus.FORMING and game.variant == DOD3:  # JOIN is refused: the GM seats the players
         how = (f"In Days of Decision III the game master seats the players of '{game.name}' (DOD3 SEAT): answer "
                f"{game.master_email} with the password you want; the start mail then tells you how to sign on.")
-    elif game.status == "forming":
+    elif game.status == GameStatus.FORMING:
         how = (f"JOIN {game.name} <password> [preferences]\n\n"
                "with a password of your choice and, if you like, the powers you prefer, "
                f"like: JOIN {game.name} <password> France Germany")
-    elif game.status in ("active", "paused"):
-        book = book_of(judge, game)
-        vacant = [s.power for s in game.players if s.role == "player" and s.power and is_vacant(s, game.settings)]
+    elif game.status in RUNNING:
+        book, options = book_of(judge, game), options_of(game)
+        vacant = [s.power for s in game.players if s.role == SeatRole.PLAYER and s.power and is_vacant(s, options)]
         example = (vacant or book.ids)[0].lower()
         how = (f"TAKEOVER <power>@{game.name} <password>\n\n"
                f"with a vacant power (now: {', '.join(book.name(p) for p in vacant) or 'none yet'}) and a password of your choice, "
@@ -162,6 +162,5 @@ def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: 
         text += f"\nThe game master adds:\n{note.strip()[:2000]}\n"
     enqueue(db, judge, to=to, subject=f"Diplomacy invitation to {game.name}", text=text, kind="invite",
             game_id=game.id)
-    entry = record_audit(db, actor, game, "invite", address=to)
-    entry.created_at = judge.now()
+    audit(db, actor, game, "invite", at=judge.now(), address=to)
     db.flush()

@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Player
+from app.db.statuses import SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.games import lockout
 from app.services.kernel.access import actor_seat, book_of, find_game, gm_game
@@ -18,7 +19,7 @@ from app.services.kernel.security import new_token, verify_password
 __all__ = ["SEATED", "Became", "SignOn", "SignOnTarget", "TokenRenewed", "become", "record_address", "renew_token",
            "revoke_token", "seat_sign_on", "sign_on", "sign_on_by_token"]
 
-SEATED = ("active", "absent", "cd")
+SEATED = (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD)
 """The statuses of a seat whose personal reply address signs it on (not resigned, abandoned or eliminated)."""
 
 _MASTER = "MASTER"
@@ -86,7 +87,7 @@ def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, passw
     address (``sign_on_by_token``) still signs it on."""
     game, who = _resolve(judge, db, target)
     if who == _OBSERVER:
-        seat = next((s for s in game.players if s.role == "observer" and s.email == actor.address), None)
+        seat = next((s for s in game.players if s.role == SeatRole.OBSERVER and s.email == actor.address), None)
         if seat is None or not verify_password(seat.password_hash, password):
             raise DomainError("no_observer", f"no observer with that address and password in '{game.name}'")
         return SignOn(game.id, game.name, Role.OBSERVER, seat_id=seat.id)
@@ -107,7 +108,7 @@ def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, passw
         raise DomainError("wrong_password", f"wrong password for {label} in game '{game.name}'")
     if player is None:
         return SignOn(game.id, game.name, Role.GM, record_address=game.master_email)
-    if player.status in ("resigned", "abandoned"):
+    if player.status in (SeatStatus.RESIGNED, SeatStatus.ABANDONED):
         raise DomainError("vacant", f"{label} is vacant: use TAKEOVER")
     return SignOn(game.id, game.name, Role.PLAYER, player.id, who, label, player.email)
 
@@ -129,7 +130,7 @@ def record_address(judge: Judge, db: Session, target: SignOnTarget) -> str | Non
 def sign_on_by_token(judge: Judge, db: Session, token: str) -> SignOn | None:
     """A personal reply address signs its seat on without a password."""
     seat = queries.player_by_token(db, token)
-    if seat is None or (seat.role == "player" and seat.status not in SEATED):
+    if seat is None or (seat.role == SeatRole.PLAYER and seat.status not in SEATED):
         return None  # a resigned, ejected or replaced player's address no longer signs on
     game = db.get_one(Game, seat.game_id)
     return _seat_sign_on(judge, game, seat)
@@ -142,7 +143,7 @@ def seat_sign_on(judge: Judge, db: Session, seat_id: int) -> SignOn:
 
 
 def _seat_sign_on(judge: Judge, game: Game, seat: Player) -> SignOn:
-    if seat.role == "observer":
+    if seat.role == SeatRole.OBSERVER:
         return SignOn(game.id, game.name, Role.OBSERVER, seat_id=seat.id, record_address=seat.email)
     name = book_of(judge, game).name(seat.power) if seat.power else None
     return SignOn(game.id, game.name, Role.PLAYER, seat.id, seat.power, name, seat.email)

@@ -11,10 +11,12 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase, Player
+from app.db.statuses import GameStatus, PhaseStatus, SeatRole, SeatStatus
 from app.dod3.variant import VARIANT as DOD3
 from app.services.errors import DomainError
-from app.services.kernel.access import audit, book_of, find_game, gm_game
+from app.services.kernel.access import book_of, find_game, gm_game
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.game_names import check_game_name
 from app.services.kernel.limits import check_observer_seat, take_create_quota
@@ -23,8 +25,9 @@ from app.services.kernel.security import hash_password, new_token
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_master, mail_seat
 from app.services.ruleset import engine as game_engine
+from app.services.ruleset.options import DEFAULT_SETTINGS, check_settings, options_of
 from app.services.ruleset.powers import PowerBook
-from app.services.ruleset.timing import DEFAULT_SETTINGS, game_setting, next_deadline
+from app.services.ruleset.timing import next_deadline
 from app.services.seats.takeover import TakeoverAsked, TookOver, request_or_take
 from app.services.turns.snapshot import take_opening
 
@@ -75,9 +78,9 @@ def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: st
     master = check_player_address(actor.address, judge.settings.judge_address)
     if limited:
         take_create_quota(judge, db, master)
-    merged = {key: value for key, value in DEFAULT_SETTINGS.items() if key != "timing"}
-    merged.update(settings or {})
-    game = Game(name=name, variant=variant, status="forming", master_email=master,
+    merged = {**DEFAULT_SETTINGS, **(settings or {})}
+    check_settings(merged)
+    game = Game(name=name, variant=variant, status=GameStatus.FORMING, master_email=master,
                 master_password_hash=hash_password(password), press=press, settings=merged)
     db.add(game)
     db.flush()
@@ -88,7 +91,7 @@ def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: st
 def _new_seat(judge: Judge, db: Session, actor: Actor, game: Game, password: str, *, role: str, preferences: str = "") -> Player:
     seat = Player(game_id=game.id, power=None, role=role, email=check_player_address(actor.address, judge.settings.judge_address),
                   password_hash=hash_password(password),
-                  status="active", reply_token=new_token(), preferences=preferences)
+                  status=SeatStatus.ACTIVE, reply_token=new_token(), preferences=preferences)
     db.add(seat)
     game.players.append(seat)
     db.flush()
@@ -102,9 +105,9 @@ def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password:
     book = book_of(judge, game)
     if observe:
         check_observer_seat(judge, db, game, actor.address)
-        seat = _new_seat(judge, db, actor, game, password, role="observer")
+        seat = _new_seat(judge, db, actor, game, password, role=SeatRole.OBSERVER)
         return Joined(game.id, game.name, seat.id, observer=True)
-    if game.status != "forming":
+    if game.status != GameStatus.FORMING:
         raise DomainError("not_forming", f"game '{game.name}' is not forming; TAKEOVER a vacant power instead")
     if game.variant == DOD3:  # its players come from a rule 3.1 grouping: the GM seats them (DOD3 SEAT)
         raise DomainError("seated_by_gm", f"the players of the Days of Decision III game '{game.name}' are seated by "
@@ -114,15 +117,15 @@ def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password:
         if wanted is None:
             raise DomainError("unknown_power", f"no power called '{power}'")
         preferences = wanted + ("," + preferences if preferences else "")
-    players = [s for s in game.players if s.role == "player"]
+    players = [s for s in game.players if s.role == SeatRole.PLAYER]
     if len(players) >= len(book.ids):
         raise DomainError("game_full", f"game '{game.name}' is full")
     if any(s.email == actor.address for s in players):
         raise DomainError("already_joined", f"you have already joined game '{game.name}'")
     prefs, unknown = book.parse_list(preferences)
-    seat = _new_seat(judge, db, actor, game, password, role="player", preferences=",".join(prefs))
+    seat = _new_seat(judge, db, actor, game, password, role=SeatRole.PLAYER, preferences=",".join(prefs))
     started = None
-    if len(players) + 1 == len(book.ids) and game.settings.get("auto_start", True):
+    if len(players) + 1 == len(book.ids) and options_of(game).auto_start:
         started = _start(judge, db, actor, game)
     return Joined(game.id, game.name, seat.id, False, len(players) + 1, len(book.ids), tuple(unknown), started)
 
@@ -151,25 +154,25 @@ def start_game(judge: Judge, db: Session, actor: Actor) -> GameStarted:
 
 
 def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
-    if game.status != "forming":
+    if game.status != GameStatus.FORMING:
         raise DomainError("already_started", f"game '{game.name}' has already started")
     book = book_of(judge, game)
-    seats = [s for s in game.players if s.role == "player"]
+    seats = [s for s in game.players if s.role == SeatRole.PLAYER]
     if len(seats) != len(book.ids):
         raise DomainError("not_enough_players", f"game '{game.name}' needs {len(book.ids)} players and has {len(seats)}")
     assign_powers(seats, book, random.Random())
     state = game_engine.initial_state(game.variant)
     now = judge.now()
-    game.status = "active"
+    game.status = GameStatus.ACTIVE
     game.phase = state["phase"]
-    game.deadline = next_deadline(game.settings, game.phase, now)
-    first = Phase(game_id=game.id, seq=1, code=game.phase, status="open", state_before=state,
+    game.deadline = next_deadline(options_of(game), game.phase, now)
+    first = Phase(game_id=game.id, seq=1, code=game.phase, status=PhaseStatus.OPEN, state_before=state,
                   deadline=game.deadline)
     db.add(first)
     db.flush()
     take_opening(game, first)
     audit(db, actor, game, "start", powers={s.power: s.email for s in seats})
-    zone = game_setting(game.settings, "timezone")
+    zone = options_of(game).timezone
     roster = "\n".join(f"  {book.name(s.power or ''):<10} {s.email}" for s in seats)
     for seat in seats:
         text = (f"Game '{game.name}' ({game.variant}) has started.\n\n"

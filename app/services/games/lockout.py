@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game
 from app.services.errors import DomainError
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.mailout.outbox import enqueue
@@ -59,17 +60,14 @@ def check_not_locked(judge: Judge, db: Session, game: Game, seat: str, label: st
 def record_failure(judge: Judge, db: Session, game: Game, seat: str, label: str, sender: str,
                    record_address: str | None) -> SeatLock | None:
     """Count one failed password sign-on; lock the seat (and tell its player and the GM) at the limit."""
-    db.add(AuditEntry(game_id=game.id, actor=sender[:320], action=_FAILED, detail={"seat": seat},
-                      created_at=judge.now()))
+    audit(db, sender, game, _FAILED, at=judge.now(), seat=seat)
     db.flush()
     failures = _recent(db, judge, game, _FAILED, seat)
     if len(failures) < LOCK_AFTER or _recent(db, judge, game, _LOCKED, seat):
         return None
     senders = tuple(dict.fromkeys(row.actor for row in failures))
     lock = SeatLock(judge.now() + WINDOW, len(failures), senders)
-    db.add(AuditEntry(game_id=game.id, actor=sender[:320], action=_LOCKED,
-                      detail={"seat": seat, "failures": lock.failures, "senders": list(senders)},
-                      created_at=judge.now()))
+    audit(db, sender, game, _LOCKED, at=judge.now(), seat=seat, failures=lock.failures, senders=list(senders))
     text = (f"There were {lock.failures} failed password sign-ons for {label} in game '{game.name}' within "
             f"the last hour, from:\n\n" + "".join(f"  {address}\n" for address in senders)
             + f"\nUntil {format_deadline(lock.until)}, password sign-ons for {label} are refused from every "

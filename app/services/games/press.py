@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Press
+from app.db.statuses import SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import actor_game, book_of
 from app.services.kernel.actor import Actor, Role
@@ -14,8 +15,8 @@ from app.services.kernel.context import Judge
 from app.services.kernel.text_clean import clean_text
 from app.services.kernel.uow import OrdersChanged, record
 from app.services.mailout.notify import mail_master, mail_seat
+from app.services.ruleset.options import options_of
 from app.services.ruleset.powers import PowerBook
-from app.services.ruleset.timing import game_setting
 
 __all__ = ["PressPlan", "PressRequest", "PressSent", "plan_press", "send_press"]
 
@@ -104,7 +105,7 @@ def _master_and_observers(book: PowerBook, powers: str) -> tuple[str, bool, bool
 def _check_observer_press(game: Game, request: PressRequest) -> None:
     """Observers send press only when the GM allows it (``SET PRESS ... OBSERVERS``), and never grey:
     a reader must always know that an observer, not a power, wrote it."""
-    if not game_setting(game.settings, "observer_press"):
+    if not options_of(game).observer_press:
         raise DomainError("observer_press", f"observers may not send press in game '{game.name}' (the GM may "
                                             f"allow it: SET PRESS ... OBSERVERS)")
     if request.grey or game.press.lower() == "grey":
@@ -130,7 +131,7 @@ def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: s
     if len(body) > MAX_PRESS_CHARS:
         raise DomainError("press_too_long", f"press longer than {MAX_PRESS_CHARS} characters: nothing sent")
     sender = _sender(actor)
-    postal = bool(game_setting(game.settings, "postal_press"))
+    postal = options_of(game).postal_press
     book = book_of(judge, game)
     db.add(Press(game_id=game.id, phase=game.phase, sender=sender, recipients=list(plan.recipients),
                  broadcast=plan.broadcast, grey=plan.grey, postal=postal, body=body))
@@ -147,13 +148,13 @@ def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: s
     subject = f"Diplomacy press {game.name} {game.phase or ''}".strip()
     sent = 0
     for seat in game.players:
-        if seat.status not in ("active", "absent", "cd"):
+        if seat.status not in (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD):
             continue
-        if seat.role == "observer" and not (plan.broadcast or plan.to_observers):
+        if seat.role == SeatRole.OBSERVER and not (plan.broadcast or plan.to_observers):
             continue
-        if seat.role == "player" and not plan.broadcast and seat.power not in plan.recipients:
+        if seat.role == SeatRole.PLAYER and not plan.broadcast and seat.power not in plan.recipients:
             continue
-        if seat.role == "player" and seat.power == sender:
+        if seat.role == SeatRole.PLAYER and seat.power == sender:
             continue
         mail_seat(db, judge, seat, subject, text, kind="press")
         sent += 1

@@ -12,27 +12,27 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.db.models import Game
+from app.db.statuses import GameStatus
 from app.dod3.powers import GROUPING_PRESETS
-from app.dod3.variant import VARIANT as DOD3_VARIANT
 from app.services.errors import DomainError
 from app.services.games import gm
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
-from app.services.ruleset.engine import available
-from app.services.ruleset.timing import DEFAULT_SETTINGS, game_setting, parse_days
+from app.services.ruleset.catalogue import offered_variants
+from app.services.ruleset.options import PHASE_KINDS, options_of, parse_days
 
 __all__ = ["DOD3_GROUPINGS", "PHASE_KINDS", "PRESS_RULES", "GameSettings", "PhaseTiming", "SettingsChange",
            "change_settings", "default_settings", "game_variants", "settings_of"]
 
-PHASE_KINDS = ("movement", "retreat", "adjustment")
 PRESS_RULES = ("white", "grey", "white/grey", "none", "postal")
 DOD3_GROUPINGS = ("2", *GROUPING_PRESETS)  # rule 3.1; "2" needs the Soviets' side
 _AT = re.compile(r"^([01]?\d|2[0-3]):[0-5]\d$")
 
 
 def game_variants() -> tuple[str, ...]:
-    """Every variant ``judge variant list`` knows, and Days of Decision III (``DOD3 CREATE``)."""
-    return (*available(), DOD3_VARIANT)
+    """The names the new-game form offers (``catalogue.offered_variants``: each map variant's
+    folder declares its offer), then Days of Decision III (``DOD3 CREATE``)."""
+    return tuple(offer.name for offer in offered_variants())
 
 
 @dataclass(frozen=True)
@@ -56,26 +56,16 @@ class GameSettings:
     timing: tuple[PhaseTiming, ...]
 
 
-def _number(value: object) -> float:
-    return float(value) if isinstance(value, int | float) else 0.0
-
-
 def settings_of(game: Game) -> GameSettings:
     """The game's settings, its own or the judge's defaults."""
-    settings = game.settings or {}
-    timing = settings.get("timing") or {}
-    rows = []
-    for kind in PHASE_KINDS:
-        entry = {**DEFAULT_SETTINGS["timing"][kind], **(timing.get(kind) or {})}
-        rows.append(PhaseTiming(kind, _number(entry.get("next_hours")), _number(entry.get("grace_hours")),
-                                str(entry.get("at") or ""), str(entry.get("days") or "")))
-    early = str(game_setting(settings, "early_minutes")) if game_setting(settings, "early") else "off"
+    options = options_of(game)
+    timings = options.timings
+    rows = tuple(PhaseTiming(kind, timings[kind].next_hours, timings[kind].grace_hours, timings[kind].at or "",
+                             timings[kind].days or "") for kind in PHASE_KINDS)
     return GameSettings(
-        nmr=str(game_setting(settings, "nmr")), takeover=str(settings.get("takeover", "approval")),
-        press="postal" if game_setting(settings, "postal_press") else game.press,
-        orders=str(game_setting(settings, "orders")), early=early,
-        timezone=str(game_setting(settings, "timezone")),
-        reminder_hours=_number(game_setting(settings, "reminder_hours")), timing=tuple(rows))
+        nmr=options.nmr, takeover=options.takeover, press="postal" if options.postal_press else game.press,
+        orders=options.orders, early=f"{options.early_minutes:g}" if options.early else "off",
+        timezone=options.timezone, reminder_hours=options.reminder_hours, timing=rows)
 
 
 @dataclass(frozen=True)
@@ -155,5 +145,5 @@ def change_settings(judge: Judge, db: Session, actor: Actor, change: SettingsCha
 
 def default_settings() -> GameSettings:
     """What a new game gets unless the GM chooses otherwise (the new-game form's values)."""
-    return settings_of(Game(name="", variant="standard", status="forming", master_email="", master_password_hash="",
+    return settings_of(Game(name="", variant="standard", status=GameStatus.FORMING, master_email="", master_password_hash="",
                             press="white", settings={}))

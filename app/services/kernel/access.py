@@ -1,19 +1,28 @@
-"""What most use cases check first: the game named, the actor's game, seat and role; the audit row."""
+"""What most use cases check first: the game named, the actor's game, seat and role.
+
+One check for "the GM of this game" (``require_gm``, ``gm_game``; ``is_gm_of`` where a GM only
+sees more), one refusal for it: code ``not_gm``, "only the game master of 'NAME' may do that"
+(``require_gm_role``, before there is a game: "only a game master may do that").  The doors
+answer ``not_gm`` alike: a mail's ``Error:`` line, the web's 403 on a read.  Codes that stay
+apart say something else: ``not_signed_on`` (a mail signed on to no game: there is no game to be
+the GM of yet), ``not_a_player`` / ``not_a_power`` (a seat, not the GM, is what is missing),
+``not_keeper`` (the judgekeeper's own powers), ``cannot_link`` (linking a game to a GM account:
+there is no such game run from that address, on purpose one answer for both)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import AuditEntry, Game, Player
+from app.db.models import Game, Player
+from app.db.statuses import SeatRole
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.ruleset.powers import PowerBook
 
-__all__ = ["actor_game", "actor_seat", "audit", "book_of", "find_game", "gm_game", "power_seat"]
+__all__ = ["actor_game", "actor_seat", "book_of", "find_game", "gm_game", "is_gm_of", "not_gm", "power_seat", "require_gm",
+           "require_gm_role"]
 
 
 def find_game(db: Session, name: str) -> Game:
@@ -35,11 +44,33 @@ def actor_game(db: Session, actor: Actor) -> Game:
     return game
 
 
+def not_gm(game_name: str) -> DomainError:
+    """The refusal of everything only the GM of game ``game_name`` may do (every door's 'not yours')."""
+    return DomainError("not_gm", f"only the game master of '{game_name}' may do that")
+
+
+def is_gm_of(actor: Actor, game: Game) -> bool:
+    """Whether the actor is the game's master (or the judgekeeper, the master of every game)."""
+    return actor.role == Role.KEEPER or (actor.role == Role.GM and actor.game_id == game.id)
+
+
+def require_gm(actor: Actor, game: Game) -> None:
+    """Only the game's master (or the judgekeeper) may go on."""
+    if not is_gm_of(actor, game):
+        raise not_gm(game.name)
+
+
+def require_gm_role(actor: Actor) -> None:
+    """A game master of some game (or the judgekeeper), before there is a game to be the GM of:
+    creating a game from the dashboard, reading what was mailed to an address."""
+    if actor.role not in (Role.GM, Role.KEEPER):
+        raise DomainError("not_gm", "only a game master may do that")
+
+
 def gm_game(db: Session, actor: Actor) -> Game:
-    """The game of an actor who is its master (or the judgekeeper)."""
+    """The game the actor signed on to, if it is its master (or the judgekeeper)."""
     game = actor_game(db, actor)
-    if not actor.is_gm:
-        raise DomainError("not_gm", "only the game master may do that (sign on as master@game)")
+    require_gm(actor, game)
     return game
 
 
@@ -54,10 +85,7 @@ def actor_seat(db: Session, actor: Actor) -> Player:
 def power_seat(db: Session, actor: Actor) -> Player:
     """The seat of a power (not an observer, not a player of a game not yet started)."""
     seat = actor_seat(db, actor)
-    if seat.role != "player" or not seat.power:
+    if seat.role != SeatRole.PLAYER or not seat.power:
         raise DomainError("not_a_power", "only a power can do that")
     return seat
 
-
-def audit(db: Session, actor: Actor, game: Game | None, action: str, **detail: Any) -> None:
-    db.add(AuditEntry(game_id=game.id if game else None, actor=actor.address, action=action, detail=detail))

@@ -1,26 +1,34 @@
-"""Audit rows written by the use cases themselves: who, when (the row's time), what, and why."""
+"""The audit row: who (an actor, or an address), which game, what, when and why.
+
+``audit`` is the one way a row gets into ``audit_log``: the use cases call it, and so do the
+doors (``MailSession.audit``, the answer budget); ``tests/test_architecture.py`` finds no
+``AuditEntry(`` anywhere else in ``app/``."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game
-from app.services.errors import DomainError
-from app.services.kernel.actor import Actor, Role
+from app.services.kernel.actor import Actor
 
-__all__ = ["record_audit", "require_master"]
+__all__ = ["audit"]
 
-
-def require_master(actor: Actor, game: Game) -> None:
-    """Only the game's master (or the judgekeeper) may go on."""
-    if actor.role == Role.KEEPER or (actor.role == Role.GM and actor.game_id == game.id):
-        return
-    raise DomainError("not_master", "only the game master may do that (sign on as master@game)")
+_WHO = 320  # the width of AuditEntry.actor, String(320)
 
 
-def record_audit(db: Session, actor: Actor, game: Game | None, action: str, **detail: Any) -> AuditEntry:
-    entry = AuditEntry(game_id=game.id if game else None, actor=actor.address, action=action, detail=detail)
+def audit(db: Session, who: Actor | str, game: Game | None, action: str, /, *, at: datetime | None = None,
+          **detail: Any) -> AuditEntry:
+    """Add the row for ``action`` by ``who`` (its address cut to the column) on ``game`` (None: the
+    judge's own business, such as an answer budget), with ``detail`` as its JSON.  ``at`` is the
+    judge's clock (``judge.now()``) where the row's time matters to a rule (a quota counted over a
+    day, a lock-out); otherwise the database's default, the wall clock, stamps it."""
+    address = who if isinstance(who, str) else who.address
+    entry = AuditEntry(game_id=game.id if game is not None else None, actor=address[:_WHO], action=action,
+                       detail=detail)
+    if at is not None:
+        entry.created_at = at
     db.add(entry)
     return entry

@@ -14,7 +14,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game, Player
+from app.db.statuses import LIVE_GAMES, SeatRole
 from app.services.errors import DomainError
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 
 __all__ = ["CREATE_WINDOW", "address_of_record", "check_observer_seat", "take_create_quota"]
@@ -33,7 +35,7 @@ def take_create_quota(judge: Judge, db: Session, address: str) -> None:
     if made >= limit:
         raise DomainError("create_limit", f"{address} has created {made} games in the last 24 hours, the most "
                                           f"one address may (JUDGE_CREATES_PER_DAY = {limit}); try again tomorrow")
-    db.add(AuditEntry(game_id=None, actor=address, action=_QUOTA, detail={}, created_at=judge.now()))
+    audit(db, address, None, _QUOTA, at=judge.now())
 
 
 def check_observer_seat(judge: Judge, db: Session, game: Game, address: str) -> None:
@@ -43,8 +45,8 @@ def check_observer_seat(judge: Judge, db: Session, game: Game, address: str) -> 
         raise DomainError("already_seated", f"{address} already has a seat in game '{game.name}' (one address "
                                             f"holds one seat per game)")
     held = db.scalar(select(func.count()).select_from(Player).join(Game, Game.id == Player.game_id).where(
-        Player.role == "observer", Player.email == address,
-        Game.status.in_(("forming", "active", "paused")))) or 0
+        Player.role == SeatRole.OBSERVER, Player.email == address,
+        Game.status.in_(LIVE_GAMES))) or 0
     limit = judge.settings.observer_seats
     if held >= limit:
         raise DomainError("observer_limit", f"{address} already observes {held} games, the most one address may "

@@ -7,12 +7,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
+from app.db.statuses import SeatRole, SeatStatus
 from app.services.kernel.context import Judge
 from app.services.mailout.outbox import enqueue, enqueue_all
 
 __all__ = ["mail_game", "mail_master", "mail_seat"]
 
-LISTENING = ("active", "absent", "cd", "eliminated")
+LISTENING = (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD, SeatStatus.ELIMINATED)
 
 
 def mail_seat(db: Session, judge: Judge, seat: Player, subject: str, text: str, *,
@@ -34,9 +35,9 @@ def mail_game(db: Session, judge: Judge, game: Game, subject: str, text: str, *,
     stored map every one of them carries; ``skip``: a seat told otherwise.  Queued in one statement."""
     mails: list[dict[str, Any]] = []
     for seat in game.players:
-        if seat is skip or (seat.status not in LISTENING and seat.role == "player"):
+        if seat is skip or (seat.status not in LISTENING and seat.role == SeatRole.PLAYER):
             continue
-        if seat.role == "observer" and not observers:
+        if seat.role == SeatRole.OBSERVER and not observers:
             continue
         mails.append({"to": seat.email, "subject": subject, "text": text, "html": html, "kind": kind,
                       "game_id": seat.game_id, "reply_to": judge.settings.token_address(seat.reply_token),

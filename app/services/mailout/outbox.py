@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import insert
+from sqlalchemy import Table, insert
 from sqlalchemy.orm import Session
 
 from app.db.models import OutboundMessage
+from app.db.statuses import OutboundStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import current
 
@@ -51,7 +52,7 @@ def enqueue(
     return row
 
 
-_INSERT_ALL = insert(OutboundMessage.__table__)  # built once; executemany, no row objects
+_INSERT_ALL = insert(cast(Table, OutboundMessage.__table__))  # built once; executemany, no row objects
 
 
 def enqueue_all(session: Session, judge: Judge, mails: Sequence[Mapping[str, Any]]) -> int:
@@ -82,7 +83,7 @@ def _values(judge: Judge, *, to: str, subject: str, text: str, html: str | None 
         "in_reply_to": in_reply_to if in_reply_to and len(in_reply_to) <= _ID_COLUMN else None,
         "reply_to": reply_to,
         "map_id": map_id,
-        "status": "pending",
+        "status": OutboundStatus.PENDING,
         "next_try": judge.now(),
     }
 

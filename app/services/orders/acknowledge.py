@@ -3,6 +3,7 @@ retreat, and the orders it has stored in advance for later phases (``PHASE``).""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +11,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase
+from app.db.statuses import PhaseStatus
+from app.services.ruleset.stored import stored_state
 
 __all__ = ["AdvanceOrders", "RetreatChoice", "advance_orders", "retreat_choices"]
 
@@ -26,17 +29,16 @@ class AdvanceOrders:
     orders: tuple[str, ...]  # as written: checked when that phase opens
 
 
-def retreat_choices(state: dict[str, Any], power: str) -> tuple[RetreatChoice, ...]:
-    """The dislodged units of ``power`` in a retreat phase's position, with their retreats."""
-    dislodged = (state.get("dislodged") or {}).get(power.upper()) or {}
-    return tuple(RetreatChoice(str(unit), tuple(str(o) for o in (info or {}).get("retreats") or ()))
-                 for unit, info in sorted(dislodged.items()))
+def retreat_choices(state: Mapping[str, Any], power: str) -> tuple[RetreatChoice, ...]:
+    """The dislodged units of ``power`` in a retreat phase's stored position, with their retreats."""
+    return tuple(RetreatChoice(d.unit, d.retreats)
+                 for d in sorted(stored_state(state).dislodged_of(power), key=lambda d: d.unit))
 
 
 def advance_orders(db: Session, game: Game, power: str, open_phase: str) -> tuple[AdvanceOrders, ...]:
     """Orders ``power`` gave for phases after ``open_phase`` (stored unread, by phase); the orders of
     processed phases are history, never orders in advance."""
-    processed = select(Phase.code).where(Phase.game_id == game.id, Phase.status == "processed")
+    processed = select(Phase.code).where(Phase.game_id == game.id, Phase.status == PhaseStatus.PROCESSED)
     rows = db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.power == power.upper(),
                                              OrderRow.phase != open_phase, OrderRow.phase.not_in(processed),
                                              OrderRow.checked.is_(False))

@@ -16,14 +16,16 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase, Player
+from app.db.statuses import RUNNING, SeatRole, SeatStatus
 from app.services.errors import DomainError
+from app.services.kernel.access import is_gm_of
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import OrdersChanged, record
 from app.services.orders.need import Undeclared, needed, undeclared_units, unit_label
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import Build, GameState, Orderable, OrderCheck, Variant, province_of
-from app.services.ruleset.timing import game_setting
+from app.services.ruleset.options import options_of
 
 __all__ = [
     "clear_orders",
@@ -164,7 +166,7 @@ def _acting_power(actor: Actor, game: Game) -> str:
 
 def _open_phase(db: Session, game: Game) -> Phase:
     phase = queries.open_phase_of(db, game)
-    if phase is None or game.status not in ("active", "paused"):
+    if phase is None or game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is not running ({game.status})")
     return phase
 
@@ -177,8 +179,8 @@ def _back_from_civil_disorder(db: Session, actor: Actor, game: Game, power: str)
     seat = db.get(Player, actor.seat_id) if actor.seat_id is not None else None  # mostly still loaded
     if seat is None or seat.game_id != game.id or seat.power != power:
         seat = queries.seat_for_power(db, game.id, power)
-    if seat is not None and seat.status in ("cd", "abandoned"):
-        seat.status = "active"
+    if seat is not None and seat.status in (SeatStatus.CD, SeatStatus.ABANDONED):
+        seat.status = SeatStatus.ACTIVE
 
 
 def _replace_declarations(db: Session, game: Game, phase_code: str, power: str, checks: Sequence[OrderCheck],
@@ -203,7 +205,7 @@ def submit_orders(judge: Judge, db: Session, actor: Actor, game: Game, lines: Se
     power = _acting_power(actor, game)
     phase = _open_phase(db, game)
     _back_from_civil_disorder(db, actor, game, power)
-    whole_set = game_setting(game.settings, "orders") == "whole_set"
+    whole_set = options_of(game).whole_set
     if phase_code and phase_code.upper() != phase.code:
         variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
         checks = [OrderCheck(line=line, order=None, unit=game_engine.parse_unit(variant, line), error=None,
@@ -295,10 +297,10 @@ def power_status(judge: Judge, db: Session, actor: Actor, game: Game, power: str
     """The orders of ``power`` in the open phase and what is still missing (the player of that
     power, the GM or the judgekeeper); None when the game has no open phase."""
     power = power.upper()
-    if not (actor.is_gm or (actor.power or "").upper() == power):
+    if not (is_gm_of(actor, game) or (actor.power or "").upper() == power):
         raise DomainError("not_allowed", "only that power's player or the GM may see its orders")
     phase = queries.open_phase_of(db, game)
-    if phase is None or game.status not in ("active", "paused"):
+    if phase is None or game.status not in RUNNING:
         return None
     variant, state = phase_variant_state(game, phase)
     rows = queries.orders_for(db, game.id, phase.code, power)
@@ -313,7 +315,7 @@ def seat_statuses(db: Session, game: Game, phase: Phase,
     for row in queries.orders_for(db, game.id, phase.code) if rows is None else rows:
         by_power.setdefault(row.power, []).append(row)
     seats = [seat for seat in game.players
-             if seat.power is not None and seat.role == "player" and seat.status != "eliminated"]
+             if seat.power is not None and seat.role == SeatRole.PLAYER and seat.status != SeatStatus.ELIMINATED]
     if not seats:
         return []
     variant, state = phase_variant_state(game, phase)

@@ -7,16 +7,16 @@ losing the game's course: the later phases are replayed from their stored orders
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase
+from app.db.statuses import GameStatus, PhaseStatus, SeatStatus
 from app.services.errors import DomainError
+from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import record_audit, require_master
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import bump_version
 from app.services.orders.submit import check_advance_orders
@@ -26,7 +26,9 @@ from app.services.override.mail import queue_correction
 from app.services.override.plan import RedonePhase, ReplayPlan, plan_override
 from app.services.override.preview import OverrideCommitted, OverridePreview, ReplayedPhase
 from app.services.ruleset import engine as game_engine
-from app.services.ruleset.timing import game_setting, next_deadline
+from app.services.ruleset.options import options_of
+from app.services.ruleset.stored import StoredState, stored_state
+from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.adjudicate import orders_as_json, orders_as_text
 from app.services.turns.publish import previous_centres, render_results, results_view
@@ -35,20 +37,19 @@ from app.services.turns.store import eliminate
 __all__ = ["OverrideCommitted", "OverridePreview", "ReplayedPhase", "commit_override", "preview_override"]
 
 
-def _comparable(plan: ReplayPlan, old_after: dict[str, Any] | None,
-                new_after: dict[str, Any]) -> dict[str, Any] | None:
+def _comparable(plan: ReplayPlan, old_after: StoredState | None, new_after: StoredState) -> StoredState | None:
     """The old course's position to set beside ``new_after``: when the new course no longer plays
     a retreat phase the old one did, the position after that retreat phase, or, while it is still
     open, with the centres its moves took (before the retreats the Fall's centres have not changed
     hands yet, and every power would seem to gain them)."""
     dropped = {s.code: s for s in plan.dropped}
-    while old_after is not None and old_after.get("phase") != new_after.get("phase"):
-        skipped = dropped.get(str(old_after.get("phase")))
+    while old_after is not None and old_after.phase != new_after.phase:
+        skipped = dropped.get(old_after.phase)
         if skipped is None:
             break
-        if skipped.state_after is None:  # the retreat phase is the open one: its moves' centres
-            if skipped.code.endswith("R"):
-                return game_engine.centres_after_moves(plan.variant, old_after)
+        if skipped.state_after is None:  # the retreat phase is the open one: its start (``old_after``
+            if skipped.code.endswith("R"):  # as stored) with its moves' centres
+                return stored_state(game_engine.centres_after_moves(plan.variant, skipped.state_before))
             break
         old_after = skipped.state_after
     return old_after
@@ -59,17 +60,17 @@ def _preview(game: Game, phase_code: str, changes: OverrideChanges, plan: Replay
     target = plan.target
     stored = target.stored
     replayed = tuple(ReplayedPhase(
-        phase=r.code, orders=order_diffs(variant, r.stored.results, r.results),
-        position=position_diff(_comparable(plan, r.stored.state_after, r.state_after), r.state_after),
+        phase=r.code, orders=order_diffs(variant, r.stored.results, r.typed_results),
+        position=position_diff(_comparable(plan, r.stored.state_after, r.typed_after), r.typed_after),
         unfit=r.unfit) for r in plan.replayed)
     unfit = (*target.unfit, *(u for r in plan.replayed for u in r.unfit), *plan.open_unfit)
     return OverridePreview(
         game=game.name, phase=phase_code.upper(), changes=changes, rulings=plan.rulings,
-        orders=order_diffs(variant, stored.results, target.results),
-        position=position_diff(_comparable(plan, stored.state_after, target.state_after), target.state_after),
+        orders=order_diffs(variant, stored.results, target.typed_results),
+        position=position_diff(_comparable(plan, stored.state_after, target.typed_after), target.typed_after),
         replayed=replayed, dropped_phases=tuple(s.code for s in plan.dropped),
         current_phase_old=plan.current_old, current_phase_new=plan.open_code,
-        current_position=position_diff(plan.current_state_old, plan.open_state),
+        current_position=position_diff(plan.current_state_old, plan.open_position),
         unfit=tuple(unfit), notes=plan.notes, current_state=plan.open_state,
     )
 
@@ -78,7 +79,7 @@ def preview_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_
                      changes: OverrideChanges) -> OverridePreview:
     """What overriding ``phase_code`` with ``changes`` would do; nothing is written or sent."""
     del judge  # the same signature as commit_override; nothing here needs the clock or templates
-    require_master(actor, game)
+    require_gm(actor, game)
     return _preview(game, phase_code, changes, plan_override(db, game, phase_code, changes))
 
 
@@ -89,7 +90,7 @@ def _write_redone(db: Session, redone: RedonePhase) -> Phase:
     row.orders_typed = orders_as_json(redone.orders)
     row.results = redone.results
     row.state_after = redone.state_after
-    row.status = "processed"
+    row.status = PhaseStatus.PROCESSED
     return row
 
 
@@ -104,43 +105,43 @@ def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None
                 db.delete(order_row)
         return
     if plan.open_code is None or plan.open_state is None:
-        game.status, game.deadline, game.grace_until = "finished", None, None
+        game.status, game.deadline, game.grace_until = GameStatus.FINISHED, None, None
         game.phase = (plan.replayed[-1] if plan.replayed else plan.target).code
         return
     top = db.scalar(select(func.max(Phase.seq)).where(Phase.game_id == game.id)) or 0
-    deadline = clear_of_absences(db, game, next_deadline(game.settings, plan.open_code, judge.now()))
-    row = Phase(game_id=game.id, seq=top + 1, code=plan.open_code, status="open", state_before=plan.open_state,
+    deadline = clear_of_absences(db, game, next_deadline(options_of(game), plan.open_code, judge.now()))
+    row = Phase(game_id=game.id, seq=top + 1, code=plan.open_code, status=PhaseStatus.OPEN, state_before=plan.open_state,
                 deadline=deadline)
     db.add(row)
     db.flush()
     check_advance_orders(db, game, row)
     game.phase, game.deadline, game.grace_until, game.reminded_phase = plan.open_code, deadline, None, None
-    if game.status == "finished":
-        game.status = "active"
+    if game.status == GameStatus.FINISHED:
+        game.status = GameStatus.ACTIVE
 
 
 def _nmr(redone: RedonePhase) -> list[str]:
-    defaulted = {str(e.get("power")) for e in redone.results.get("orders") or [] if e.get("default")}
+    defaulted = {e.power for e in redone.typed_results.orders if e.default}
     return sorted(p for p in defaulted if not redone.orders.get(p))
 
 
 def _rerender(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
     """The results kept for the history say what the phases now say."""
     redone = [plan.target, *plan.replayed]
-    layout = str(game_setting(game.settings, "layout"))
+    layout = options_of(game).layout
     for index, phase in enumerate(redone):
         row = db.get_one(Phase, phase.stored.id)
         following = redone[index + 1].stored.deadline if index + 1 < len(redone) else game.deadline
-        view = results_view(judge, game, row, phase.results, phase.state_after, _nmr(phase), row.deadline,
+        view = results_view(judge, game, row, phase.typed_results, phase.typed_after, _nmr(phase), row.deadline,
                             following if phase.winner is None else None, previous_centres(db, game, row.seq))
         row.results_text = render_results(judge, view, layout)[0]
 
 
-def _reseat(game: Game, state: dict[str, Any]) -> None:
-    present = {p.upper() for key in ("units", "centers") for p, items in (state.get(key) or {}).items() if items}
+def _reseat(game: Game, state: StoredState) -> None:
+    present = state.in_play()
     for seat in game.players:
-        if seat.status == "eliminated" and seat.power in present:
-            seat.status = "active"
+        if seat.status == SeatStatus.ELIMINATED and seat.power in present:
+            seat.status = SeatStatus.ACTIVE
     eliminate(game, state)
 
 
@@ -148,7 +149,7 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
                     changes: OverrideChanges, reason: str) -> OverrideCommitted:
     """Override ``phase_code``: adjudicate it again with ``changes``, replay the later phases, tell
     every player and the GM, and record who, when, what and why."""
-    require_master(actor, game)
+    require_gm(actor, game)
     if not reason.strip():
         raise DomainError("no_reason", "say why the phase is corrected; the players are told")
     plan = plan_override(db, game, phase_code, changes)
@@ -159,27 +160,27 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
     for redone in (plan.target, *plan.replayed):
         _write_redone(db, redone)
     for dropped in plan.dropped:
-        db.get_one(Phase, dropped.id).status = "rolled_back"
+        db.get_one(Phase, dropped.id).status = PhaseStatus.ROLLED_BACK
         for order_row in queries.orders_for(db, game.id, dropped.code):
             order_row.checked = False  # kept as orders in advance, checked if that phase comes again
     db.flush()
     _open_after(db, judge, game, plan)
-    _reseat(game, plan.open_state or plan.target.state_after)
+    _reseat(game, plan.open_position or plan.target.typed_after)
     db.flush()
     every = (plan.target, *plan.replayed)
     as_mailed = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in every}
     _rerender(db, judge, game, plan)
     corrected = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in every}
     mails, mail_text = queue_correction(db, judge, game, preview, reason.strip(), corrected[plan.target.code])
-    entry = record_audit(db, actor, game, "override", phase=preview.phase, changes=changes.to_json(),
-                         reason=reason.strip(), rulings=[r.to_json() for r in plan.rulings],
-                         changed_orders=len(preview.changed_orders), replayed=[r.phase for r in preview.replayed],
-                         dropped=list(preview.dropped_phases), current_before=preview.current_phase_old,
-                         current_after=preview.current_phase_new,
-                         unfit=[{"phase": u.phase, "power": u.power, "order": u.order, "why": u.why}
-                                for u in preview.unfit],
-                         # the texts as the players were mailed them: the results before, the correction
-                         results_as_mailed=as_mailed, results_corrected=corrected, correction_mail=mail_text,
-                         mails=mails)
+    entry = audit(db, actor, game, "override", phase=preview.phase, changes=changes.to_json(),
+                  reason=reason.strip(), rulings=[r.to_json() for r in plan.rulings],
+                  changed_orders=len(preview.changed_orders), replayed=[r.phase for r in preview.replayed],
+                  dropped=list(preview.dropped_phases), current_before=preview.current_phase_old,
+                  current_after=preview.current_phase_new,
+                  unfit=[{"phase": u.phase, "power": u.power, "order": u.order, "why": u.why}
+                         for u in preview.unfit],
+                  # the texts as the players were mailed them: the results before, the correction
+                  results_as_mailed=as_mailed, results_corrected=corrected, correction_mail=mail_text,
+                  mails=mails)
     db.flush()
     return OverrideCommitted(preview=preview, reason=reason.strip(), audit_id=entry.id, mails=mails)

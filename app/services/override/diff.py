@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import Variant
+from app.services.ruleset.stored import StoredDislodged, StoredOrder, StoredResult, StoredState, Table
 
 __all__ = ["OrderDiff", "OrderOutcome", "PositionDiff", "PowerPositionDiff", "UnfitOrder", "order_diffs",
            "position_diff", "unfit_orders"]
@@ -98,27 +97,24 @@ class PositionDiff:
         return tuple(p for p in self.powers if p.changed)
 
 
-def _outcome(entry: Mapping[str, Any]) -> OrderOutcome:
-    return OrderOutcome(order=str(entry.get("normalized") or entry.get("order") or ""),
-                        result=str(entry.get("result") or ""), reason=str(entry.get("reason") or ""),
-                        explanation=str(entry.get("explanation") or ""))
+def _outcome(entry: StoredOrder) -> OrderOutcome:
+    return OrderOutcome(order=entry.text, result=entry.result, reason=entry.reason, explanation=entry.explanation)
 
 
-def _keyed(variant: Variant, results: Mapping[str, Any] | None) -> dict[tuple[str, str], OrderOutcome]:
+def _keyed(variant: Variant, results: StoredResult | None) -> dict[tuple[str, str], OrderOutcome]:
     keyed: dict[tuple[str, str], OrderOutcome] = {}
-    for index, entry in enumerate((results or {}).get("orders") or []):
+    for index, entry in enumerate(results.orders if results is not None else ()):
         outcome = _outcome(entry)
-        power = str(entry.get("power") or "").upper()
         parsed = game_engine.parse_unit(variant, outcome.order)
         unit = str(parsed).upper() if parsed is not None else f"#{outcome.order}#{index}"
-        key = (power, unit)
+        key = (entry.power, unit)
         if key in keyed:
-            key = (power, f"{unit}#{index}")
+            key = (entry.power, f"{unit}#{index}")
         keyed[key] = outcome
     return keyed
 
 
-def order_diffs(variant: Variant, old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> tuple[OrderDiff, ...]:
+def order_diffs(variant: Variant, old: StoredResult | None, new: StoredResult | None) -> tuple[OrderDiff, ...]:
     """Every order of a phase with its old and new outcome, by power and unit."""
     before, after = _keyed(variant, old), _keyed(variant, new)
     keys = list(before) + [key for key in after if key not in before]
@@ -126,19 +122,26 @@ def order_diffs(variant: Variant, old: Mapping[str, Any] | None, new: Mapping[st
                  for power, unit in sorted(keys))
 
 
-def _by_power(state: Mapping[str, Any] | None, key: str) -> dict[str, tuple[str, ...]]:
-    table = (state or {}).get(key) or {}
-    return {str(power).upper(): tuple(sorted(str(item) for item in items)) for power, items in table.items()}
+def _sorted(table: Table) -> dict[str, tuple[str, ...]]:
+    return {power: tuple(sorted(items)) for power, items in table.items()}
 
 
-def position_diff(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> PositionDiff:
+def _dislodged(units: tuple[StoredDislodged, ...]) -> dict[str, tuple[str, ...]]:
+    by_power: dict[str, list[str]] = {}
+    for unit in units:
+        by_power.setdefault(unit.power, []).append(unit.unit)
+    return {power: tuple(sorted(items)) for power, items in by_power.items()}
+
+
+def position_diff(old: StoredState | None, new: StoredState | None) -> PositionDiff:
     """Units, centres and dislodged units per power, and the next phase, old against new."""
-    units = (_by_power(old, "units"), _by_power(new, "units"))
-    centres = (_by_power(old, "centers"), _by_power(new, "centers"))
-    dislodged = (_by_power(old, "dislodged"), _by_power(new, "dislodged"))
+    states = (old, new)
+    units = tuple(_sorted(s.units) if s is not None else {} for s in states)
+    centres = tuple(_sorted(s.centres) if s is not None else {} for s in states)
+    dislodged = tuple(_dislodged(s.dislodged) if s is not None else {} for s in states)
     powers = sorted({p for table in (*units, *centres, *dislodged) for p in table})
     return PositionDiff(
-        phase_old=(old or {}).get("phase"), phase_new=(new or {}).get("phase"),
+        phase_old=old.phase if old is not None else None, phase_new=new.phase if new is not None else None,
         powers=tuple(PowerPositionDiff(
             power=p, units_old=units[0].get(p, ()), units_new=units[1].get(p, ()),
             centres_old=centres[0].get(p, ()), centres_new=centres[1].get(p, ()),
@@ -147,8 +150,7 @@ def position_diff(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) 
     )
 
 
-def unfit_orders(phase: str, results: Mapping[str, Any]) -> tuple[UnfitOrder, ...]:
+def unfit_orders(phase: str, results: StoredResult) -> tuple[UnfitOrder, ...]:
     """The replayed orders the engine found void in the new position."""
-    return tuple(UnfitOrder(phase=phase, power=str(e.get("power") or "").upper(), order=str(e.get("order") or ""),
-                            why=str(e.get("explanation") or ""))
-                 for e in results.get("orders") or [] if e.get("result") == "invalid")
+    return tuple(UnfitOrder(phase=phase, power=e.power, order=e.order, why=e.explanation)
+                 for e in results.orders if e.result == "invalid")

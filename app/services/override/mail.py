@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -16,6 +15,7 @@ from app.services.override.preview import OverridePreview
 from app.services.results.maps import phase_map
 from app.services.ruleset.phases import PhaseName
 from app.services.ruleset.powers import PowerBook
+from app.services.ruleset.stored import StoredState, stored_state
 
 __all__ = ["CorrectionView", "LaterPhase", "correction_view", "queue_correction", "render_correction"]
 
@@ -76,16 +76,13 @@ def _position_lines(diff: PositionDiff, book: PowerBook) -> list[str]:
     return lines
 
 
-def _position_now(state: dict[str, Any] | None, book: PowerBook) -> list[str]:
+def _position_now(state: StoredState | None, book: PowerBook) -> list[str]:
     """Each power with its units and its centres, as the position stands now."""
-    if not state:
+    if state is None:
         return []
-    units = {str(p).upper(): sorted(str(u) for u in items or []) for p, items in (state.get("units") or {}).items()}
-    centres = {str(p).upper(): sorted(str(c).upper() for c in items or [])
-               for p, items in (state.get("centers") or {}).items()}
     lines = []
-    for power in sorted(set(units) | set(centres)):
-        mine, owned = units.get(power, []), centres.get(power, [])
+    for power in sorted(set(state.units) | set(state.centres)):
+        mine, owned = sorted(state.units_of(power)), sorted(c.upper() for c in state.centres_of(power))
         if not mine and not owned:
             continue
         lines.append(f"{book.name(power).rstrip('.')}: {len(owned)} centre(s) {', '.join(owned) or '-'}; "
@@ -117,7 +114,8 @@ def correction_view(game: Game, preview: OverridePreview, reason: str, book: Pow
         position=tuple(_position_lines(preview.position, book)), replayed=tuple(replayed), unfit=tuple(unfit),
         notes=preview.notes, current=current, corrected_results=corrected_results.rstrip(),
         position_phase=preview.current_phase_new or (preview.replayed[-1].phase if preview.replayed else preview.phase),
-        position_now=tuple(_position_now(preview.current_state, book)), has_map=has_map,
+        position_now=tuple(_position_now(stored_state(preview.current_state) if preview.current_state else None, book)),
+        has_map=has_map,
     )
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase
+from app.db.statuses import PhaseStatus
 from app.services.errors import DomainError
 from app.services.override.changes import (
     AppliedRuling,
@@ -25,6 +26,7 @@ from app.services.override.diff import UnfitOrder, unfit_orders
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import OrderInput, Variant
 from app.services.ruleset.kinds import ruleset_for
+from app.services.ruleset.stored import StoredResult, StoredState, stored_result, stored_state
 from app.services.turns.adjudicate import adjudicate_position, phase_orders, stored_order
 
 __all__ = ["RedonePhase", "ReplayPlan", "StoredPhase", "plan_override"]
@@ -32,34 +34,39 @@ __all__ = ["RedonePhase", "ReplayPlan", "StoredPhase", "plan_override"]
 
 @dataclass(frozen=True)
 class StoredPhase:
-    """A phase row as it was before the override."""
+    """A phase row as it was before the override (its results and the position they left, read)."""
 
     id: int
     seq: int
     code: str
     status: str
-    state_before: dict[str, Any]
+    state_before: dict[str, Any]  # as stored: what the phase is adjudicated again from
     orders: dict[str, list[OrderInput]]  # as adjudicated
-    results: dict[str, Any] | None
-    state_after: dict[str, Any] | None
+    results: StoredResult | None
+    state_after: StoredState | None
     deadline: datetime | None
 
     @classmethod
     def of(cls, row: Phase) -> StoredPhase:
         return cls(id=row.id, seq=row.seq, code=row.code, status=row.status, state_before=dict(row.state_before),
                    orders=phase_orders(row),
-                   results=row.results, state_after=row.state_after, deadline=row.deadline)
+                   results=stored_result(row.results) if row.results is not None else None,
+                   state_after=stored_state(row.state_after) if row.state_after is not None else None,
+                   deadline=row.deadline)
 
 
 @dataclass(frozen=True)
 class RedonePhase:
-    """A processed phase adjudicated again (the changed one, or a later one replayed)."""
+    """A processed phase adjudicated again (the changed one, or a later one replayed): the stored
+    forms of its start, results and end (what is written), and the results and end read."""
 
     stored: StoredPhase
     state_before: dict[str, Any]
     orders: dict[str, list[OrderInput]]
     results: dict[str, Any]
     state_after: dict[str, Any]
+    typed_results: StoredResult
+    typed_after: StoredState
     winner: str | None
     unfit: tuple[UnfitOrder, ...]
 
@@ -77,10 +84,11 @@ class ReplayPlan:
     replayed: tuple[RedonePhase, ...]
     dropped: tuple[StoredPhase, ...]  # stored phases the new course no longer reaches
     current_old: str | None  # the phase open before (None: the game was over)
-    current_state_old: dict[str, Any] | None
+    current_state_old: StoredState | None
     kept_open: StoredPhase | None  # the open phase, kept with a new starting position
     open_code: str | None  # the phase open after (None: the game is over)
-    open_state: dict[str, Any] | None
+    open_state: dict[str, Any] | None  # as stored: the open phase's start, or the last one's end
+    open_position: StoredState | None  # ``open_state`` read
     open_unfit: tuple[UnfitOrder, ...]  # orders already given for the open phase that no longer fit
     open_unfit_rows: tuple[int, ...]
     notes: tuple[str, ...]
@@ -90,14 +98,16 @@ def _redo(variant: Variant, stored: StoredPhase, state_before: dict[str, Any], o
           rulings: tuple[AppliedRuling, ...] = ()) -> RedonePhase:
     outcome = adjudicate_position(variant, state_before, orders)
     results = record_rulings(outcome.results, rulings)
+    typed = stored_result(results) if rulings else outcome.typed_results
     return RedonePhase(stored=stored, state_before=state_before, orders=orders, results=results,
-                       state_after=outcome.state_after, winner=outcome.winner, unfit=unfit_orders(stored.code, results))
+                       state_after=outcome.state_after, typed_results=typed, typed_after=outcome.typed_after,
+                       winner=outcome.winner, unfit=unfit_orders(stored.code, typed))
 
 
 def _chain(db: Session, game: Game, phase_code: str) -> list[StoredPhase]:
     rows = queries.phases_of(db, game.id, processed_only=False)
     for index, row in enumerate(rows):
-        if row.code == phase_code.upper() and row.status == "processed":
+        if row.code == phase_code.upper() and row.status == PhaseStatus.PROCESSED:
             return [StoredPhase.of(r) for r in rows[index:]]
     raise DomainError("no_such_phase", f"no processed phase {phase_code.upper()} in game '{game.name}'")
 
@@ -134,7 +144,7 @@ def plan_override(db: Session, game: Game, phase_code: str, changes: OverrideCha
     orders = apply_order_changes(variant, state, first.orders, changes.orders)
     orders, rulings = apply_rulings(variant, state, orders, changes.rulings, first.code)
     target = _redo(variant, first, first.state_before, orders, rulings)
-    current_old = next((s for s in chain if s.status == "open"), None)
+    current_old = next((s for s in chain if s.status == PhaseStatus.OPEN), None)
     replayed: list[RedonePhase] = []
     dropped: list[StoredPhase] = []
     skipped: list[StoredPhase] = []
@@ -142,13 +152,14 @@ def plan_override(db: Session, game: Game, phase_code: str, changes: OverrideCha
     kept_open: StoredPhase | None = None
     open_code: str | None = None
     open_state: dict[str, Any] | None = None
+    open_position: StoredState | None = None
     previous, index = target, 1
     while True:
         if previous.winner:
             dropped = chain[index:]
             notes.append(f"{previous.winner} wins in {previous.code}; the game ends there.")
             break
-        next_code = str(previous.state_after.get("phase"))
+        next_code = previous.typed_after.phase
         ahead = next((j for j in range(index, len(chain)) if chain[j].code == next_code), None)
         if ahead is not None and ahead > index:  # a phase no longer played (a retreat without dislodgements)
             skipped.extend(chain[index:ahead])
@@ -157,12 +168,13 @@ def plan_override(db: Session, game: Game, phase_code: str, changes: OverrideCha
         stored = chain[index] if index < len(chain) else None
         if stored is None or stored.code != next_code:
             dropped = chain[index:]
-            open_code, open_state = next_code, previous.state_after
+            open_code, open_state, open_position = next_code, previous.state_after, previous.typed_after
             was = f"instead of {stored.code}" if stored is not None else "instead of the end of the game"
             notes.append(f"{next_code} now follows {previous.code} ({was}); the game goes on from {next_code}.")
             break
-        if stored.status == "open":
-            kept_open, open_code, open_state = stored, stored.code, previous.state_after
+        if stored.status == PhaseStatus.OPEN:
+            kept_open, open_code = stored, stored.code
+            open_state, open_position = previous.state_after, previous.typed_after
             break
         position = game_engine.state_of(variant, previous.state_after)
         later_orders = game_engine.retype_orders(position, stored.orders)
@@ -185,7 +197,8 @@ def plan_override(db: Session, game: Game, phase_code: str, changes: OverrideCha
     return ReplayPlan(
         rules=rules, variant=variant, target=target, rulings=rulings, replayed=tuple(replayed),
         dropped=(*skipped, *dropped), current_old=current_old.code if current_old else None,
-        current_state_old=current_old.state_before if current_old else last.state_after,
+        current_state_old=stored_state(current_old.state_before) if current_old else last.state_after,
         kept_open=kept_open, open_code=open_code, open_state=open_state if open_code else previous.state_after,
+        open_position=open_position if open_code else previous.typed_after,
         open_unfit=open_unfit, open_unfit_rows=open_rows, notes=tuple(notes),
     )

@@ -10,13 +10,15 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Phase
+from app.db.statuses import PhaseStatus
 from app.services.errors import DomainError
+from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import require_master
 from app.services.kernel.context import Judge
 from app.services.override.apply import OverridePreview, preview_override
 from app.services.override.changes import OverrideChanges
 from app.services.override.plan import plan_override
+from app.services.ruleset.stored import stored_state
 
 __all__ = ["OverrideReview", "PhaseOrders", "phase_orders", "review_override"]
 
@@ -44,7 +46,7 @@ class OverrideReview:
 
 def _processed(db: Session, game: Game, code: str) -> Phase:
     phase = db.scalar(select(Phase).where(Phase.game_id == game.id, func.upper(Phase.code) == code.upper(),
-                                          Phase.status == "processed").order_by(Phase.seq.desc()))
+                                          Phase.status == PhaseStatus.PROCESSED).order_by(Phase.seq.desc()))
     if phase is None:
         raise DomainError("no_phase", f"game '{game.name}' has no processed phase {code.upper()}")
     return phase
@@ -52,10 +54,10 @@ def _processed(db: Session, game: Game, code: str) -> Phase:
 
 def phase_orders(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str) -> PhaseOrders:
     """The orders of every power of a processed phase, as the adjudicator got them (defaults left out)."""
-    require_master(actor, game)
+    require_gm(actor, game)
     phase = _processed(db, game, phase_code)
     parsed = phase.orders_parsed or {}
-    powers = [p for p in (phase.state_before or {}).get("units", {}) if isinstance(p, str)]
+    powers = list(stored_state(phase.state_before).units)
     powers += [p for p in parsed if p not in powers]
     return PhaseOrders(phase.code, tuple((p.upper(), tuple(str(o) for o in parsed.get(p) or [])) for p in powers))
 

@@ -12,8 +12,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game
+from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import require_master
 
 __all__ = ["AuditLine", "Correction", "audit_log", "corrections_of"]
 
@@ -61,7 +61,7 @@ def _correction(entry: AuditEntry) -> Correction:
 def corrections_of(db: Session, actor: Actor, game: Game, phase: str | None = None) -> tuple[Correction, ...]:
     """The game's corrections, newest first; with ``phase``, those that changed its results (the
     phase corrected, or replayed after it)."""
-    require_master(actor, game)
+    require_gm(actor, game)
     rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action == "override")
                       .order_by(AuditEntry.id.desc()))
     found = (_correction(row) for row in rows)
@@ -70,7 +70,7 @@ def corrections_of(db: Session, actor: Actor, game: Game, phase: str | None = No
 
 def audit_log(db: Session, actor: Actor, game: Game) -> tuple[AuditLine, ...]:
     """Every audit row of the game, newest first, for its GM."""
-    require_master(actor, game)
+    require_gm(actor, game)
     rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id).order_by(AuditEntry.id.desc()))
     return tuple(AuditLine(id=row.id, at=row.created_at, by=row.actor, action=row.action,
                            phase=(str(row.detail.get("phase")) if (row.detail or {}).get("phase") else None),

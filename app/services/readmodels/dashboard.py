@@ -18,8 +18,10 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, InboundMessage, OutboundMessage, Phase, Player, Press
 from app.db.models_web import GmAccount, GmAccountGame
+from app.db.statuses import RUNNING, GameStatus, InboundStatus, PhaseStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.games.contests import open_contest_count
+from app.services.kernel.access import require_gm, require_gm_role
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.mailout.display import readable_mail, shown_text
@@ -31,6 +33,7 @@ from app.services.ruleset import engine as game_engine
 from app.services.ruleset.kinds import ruleset_for
 from app.services.ruleset.phases import PhaseName
 from app.services.ruleset.powers import PowerBook
+from app.services.ruleset.stored import StoredState, stored_outcome, stored_result, stored_state
 
 __all__ = [
     "Attention",
@@ -157,7 +160,12 @@ class OrderOutcome:
     reason: str | None
     explanation: str | None
     default: bool
-    outcome: dict[str, Any] | None  # the engine's structured outcome, when it stores one
+    outcome: dict[str, Any] | None  # the engine's structured outcome in its stored shape (the API's), when stored
+
+    @property
+    def decided(self) -> game_engine.Outcome | None:
+        """``outcome`` as the engine's typed outcome (what the review reads)."""
+        return stored_outcome(self.outcome)
 
 
 @dataclass(frozen=True)
@@ -196,18 +204,11 @@ class PublicGame:
 # -- access ----------------------------------------------------------------------
 
 
-def _require_gm(actor: Actor) -> None:
-    if actor.role not in (Role.GM, Role.KEEPER):
-        raise DomainError("not_gm", "Only a game's GM may see this.")
-
-
 def _game_for(db: Session, actor: Actor, name: str) -> Game:
-    _require_gm(actor)
     game = queries.game_by_name(db, name)
     if game is None:
         raise DomainError("no_game", f"There is no game '{name}'.")
-    if actor.role is not Role.KEEPER and actor.game_id != game.id:
-        raise DomainError("not_gm", f"You are not the GM of game '{game.name}'.")
+    require_gm(actor, game)
     return game
 
 
@@ -223,17 +224,23 @@ def _book(judge: Judge, game: Game) -> PowerBook:
 # -- the overview ----------------------------------------------------------------
 
 
-def _open_state(db: Session, game: Game) -> tuple[Phase | None, dict[str, Any]]:
+def _position(game: Game, data: dict[str, Any] | None) -> StoredState | None:
+    """A stored position of a map game (None: none yet, or a game without a drawn position)."""
+    return stored_state(data) if data and ruleset_for(game.variant).has_map else None
+
+
+def _open_state(db: Session, game: Game) -> tuple[Phase | None, StoredState | None]:
+    """The open phase and its position, else the position the last processed phase left."""
     phase = queries.open_phase(db, game.id)
     if phase is not None:
-        return phase, phase.state_before or {}
+        return phase, _position(game, phase.state_before)
     done = queries.phases_of(db, game.id)
-    return None, (done[-1].state_after or {}) if done else {}
+    return None, _position(game, done[-1].state_after) if done else None
 
 
 def _order_statuses(judge: Judge, db: Session, game: Game, phase: Phase | None) -> dict[str, Any]:
     """Power -> order status, for map games with an open phase (others have none to show)."""
-    if phase is None or game.status not in ("active", "paused") or "units" not in (phase.state_before or {}):
+    if phase is None or game.status not in RUNNING or "units" not in (phase.state_before or {}):
         return {}
     return {seat.power: status for seat, status in seat_statuses(db, game, phase) if seat.power}
 
@@ -241,29 +248,29 @@ def _order_statuses(judge: Judge, db: Session, game: Game, phase: Phase | None) 
 def _attention(judge: Judge, db: Session, game: Game, not_ordered: list[str]) -> list[Attention]:
     flags: list[Attention] = []
     quarantined = db.scalar(select(func.count()).select_from(InboundMessage).where(
-        InboundMessage.game_id == game.id, InboundMessage.status == "quarantined")) or 0
+        InboundMessage.game_id == game.id, InboundMessage.status == InboundStatus.QUARANTINED)) or 0
     if quarantined:
         flags.append(Attention("quarantined_mail", f"{quarantined} quarantined mail"))
     contested = open_contest_count(db, game)
     if contested:
         flags.append(Attention("contested", f"{contested} contested phase{'s' if contested > 1 else ''}"))
-    if game.status == "paused":
+    if game.status == GameStatus.PAUSED:
         flags.append(Attention("paused", f"paused: {game.paused_reason or 'by the GM'}"))
-    if game.status == "active" and game.deadline is not None and game.deadline <= judge.now() and not_ordered:
+    if game.status == GameStatus.ACTIVE and game.deadline is not None and game.deadline <= judge.now() and not_ordered:
         flags.append(Attention("late", "late: " + ", ".join(not_ordered)))
-    seats = [s for s in game.players if s.role == "player"]
+    seats = [s for s in game.players if s.role == SeatRole.PLAYER]
     book = _book(judge, game)
-    absent = [book.name(s.power) if s.power else s.email for s in seats if s.status == "absent"]
+    absent = [book.name(s.power) if s.power else s.email for s in seats if s.status == SeatStatus.ABSENT]
     if absent:
         flags.append(Attention("absent", "absent: " + ", ".join(absent)))
-    disorder = [book.name(s.power) if s.power else s.email for s in seats if s.status in ("cd", "abandoned")]
+    disorder = [book.name(s.power) if s.power else s.email for s in seats if s.status in (SeatStatus.CD, SeatStatus.ABANDONED)]
     if disorder:
         flags.append(Attention("civil_disorder", "civil disorder: " + ", ".join(disorder)))
     return flags
 
 
 def _summary(judge: Judge, db: Session, game: Game) -> GameSummary:
-    phase, _state = _open_state(db, game)
+    phase = queries.open_phase(db, game.id)
     statuses = _order_statuses(judge, db, game, phase)
     book = _book(judge, game)
     owing = [(book.name(p), s) for p, s in statuses.items() if s.needs_orders and not s.complete]
@@ -280,7 +287,7 @@ def _summary(judge: Judge, db: Session, game: Game) -> GameSummary:
 
 def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameSummary, ...]:
     """Every game of the judgekeeper; a GM's linked games that are still run from their address."""
-    _require_gm(actor)
+    require_gm_role(actor)
     stmt = select(Game).order_by(Game.name)
     if actor.role is not Role.KEEPER:
         linked = select(GmAccountGame.game_id).join(GmAccount, GmAccount.id == GmAccountGame.account_id).where(
@@ -293,15 +300,15 @@ def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameSummary, ..
 
 
 def _power_views(judge: Judge, db: Session, game: Game, phase: Phase | None,
-                 state: dict[str, Any]) -> list[PowerView]:
+                 state: StoredState | None) -> list[PowerView]:
     book = _book(judge, game)
-    seats: dict[str, Player] = {s.power: s for s in game.players if s.power and s.role == "player"}
+    seats: dict[str, Player] = {s.power: s for s in game.players if s.power and s.role == SeatRole.PLAYER}
     statuses = _order_statuses(judge, db, game, phase)
     rows = queries.orders_for(db, game.id, phase.code) if phase is not None else []
-    units = state.get("units") or {}
-    centres = state.get("centers") or state.get("centres") or {}
+    units = state.units if state is not None else {}
+    centres = state.centres if state is not None else {}
     powers = [p for p in book.ids if p in seats or p in units or p in centres] or list(seats)
-    if game.status == "forming":  # every power, with its player once the GM has assigned it
+    if game.status == GameStatus.FORMING:  # every power, with its player once the GM has assigned it
         powers = list(book.ids)
     views = []
     for power in powers:
@@ -362,16 +369,16 @@ def _phase_entries(db: Session, game: Game) -> list[PhaseEntry]:
 
 def _centre_history(judge: Judge, db: Session, game: Game) -> CentreHistory:
     phases = queries.phases_of(db, game.id, processed_only=True)
-    if not phases:
+    if not phases or not ruleset_for(game.variant).has_map:
         return CentreHistory((), ())
     points: dict[str, dict[str, int]] = {}
-    start = phases[0].state_before.get("centers") or {}
+    start = stored_state(phases[0].state_before).centre_counts()
     if start:
-        points["start"] = {p: len(c) for p, c in start.items()}
+        points["start"] = start
     for phase in phases:
-        centres = (phase.state_after or {}).get("centers")
-        if centres:
-            points[PhaseName(phase.code).year] = {p: len(c) for p, c in centres.items()}
+        after = _position(game, phase.state_after)
+        if after is not None and after.centres:
+            points[PhaseName(phase.code).year] = after.centre_counts()
     book = _book(judge, game)
     present = {p for counts in points.values() for p in counts}
     powers = [p for p in book.ids if p in present] + sorted(present - set(book.ids))
@@ -412,7 +419,7 @@ def show_mail(judge: Judge, db: Session, actor: Actor, name: str, direction: str
 
 def _find_phase(db: Session, game: Game, code: str) -> Phase:
     phase = db.scalar(select(Phase).where(Phase.game_id == game.id, func.upper(Phase.code) == code.upper(),
-                                          Phase.status != "rolled_back").order_by(Phase.seq.desc()))
+                                          Phase.status != PhaseStatus.ROLLED_BACK).order_by(Phase.seq.desc()))
     if phase is None:
         raise DomainError("no_phase", f"Game '{game.name}' has no phase {code.upper()}.")
     return phase
@@ -422,15 +429,17 @@ def show_phase(judge: Judge, db: Session, actor: Actor, name: str, code: str) ->
     """A phase with its stored results: every order's result, reason and structured outcome."""
     game = _game_for(db, actor, name)
     phase = _find_phase(db, game, code)
-    result = phase.results or {}
+    has_map = ruleset_for(game.variant).has_map
+    result = stored_result(phase.results) if phase.results and has_map else None
     orders = tuple(OrderOutcome(
-        power=str(e.get("power", "")), order=str(e.get("order", "")), result=str(e.get("result", "")),
-        reason=e.get("reason"), explanation=e.get("explanation"), default=bool(e.get("default")),
-        outcome=e.get("outcome") if isinstance(e.get("outcome"), dict) else None,
-    ) for e in result.get("orders", []))
-    after = phase.state_after or {}
+        power=e.power, order=e.order, result=e.result, reason=e.reason, explanation=e.explanation, default=e.default,
+        outcome=game_engine.outcome_json(e.outcome) if e.outcome is not None else None,
+    ) for e in (result.orders if result is not None else ()))
+    after = _position(game, phase.state_after)
     return PhaseOutcomes(game.name, phase.code, phase.status, phase.processed_at, orders,
-                         dict(after.get("units") or {}), dict(after.get("centers") or {}), phase.results_text)
+                         {p: list(u) for p, u in after.units.items()} if after is not None else {},
+                         {p: list(c) for p, c in after.centres.items()} if after is not None else {},
+                         phase.results_text)
 
 
 # -- the public page -------------------------------------------------------------
@@ -441,9 +450,9 @@ def _hidden_swaps(phases: list[Phase]) -> dict[str, str]:
     done = {p.code.upper() for p in phases}
     swaps: dict[str, str] = {}
     for phase in phases:
-        for hidden in (phase.results or {}).get("hidden") or []:
-            if str(hidden.get("reveal_after", "")).upper() not in done:
-                swaps[str(hidden["unit"])] = str(hidden["public"])
+        for hidden in stored_result(phase.results).hidden if phase.results else ():
+            if hidden.reveal_after.upper() not in done:
+                swaps[hidden.unit] = hidden.public
     return swaps
 
 
@@ -453,15 +462,20 @@ def show_public_game(judge: Judge, db: Session, actor: Actor, name: str) -> Publ
     if game is None:
         raise DomainError("no_game", f"There is no game '{name}'.")
     done = queries.phases_of(db, game.id, processed_only=True)
-    state = (done[-1].state_after or {}) if done else (_open_state(db, game)[1] if game.status != "forming" else {})
-    swaps = _hidden_swaps(done)
+    if done:
+        state = _position(game, done[-1].state_after)
+    else:
+        state = _open_state(db, game)[1] if game.status != GameStatus.FORMING else None
     book = _book(judge, game)
-    shown = {p: [swaps.get(u, u) for u in us] for p, us in (state.get("units") or {}).items()}
-    if ruleset_for(game.variant).has_map:  # Small World's secret starts: undeclared until their reveal is published
+    units: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    centres: tuple[tuple[str, int], ...] = ()
+    if state is not None:  # a map game: Small World's secret starts undeclared until their reveal is published
+        swaps = _hidden_swaps(done)
         variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
-        shown = public_units(variant, {p.code.upper() for p in done}, shown)
-    units = tuple((book.name(p), tuple(us)) for p, us in shown.items() if us)
-    centres = tuple((book.name(p), len(cs)) for p, cs in (state.get("centers") or {}).items() if cs)
+        shown = public_units(variant, {p.code.upper() for p in done},
+                             {p: [swaps.get(u, u) for u in us] for p, us in state.units.items()})
+        units = tuple((book.name(p), tuple(us)) for p, us in shown.items() if us)
+        centres = tuple((book.name(p), len(cs)) for p, cs in state.centres.items() if cs)
     return PublicGame(
         name=game.name, variant=game.variant, status=game.status, phase=game.phase, deadline=game.deadline,
         units=units, centres=centres, phases=tuple(_phase_entries(db, game)),

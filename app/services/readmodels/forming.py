@@ -12,12 +12,14 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
 from app.db.models_web import GmAccountGame
+from app.db.statuses import GameStatus, SeatRole
 from app.services.dod3.setup import GameCreated as Dod3Created
 from app.services.dod3.setup import new_dod3_game
 from app.services.dod3.store import is_dod3, seat_of, setup_of
 from app.services.errors import DomainError
-from app.services.kernel.access import audit, book_of, gm_game
-from app.services.kernel.actor import Actor, Role
+from app.services.kernel.access import book_of, gm_game, require_gm_role
+from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 
 __all__ = ["Dod3Group", "FormingView", "JoinedPlayer", "assign_power", "create_linked_dod3_game", "show_forming"]
@@ -58,7 +60,7 @@ def _joined(seats: list[Player], names: dict[str, str]) -> tuple[JoinedPlayer, .
 def show_forming(judge: Judge, db: Session, actor: Actor, game: Game) -> FormingView | None:
     """The forming game's players (None once it has started)."""
     gm_game(db, actor)
-    if game.status != "forming":
+    if game.status != GameStatus.FORMING:
         return None
     if is_dod3(game):
         setup = setup_of(game)
@@ -69,7 +71,7 @@ def show_forming(judge: Judge, db: Session, actor: Actor, game: Game) -> Forming
         return FormingView(len(groups), (), (), tuple(groups), all(g.address for g in groups))
     book = book_of(judge, game)
     names = {pid: book.name(pid) for pid in book.ids}
-    seats = sorted((s for s in game.players if s.role == "player"), key=lambda s: s.id)
+    seats = sorted((s for s in game.players if s.role == SeatRole.PLAYER), key=lambda s: s.id)
     return FormingView(len(book.ids), _joined(seats, names), tuple(names.items()),
                        ready=len(seats) == len(book.ids))
 
@@ -77,16 +79,16 @@ def show_forming(judge: Judge, db: Session, actor: Actor, game: Game) -> Forming
 def assign_power(judge: Judge, db: Session, actor: Actor, seat_id: int, power: str) -> JoinedPlayer:
     """Give a joined player a power before the start (``""``: back to the deal at the start)."""
     game = gm_game(db, actor)
-    if game.status != "forming" or is_dod3(game):
+    if game.status != GameStatus.FORMING or is_dod3(game):
         raise DomainError("not_forming", f"game '{game.name}' is not a forming game whose powers are dealt")
     seat = db.get(Player, seat_id)
-    if seat is None or seat.game_id != game.id or seat.role != "player":
+    if seat is None or seat.game_id != game.id or seat.role != SeatRole.PLAYER:
         raise DomainError("no_player", f"game '{game.name}' has no such player")
     book = book_of(judge, game)
     pid = book.find(power) if power.strip() else None
     if power.strip() and pid is None:
         raise DomainError("unknown_power", f"no power called '{power}'")
-    holder = next((s for s in game.players if s.role == "player" and s.power == pid and s.id != seat.id), None)
+    holder = next((s for s in game.players if s.role == SeatRole.PLAYER and s.power == pid and s.id != seat.id), None)
     if pid is not None and holder is not None:
         raise DomainError("power_taken", f"{book.name(pid)} is already assigned to {holder.email}")
     seat.power = pid
@@ -99,8 +101,7 @@ def create_linked_dod3_game(judge: Judge, db: Session, actor: Actor, account_id:
                             grouping: str, soviets: str = "") -> Dod3Created:
     """``DOD3 CREATE name password PRESET grouping [SOVIETS side]`` for the signed-in GM, whose
     account is linked to the new game (issue 21.2): the players of the rule 3.1 grouping, to seat."""
-    if actor.role not in (Role.GM, Role.KEEPER):
-        raise DomainError("not_gm", "sign in as a GM first")
+    require_gm_role(actor)
     if not password.strip():
         raise DomainError("no_password", "give the game a master password")
     if grouping.strip() == "2" and not soviets.strip():

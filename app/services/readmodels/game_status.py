@@ -11,11 +11,12 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import InboundMessage
+from app.db.statuses import RUNNING, SeatRole
 from app.services.kernel.access import book_of, gm_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.orders.submit import seat_statuses
-from app.services.ruleset.timing import game_setting
+from app.services.ruleset.options import options_of
 from app.services.seats.takeover import VACANT, is_vacant
 
 __all__ = ["GameOverview", "PowerLine", "game_overview"]
@@ -61,21 +62,22 @@ def game_overview(judge: Judge, db: Session, actor: Actor) -> GameOverview:
     """STATUS from the GM: the whole game at a glance."""
     game = gm_game(db, actor)
     book = book_of(judge, game)
-    phase = queries.open_phase(db, game.id) if game.status in ("active", "paused") else None
+    options = options_of(game)
+    phase = queries.open_phase(db, game.id) if game.status in RUNNING else None
     statuses = {seat.id: status for seat, status in seat_statuses(db, game, phase)} if phase else {}
     mails = _last_mails(db, game.id)
     lines = []
-    seats = sorted((s for s in game.players if s.role == "player" and s.power),
+    seats = sorted((s for s in game.players if s.role == SeatRole.PLAYER and s.power),
                    key=lambda s: book.ids.index(s.power) if s.power in book.ids else len(book.ids))
     for seat in seats:
         status = statuses.get(seat.id)
         lines.append(PowerLine(
             power=seat.power or "", power_name=book.name(seat.power or ""), player=seat.email,
-            status=seat.status + (", abandoned" if seat.status not in VACANT and is_vacant(seat, game.settings)
+            status=seat.status + (", abandoned" if seat.status not in VACANT and is_vacant(seat, options)
                                   else ""),
             needs_orders=bool(status and status.needs_orders), complete=bool(status is None or status.complete),
             missing=tuple(status.missing) if status else (), builds_missing=status.builds_missing if status else 0,
             orders=len(status.orders) if status else 0, wait=seat.wait, last_mail=mails.get(seat.email.lower())))
     return GameOverview(game=game.name, status=game.status, phase=game.phase, deadline=game.deadline,
-                        grace_until=game.grace_until, timezone=str(game_setting(game.settings, "timezone")),
+                        grace_until=game.grace_until, timezone=options.timezone,
                         powers=tuple(lines))

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
+from app.db.statuses import LIVE_GAMES, SeatRole
 from app.services.kernel.access import book_of, find_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.results.centres import projected_centres
 from app.services.results.report import Names
+from app.services.ruleset.kinds import ruleset_for
+from app.services.ruleset.options import options_of
 from app.services.ruleset.phases import PhaseName
-from app.services.ruleset.timing import game_setting
+from app.services.ruleset.stored import StoredState, stored_state
 
 __all__ = ["GameInfo", "GameRow", "History", "SeatRow", "Summary", "game_history", "game_info", "game_summary",
            "list_games"]
@@ -68,7 +71,7 @@ class Summary:
 
 def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameRow, ...]:
     """The games forming or in play, by name."""
-    games = db.scalars(select(Game).where(Game.status.in_(("forming", "active", "paused"))).order_by(Game.name))
+    games = db.scalars(select(Game).where(Game.status.in_(LIVE_GAMES)).order_by(Game.name))
     return tuple(GameRow(g.name, g.variant, g.status, g.phase) for g in games)
 
 
@@ -76,9 +79,10 @@ def game_info(judge: Judge, db: Session, actor: Actor, name: str) -> GameInfo:
     game = find_game(db, name)
     book = book_of(judge, game)
     seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email) for s in game.players)
-    press = game.press + (" (postal)" if game_setting(game.settings, "postal_press") else "")
+    options = options_of(game)
+    press = game.press + (" (postal)" if options.postal_press else "")
     return GameInfo(game.name, game.variant, game.status, press, game.phase, game.deadline,
-                    str(game_setting(game.settings, "timezone")), seats)
+                    options.timezone, seats)
 
 
 def game_history(judge: Judge, db: Session, actor: Actor, name: str, start: str | None = None,
@@ -105,18 +109,20 @@ def game_summary(judge: Judge, db: Session, actor: Actor, name: str) -> Summary:
     book = book_of(judge, game)
     supply = Names(judge.variant_data(game.variant)).centres
     centres: list[tuple[str, tuple[int, ...]]] = []
+    has_map = ruleset_for(game.variant).has_map
     for phase in queries.phases_of(db, game.id):
         if not phase.state_after:
             continue
-        held: dict[str, list[str]] = {p.upper(): list(c) for p, c in (phase.state_after.get("centers") or {}).items()}
-        if _fall_before_retreats(phase.code, phase.state_after):
-            held = projected_centres(held, phase.state_after.get("units") or {}, supply)
-        centres.append((phase.code, tuple(len(held.get(p, [])) for p in book.ids)))
+        after = stored_state(phase.state_after) if has_map else None
+        held: Mapping[str, Sequence[str]] = after.centres if after is not None else {}
+        if after is not None and _fall_before_retreats(phase.code, after):
+            held = projected_centres(held, after.units, supply)
+        centres.append((phase.code, tuple(len(held.get(p, ())) for p in book.ids)))
     players = tuple(SeatRow(book.name(s.power) if s.power else "?", s.status, s.email)
-                    for s in game.players if s.role == "player")
+                    for s in game.players if s.role == SeatRole.PLAYER)
     return Summary(game.name, game.variant, game.status, tuple(book.ids), tuple(centres), players)
 
 
-def _fall_before_retreats(code: str, state_after: dict[str, Any]) -> bool:
-    name, following = PhaseName(code), PhaseName(str(state_after.get("phase") or ""))
+def _fall_before_retreats(code: str, state_after: StoredState) -> bool:
+    name, following = PhaseName(code), PhaseName(state_after.phase)
     return name.kind == "movement" and name.season == "Fall" and following.kind == "retreat"

@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, InboundMessage, OutboundMessage, Player
+from app.db.statuses import InboundStatus, OutboundStatus
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.mailout.redact import mask_passwords
@@ -21,7 +22,9 @@ __all__ = ["MAIL_PAGE_SIZE", "MailFilter", "MailLogPage", "mail_log_page"]
 
 MAIL_PAGE_SIZE = 25
 DIRECTIONS = ("in", "out")
-STATUSES = ("received", "done", "ignored", "failed", "quarantined", "pending", "sending", "sent")
+# the statuses a stored mail can have, each once ("failed" is both kinds'): the filter's choices
+STATUSES: tuple[str, ...] = tuple(dict.fromkeys(s for s in (*InboundStatus, *OutboundStatus)
+                                                if s is not InboundStatus.DUPLICATE))
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ def mail_log_page(judge: Judge, db: Session, actor: Actor, name: str, wanted: Ma
                        status=wanted.status if wanted.status in STATUSES else "", page=wanted.page)
     entries = _entries(db, game, clean)
     quarantined = db.scalar(select(func.count()).select_from(InboundMessage).where(
-        InboundMessage.game_id == game.id, InboundMessage.status == "quarantined")) or 0
+        InboundMessage.game_id == game.id, InboundMessage.status == InboundStatus.QUARANTINED)) or 0
     pages = max(1, -(-len(entries) // MAIL_PAGE_SIZE))
     page = min(max(1, clean.page), pages)
     start = (page - 1) * MAIL_PAGE_SIZE

@@ -14,8 +14,10 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase
+from app.db.statuses import PhaseStatus
 from app.services.errors import DomainError
-from app.services.kernel.actor import Actor, Role
+from app.services.kernel.access import require_gm
+from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.ruleset.kinds import ruleset_for
 
@@ -41,7 +43,7 @@ def _map_game(db: Session, name: str) -> Game:
 
 def _processed(db: Session, game: Game, code: str) -> Phase:
     phase = db.scalar(select(Phase).where(Phase.game_id == game.id, func.upper(Phase.code) == code.upper(),
-                                          Phase.status == "processed").order_by(Phase.seq.desc()))
+                                          Phase.status == PhaseStatus.PROCESSED).order_by(Phase.seq.desc()))
     if phase is None:
         raise DomainError("no_phase", f"Game '{game.name}' has no processed phase {code.upper()}.")
     return phase
@@ -65,8 +67,7 @@ def _of(db: Session, game: Game, code: str | None) -> MapData:
 def gm_map(judge: Judge, db: Session, actor: Actor, name: str, code: str | None = None) -> MapData:
     """The current position (``code`` None) or a processed phase's results, for the game's GM."""
     game = _map_game(db, name)
-    if actor.role is not Role.KEEPER and not (actor.role is Role.GM and actor.game_id == game.id):
-        raise DomainError("not_gm", f"You are not the GM of game '{game.name}'.")
+    require_gm(actor, game)
     return _of(db, game, code)
 
 

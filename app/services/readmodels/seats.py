@@ -14,10 +14,12 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import AuditEntry, Game, Player
+from app.db.statuses import SeatRole, SeatStatus
 from app.services.kernel.access import book_of
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.readmodels.dashboard import gm_game_named
+from app.services.ruleset.options import options_of
 from app.services.seats.takeover import is_vacant
 
 __all__ = ["SeatBoard", "SeatFlags", "TakeoverRequest", "seat_board"]
@@ -60,7 +62,8 @@ class SeatBoard:
 def seat_board(judge: Judge, db: Session, actor: Actor, name: str) -> SeatBoard:
     game = gm_game_named(db, actor, name)
     book = book_of(judge, game)
-    seats = [s for s in game.players if s.role == "player" and s.power]
+    seats = [s for s in game.players if s.role == SeatRole.PLAYER and s.power]
+    options = options_of(game)
     # The deadlines that fell: phases processed at (or after) their deadline, not early nor by the GM's
     # PROCESS (the rule of a missed deadline, ``turn_store``); a new player starts with no misses.
     fell = sum(1 for p in queries.phases_of(db, game.id)
@@ -73,8 +76,8 @@ def seat_board(judge: Judge, db: Session, actor: Actor, name: str) -> SeatBoard:
         rows.append(SeatFlags(book.name(seat.power or ""), seat.email, seat.status, seat.wait, draw,
                               book.name(seat.concede) if seat.concede else None, seat.absence_from,
                               seat.absence_to, seat.misses, seat.missed_in_row,
-                              is_vacant(seat, game.settings), phases, reliability))
-    voters = [s for s in seats if s.status not in ("eliminated", "cd", "abandoned", "resigned")]
+                              is_vacant(seat, options), phases, reliability))
+    voters = [s for s in seats if s.status not in (SeatStatus.ELIMINATED, SeatStatus.CD, SeatStatus.ABANDONED, SeatStatus.RESIGNED)]
     votes = {s.draw for s in voters if s.draw is not None}
     agreed = None
     if len(votes) == 1:
@@ -98,4 +101,4 @@ def _requests(db: Session, game: Game, name: Callable[[str], str],
         waiting.pop((power, address.lower()), None)
         waiting[(power, address.lower())] = TakeoverRequest(power, name(power), address, row.created_at)
     return tuple(r for r in waiting.values()
-                 if r.power_id in seats and is_vacant(seats[r.power_id], game.settings))
+                 if r.power_id in seats and is_vacant(seats[r.power_id], options_of(game)))

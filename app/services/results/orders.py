@@ -7,7 +7,6 @@ The wording comes from the order (``describe_order``) and from the engine's type
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from app.services.ruleset.engine import (
     Board,
@@ -18,15 +17,18 @@ from app.services.ruleset.engine import (
     Land,
     Move,
     Order,
+    Outcome,
     Remove,
     Retreat,
     SupportHold,
     SupportMove,
     Unit,
     Waive,
+    outcomes,
     province_of,
 )
 from app.services.ruleset.powers import PowerBook
+from app.services.ruleset.stored import StoredOrder, StoredState
 
 __all__ = ["UNIT_WORDS", "annotation", "default_note", "describe_order", "units_by_province"]
 
@@ -38,12 +40,12 @@ SUCCESS = {"", "succeeds", "success", "ok", "resolved", "moves", "holds", "true"
 Namer = Callable[[str], str]
 
 
-def units_by_province(state: dict[str, Any]) -> dict[str, tuple[str, str]]:
+def units_by_province(state: StoredState) -> dict[str, tuple[str, str]]:
     """``{"PAR": ("FRANCE", "A")}`` from a stored position (an A/F's type is ``AF``)."""
     where: dict[str, tuple[str, str]] = {}
-    for power, units in (state.get("units") or {}).items():
+    for power, units in state.units.items():
         for unit in units:
-            utype, _, loc = str(unit).partition(" ")
+            utype, _, loc = unit.partition(" ")
             where[loc.split("/")[0].upper()] = (power, "AF" if utype.upper() == "A/F" else utype)
     return where
 
@@ -128,37 +130,33 @@ FAILED_WORDS = {
 }
 
 
-def _outcome_words(outcome: Mapping[str, Any]) -> tuple[str | None, list[str]]:
+def _outcome_words(outcome: Outcome) -> tuple[str | None, list[str]]:
     """What the typed outcome adds to the judges' words: a word that replaces the reason's
     (a build or removal that failed), and notes said after it."""
-    kind = outcome.get("kind")
-    if kind == "too_many":
-        return ("too many builds" if outcome.get("builds") else "too many removals"), []
-    if kind == "site_taken":
+    if isinstance(outcome, outcomes.TooMany):
+        return ("too many builds" if outcome.builds else "too many removals"), []
+    if isinstance(outcome, outcomes.SiteTaken):
         return "site already used", []
-    if kind == "already_removed":
+    if isinstance(outcome, outcomes.AlreadyRemoved):
         return "already removed", []
-    if kind == "retreat_standoff":  # the judges: "(*bounce, destroyed*)"
+    if isinstance(outcome, outcomes.RetreatStandoff):  # the judges: "(*bounce, destroyed*)"
         return None, ["destroyed"]
-    if kind == "landing_failed":
+    if isinstance(outcome, outcomes.LandingFailed):
         return None, ["the army stays aboard"]
-    if kind == "dislodged":
-        failed = outcome.get("failed")
-        word = FAILED_WORDS.get(str(failed.get("kind"))) if isinstance(failed, Mapping) else None
+    if isinstance(outcome, outcomes.Dislodged):
+        word = FAILED_WORDS.get(outcome.failed.kind) if outcome.failed is not None else None
         return word or "dislodged", []
-    if kind == "army_starved":
-        then = outcome.get("then")
-        word, notes = _outcome_words(then) if isinstance(then, Mapping) else (None, [])
+    if isinstance(outcome, outcomes.ArmyStarved):
+        word, notes = _outcome_words(outcome.then)
         return word, [*notes, "army lost at sea"]
     return None, []
 
 
-def annotation(entry: dict[str, Any]) -> str:
+def annotation(entry: StoredOrder) -> str:
     """The judges' ``(*bounce*)``, ``(*cut, dislodged*)``... for one order result."""
-    result = str(entry.get("result") or "").strip().lower()
-    reason = str(entry.get("reason") or "").strip().lower()
-    outcome = entry.get("outcome")
-    replaced, extra = _outcome_words(outcome) if isinstance(outcome, Mapping) else (None, [])
+    result = entry.result.strip().lower()
+    reason = entry.reason.strip().lower()
+    replaced, extra = _outcome_words(entry.outcome) if entry.outcome is not None else (None, [])
     notes: list[str] = []
     if result not in SUCCESS:
         word = replaced or REASON_WORDS.get(reason)
@@ -168,19 +166,16 @@ def annotation(entry: dict[str, Any]) -> str:
             word = "void"
         if word:
             notes.append(word)
-    dislodged = isinstance(outcome, Mapping) and outcome.get("kind") == "dislodged"
-    if (dislodged or entry.get("dislodged_by") or entry.get("dislodged")) and "dislodged" not in notes:
+    if (isinstance(entry.outcome, outcomes.Dislodged) or entry.dislodged_by) and "dislodged" not in notes:
         notes.append("dislodged")
     notes.extend(extra)
     return f"  (*{', '.join(notes)}*)" if notes else ""
 
 
-def default_note(entry: dict[str, Any], order: Order | None) -> str:
+def default_note(entry: StoredOrder, order: Order | None) -> str:
     """Why the judge chose an order nobody gave, when a rule chose it: ``  (least-impact rule)``."""
-    outcome = entry.get("outcome")
-    kind = outcome.get("kind") if isinstance(outcome, Mapping) else None
-    if kind == "least_impact_removal":
+    if isinstance(entry.outcome, outcomes.LeastImpactRemoval):
         return "  (least-impact rule)"
-    if entry.get("default") and isinstance(order, Retreat):
+    if entry.default and isinstance(order, Retreat):
         return "  (no retreat ordered: Right-Hand Rule)"
     return ""

@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.services.results.centres import centre_owners, centre_report, projected_centres, unit_count
 from app.services.results.orders import annotation, default_note, describe_order, units_by_province
-from app.services.ruleset.engine import Build, Convoy, Move, Order, Remove, Waive, province_of
+from app.services.ruleset.engine import Build, Convoy, Move, Order, Remove, Waive, outcomes, province_of
 from app.services.ruleset.phases import PhaseName
 from app.services.ruleset.powers import PowerBook
+from app.services.ruleset.stored import StoredOrder, StoredResult, StoredState
 
 __all__ = ["Names", "ResultsView", "build_results_view", "describe_order", "publishable"]
 
@@ -59,41 +60,35 @@ class Names:
         return name
 
 
-def publishable(result: dict[str, Any], state_after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def publishable(result: StoredResult, state_after: StoredState) -> tuple[StoredResult, StoredState]:
     """The result and position as everyone may read them: a build whose site is secret
     (the engine's `hidden` list, Zeus 5 rule 4) shows as its public form, `F NYK/CAL`,
     until the results of its `reveal_after` phase show where the unit really is."""
-    hidden = result.get("hidden") or []
-    if not hidden:
+    if not result.hidden:
         return result, state_after
-    swap = {str(h["unit"]).upper(): str(h["public"]) for h in hidden}
+    swap = {h.unit.upper(): h.public for h in result.hidden}
     # each unit once, as a whole word: ``F NYK`` never matches inside ``F NYK/CAL``
     pattern = re.compile(r"(?<![\w/])(" + "|".join(re.escape(u) for u in swap) + r")(?![\w/])", re.IGNORECASE)
 
-    def public(text: str | None) -> str | None:
-        if not text:
-            return text
+    def public(text: str) -> str:
         return pattern.sub(lambda m: swap[m.group(1).upper()], text)
 
-    orders = [
-        {**entry, "order": public(entry.get("order")), "normalized": public(entry.get("normalized"))}
-        for entry in result.get("orders", [])
-    ]
-    units = {power: [public(u) for u in units] for power, units in (state_after.get("units") or {}).items()}
-    return {**result, "orders": orders, "units": units}, {**state_after, "units": units}
+    orders = tuple(replace(entry, order=public(entry.order),
+                           normalized=public(entry.normalized) if entry.normalized else entry.normalized)
+                   for entry in result.orders)
+    units = {power: tuple(public(u) for u in items) for power, items in state_after.units.items()}
+    return replace(result, orders=orders, units=units), replace(state_after, units=units)
 
 
-def with_waiting_units(result: dict[str, Any], units: dict[str, list[str]],
+def with_waiting_units(result: StoredResult, units: Mapping[str, Sequence[str]],
                        next_phase: PhaseName | None) -> dict[str, list[str]]:
     """Small World 11.2: after a Fall move, the units still to retreat (with the Winter orders)
     count in the Winter adjustment table, as the engine counts them before the retreats."""
-    if next_phase is None or next_phase.kind != "adjustment" or PhaseName(str(result.get("phase") or "")).kind != "movement":
-        return units
     counted = {power: list(items) for power, items in units.items()}
-    for power, waiting in (result.get("dislodged") or {}).items():
-        if isinstance(waiting, dict):
-            counted.setdefault(str(power).upper(), []).extend(
-                str(unit) for unit, item in waiting.items() if isinstance(item, dict) and item.get("retreats"))
+    if next_phase is None or next_phase.kind != "adjustment" or PhaseName(result.phase).kind != "movement":
+        return counted
+    for waiting in result.retreating:
+        counted.setdefault(waiting.power, []).append(waiting.unit)
     return counted
 
 
@@ -141,10 +136,6 @@ def _wrap(text: str, width: int = 75, indent: str = "") -> list[str]:
     return textwrap.wrap(text, width=width, subsequent_indent=indent, break_on_hyphens=False) or [""]
 
 
-def _order_text(entry: dict[str, Any]) -> str:
-    return str(entry.get("normalized") or entry.get("order") or "")
-
-
 def _sort_key(order: Order | None, text: str, public: Mapping[str, str]) -> tuple[int, str]:
     if isinstance(order, (Build, Remove)):
         return (1, public.get(str(order.unit), str(order.unit)).partition(" ")[2])
@@ -157,35 +148,30 @@ def _sort_key(order: Order | None, text: str, public: Mapping[str, str]) -> tupl
 
 
 ConvoyPath = Callable[[str, str, list[str], bool], Sequence[str]]
-_BY_SEA = {"no_convoy_route", "convoy_disrupted", "paradox"}
+_BY_SEA = (outcomes.NoConvoyRoute, outcomes.ConvoyDisrupted, outcomes.Paradox)
 
 
-def _by_convoy(entry: dict[str, Any]) -> bool:
+def _by_convoy(entry: StoredOrder) -> bool:
     """The engine said this move went (or tried to go) by sea, or the player wrote ``VIA``."""
-    outcome = entry.get("outcome")
-    outcomes = [outcome, outcome.get("failed")] if isinstance(outcome, dict) else []
-    return (_order_text(entry).upper().endswith(" VIA")
-            or any(isinstance(o, dict) and (o.get("by_convoy") or o.get("kind") in _BY_SEA) for o in outcomes))
+    decided = [entry.outcome, entry.outcome.failed if isinstance(entry.outcome, outcomes.Dislodged) else None]
+    return (entry.text.upper().endswith(" VIA")
+            or any((isinstance(o, outcomes.Moved) and o.by_convoy) or isinstance(o, _BY_SEA) for o in decided))
 
 
-def _awaiting_retreat(result: dict[str, Any]) -> dict[str, list[str]]:
+def _awaiting_retreat(result: StoredResult) -> dict[str, list[str]]:
     """The dislodged units that can retreat (they are still in play until the retreat phase)."""
     waiting: dict[str, list[str]] = {}
-    for power, units in (result.get("dislodged") or {}).items():
-        if isinstance(units, dict):
-            waiting[str(power).upper()] = [str(u) for u, item in units.items()
-                                           if isinstance(item, dict) and item.get("retreats")]
+    for unit in result.retreating:
+        waiting.setdefault(unit.power, []).append(unit.unit)
     return waiting
 
 
-def _destroyed_before(entry: dict[str, Any]) -> bool:
+def _destroyed_before(entry: StoredOrder) -> bool:
     """A unit with no retreat, destroyed at the movement phase, that the retreat phase disbands."""
-    outcome = entry.get("outcome")
-    return bool(entry.get("default")) and isinstance(outcome, dict) and outcome.get("kind") == "disbanded" \
-        and bool(outcome.get("no_retreat"))
+    return entry.default and isinstance(entry.outcome, outcomes.Disbanded) and entry.outcome.no_retreat
 
 
-def _convoy_paths(read: list[tuple[dict[str, Any], Order | None]], convoy_path: ConvoyPath) -> dict[int, Sequence[str]]:
+def _convoy_paths(read: list[tuple[StoredOrder, Order | None]], convoy_path: ConvoyPath) -> dict[int, Sequence[str]]:
     """Each convoyed move's path (keyed by the id of its result entry): njudge's
     ``Army London -> North Sea -> Belgium``."""
     fleets: dict[tuple[str, str], list[str]] = {}
@@ -206,28 +192,24 @@ def _convoy_paths(read: list[tuple[dict[str, Any], Order | None]], convoy_path: 
 _PIECES = {"A": "army", "F": "fleet", "A/F": "A/F", "AF": "A/F"}
 
 
-def _dislodged_lines(result: dict[str, Any], units_at: dict[str, tuple[str, str]], book: PowerBook,
+def _dislodged_lines(result: StoredResult, units_at: dict[str, tuple[str, str]], book: PowerBook,
                      names: Names) -> list[str]:
     """The judges' retreat sentences, then the units destroyed where they stood (a standing army)."""
     lines: list[str] = []
     listed: set[str] = set()
-    for pid, units in (result.get("dislodged") or {}).items():
-        pairs: list[tuple[str, Any]] = list(units.items()) if isinstance(units, dict) else [
-            (u if isinstance(u, str) else str(u.get("unit", "")), u) for u in units]
-        for unit, item in pairs:
-            options = list(item.get("retreats") or item.get("options") or []) if isinstance(item, dict) else []
-            utype, _, loc = unit.partition(" ")
-            listed.add(loc.split("/")[0].upper())
-            who = f"The {book.adjective(pid)} {_PIECES.get(utype.upper(), 'unit')} in {names.place(loc)}"
-            if options:
-                spots = [names(o) for o in options]
-                choice = spots[0] if len(spots) == 1 else ", ".join(spots[:-1]) + " or " + spots[-1]
-                lines.extend(_wrap(f"{who} can retreat to {choice}."))
-            else:
-                lines.extend(_wrap(f"{who} with no valid retreats was destroyed."))
-    for entry in result.get("orders") or []:
-        outcome = entry.get("outcome")
-        where = str(outcome.get("dislodged") or "").upper() if isinstance(outcome, dict) else ""
+    for dislodged in result.dislodged:
+        utype, _, loc = dislodged.unit.partition(" ")
+        listed.add(dislodged.province)
+        who = f"The {book.adjective(dislodged.power)} {_PIECES.get(utype.upper(), 'unit')} in {names.place(loc)}"
+        if dislodged.retreats:
+            spots = [names(o) for o in dislodged.retreats]
+            choice = spots[0] if len(spots) == 1 else ", ".join(spots[:-1]) + " or " + spots[-1]
+            lines.extend(_wrap(f"{who} can retreat to {choice}."))
+        else:
+            lines.extend(_wrap(f"{who} with no valid retreats was destroyed."))
+    for entry in result.orders:
+        outcome = entry.outcome
+        where = (outcome.dislodged or "").upper() if isinstance(outcome, outcomes.Moved) else ""
         if not where or where in listed or where not in units_at:
             continue
         listed.add(where)
@@ -242,9 +224,9 @@ def build_results_view(
     game_name: str,
     variant: str,
     judge_id: str,
-    state_before: dict[str, Any],
-    result: dict[str, Any],
-    state_after: dict[str, Any],
+    state_before: StoredState,
+    result: StoredResult,
+    state_after: StoredState,
     book: PowerBook,
     names: Names,
     deadline_text: str,
@@ -255,24 +237,24 @@ def build_results_view(
     convoy_path: ConvoyPath | None = None,
 ) -> ResultsView:
     """``result`` as the engine gave it; ``read_order`` reads an order's stored text (the engine's
-    parser); a build whose site is secret (``result["hidden"]``) shows in its public form;
+    parser); a build whose site is secret (``result.hidden``) shows in its public form;
     ``convoy_path(source, target, fleets, by_convoy)``: the fleets a convoyed move went through."""
-    phase = PhaseName(str(result.get("phase") or state_before.get("phase")))
+    phase = PhaseName(result.phase)
     units_at = units_by_province(state_before)
-    public = {str(h["unit"]): str(h["public"]) for h in result.get("hidden") or []}
+    public = {h.unit: h.public for h in result.hidden}
     blocks: dict[str, PowerBlock] = {}
     for pid in book.ids:
         blocks[pid] = PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers)
-    read = [(entry, read_order(_order_text(entry))) for entry in result.get("orders") or []]
+    read = [(entry, read_order(entry.text)) for entry in result.orders]
     paths = _convoy_paths(read, convoy_path) if convoy_path else {}
-    for entry, order in sorted(read, key=lambda pair: _sort_key(pair[1], _order_text(pair[0]), public)):
+    for entry, order in sorted(read, key=lambda pair: _sort_key(pair[1], pair[0].text, public)):
         if phase.kind == "retreat" and _destroyed_before(entry):
             continue  # the movement results said it was destroyed (njudge lists it once)
-        pid = str(entry.get("power", "")).upper()
+        pid = entry.power
         block = blocks.setdefault(pid, PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers))
         text = (describe_order(order, names, units_at, book, public, place=names.place,
-                               default=bool(entry.get("default")), path=paths.get(id(entry), ()))
-                if order is not None else _order_text(entry))
+                               default=entry.default, path=paths.get(id(entry), ()))
+                if order is not None else entry.text)
         note = annotation(entry)
         why = default_note(entry, order)
         if phase.kind == "movement":
@@ -280,17 +262,15 @@ def build_results_view(
         else:  # the judges pad the power name of retreat and adjustment lines
             block.lines.append(f"{(block.name + ':').ljust(11)} {text}.{note}{why}")
         block.zine_lines.append(f"{text}{note.strip() and ' ' + note.strip()}{why.rstrip() and ' ' + why.strip()}")
-    centres: dict[str, list[str]] = {
-        p.upper(): list(c) for p, c in (result.get("centers") or state_after.get("centers") or {}).items()
-    }
-    next_code = result.get("next_phase") or state_after.get("phase")
-    next_phase = PhaseName(str(next_code)) if next_code else None
-    units_after = {p.upper(): list(u) for p, u in (result.get("units") or state_after.get("units") or {}).items()}
-    winner = result.get("winner")
+    centres = {p: list(c) for p, c in (result.centres or state_after.centres).items()}
+    next_code = result.next_phase or state_after.phase
+    next_phase = PhaseName(next_code) if next_code else None
+    units_after = {p: list(u) for p, u in (result.units or state_after.units).items()}
+    winner = result.winner
     show_centres = (next_phase is not None and next_phase.kind == "adjustment") or bool(winner)
     counted = with_waiting_units(result, units_after, next_phase)
     report = centre_report(book, names, centres, counted, names.centres, show=show_centres,
-                           winner=str(winner) if winner else None, before=previous_centres)
+                           winner=winner or None, before=previous_centres)
     charted = centres
     waiting = _awaiting_retreat(result) if phase.kind == "movement" and phase.season == "Spring" else {}
     if phase.kind == "movement" and phase.season == "Fall":  # the chart shows who owns what after the moves
@@ -301,10 +281,8 @@ def build_results_view(
         in_play = {p: [*units_after.get(p, []), *waiting.get(p, [])] for p in {*units_after, *waiting}}
         report.chart = centre_report(book, names, charted, in_play, names.centres, show=False, winner=None,
                                      before=previous_centres).chart
-    before = {p.upper(): list(c) for p, c in (state_before.get("centers") or {}).items()}
-    owners, changes = centre_owners(book, charted, before, names.centres)
-    retreating = unit_count([u for units in (result.get("dislodged") or {}).values() if isinstance(units, dict)
-                             for u, item in units.items() if isinstance(item, dict) and item.get("retreats")])
+    owners, changes = centre_owners(book, charted, state_before.centres, names.centres)
+    retreating = unit_count([d.unit for d in result.retreating])
     # Small World 11.2: the retreats are ordered with the Winter adjustments, counted as if they get away;
     # a Spring chart counts them in play and says so itself (awaiting_retreat).
     with_adjustments = phase.kind == "movement" and next_phase is not None and next_phase.kind == "adjustment"
@@ -324,7 +302,7 @@ def build_results_view(
         next_deadline_text=next_deadline_text,
         variant_title=names.title or f"{variant.title()} Diplomacy",
         game_over=bool(winner),
-        winner=book.name(str(winner)) if winner else None,
+        winner=book.name(winner) if winner else None,
         nmr=[book.name(p) for p in nmr_powers],
         units_left_out=left_out,
         units_waiting=retreating if with_adjustments else 0,

@@ -1,8 +1,11 @@
 """The engine port: the one place the services reach the engine (an import-linter contract
 keeps it so).  A game's variant with the game's rule options, stored phases to engine values
 and back (through ``app.db.codec``), order checks, what a power must order, adjudication, a
-variant's description and opening position; and the engine's value types the use cases name
-(``Variant``, ``GameState``, ``Order``, ``Unit``...), re-exported.
+variant's description and opening position; the variant registry (the names games are played
+under, their offers and HELP sections: ``app.variants``); and the engine's value types the use
+cases name (``Variant``, ``GameState``, ``Order``, ``Unit``..., the typed outcomes of ``outcomes``),
+re-exported.  A stored phase read as typed values (``StoredState``, ``StoredResult``) is
+``ruleset.stored``'s.
 
 Every call takes a ``Variant`` made by ``game_variant`` (the game's own rule options applied),
 so no engine call can forget them.
@@ -18,6 +21,7 @@ from typing import Any
 from app import variant_json
 from app.db import codec
 from app.engine import api as engine
+from app.engine import outcomes
 from app.engine.adjudicate import OrderInput
 from app.engine.api import GameState, Orderable, OrderCheck, PhaseResult, RuleOptionError, Variant
 from app.engine.convoy import fleet_routes
@@ -38,12 +42,13 @@ from app.engine.orders import (
     Unit,
     Waive,
 )
+from app.engine.outcomes import Outcome
 from app.engine.parse import OrderSyntaxError, parse_order
 from app.engine.setup import read_unit
 from app.engine.variant import with_game_rules
 from app.engine.victory import update_centres
 from app.services.errors import DomainError
-from app.variants import available, load_game_variant, load_variant
+from app.variants import VariantEntry, available, help_section, load_game_variant, load_variant, offered
 
 __all__ = [
     "Board",
@@ -56,6 +61,7 @@ __all__ = [
     "Move",
     "Order",
     "OrderCheck",
+    "Outcome",
     "OrderInput",
     "Orderable",
     "PhaseResult",
@@ -65,6 +71,7 @@ __all__ = [
     "SupportMove",
     "Unit",
     "Variant",
+    "VariantEntry",
     "Waive",
     "adjudicate",
     "available",
@@ -72,13 +79,18 @@ __all__ = [
     "convoy_path",
     "game_rules",
     "game_variant",
+    "help_section",
     "initial_state",
     "load_variant",
+    "offered",
     "order_from_json",
     "order_json",
     "order_need",
     "orders_from_json",
     "orders_json",
+    "outcome_json",
+    "outcome_of",
+    "outcomes",
     "parse_unit",
     "province_of",
     "read_order",
@@ -150,6 +162,17 @@ def order_json(order: Order) -> dict[str, Any]:
 
 def order_from_json(data: Mapping[str, Any]) -> Order:
     return codec.order_from_json(data)
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    """An outcome in the stored shape (``{"kind": "bounced", "by": "MUN", ...}``)."""
+    return codec.outcome_to_json(outcome)
+
+
+def outcome_of(data: Mapping[str, Any]) -> Outcome:
+    """A stored order result's ``outcome`` object as the engine's typed outcome (one of
+    ``outcomes``); ``ValueError`` when it is not one."""
+    return codec.outcome_from_json(data)
 
 
 def orders_json(orders: Mapping[str, Sequence[Order]]) -> dict[str, list[dict[str, Any]]]:

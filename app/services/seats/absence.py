@@ -16,9 +16,11 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game, Player
+from app.db.statuses import SeatRole, SeatStatus
 from app.services.errors import DomainError
-from app.services.kernel.access import audit, book_of, gm_game
+from app.services.kernel.access import book_of, gm_game
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 
@@ -45,7 +47,7 @@ class Absence:
     end: datetime
 
 
-SEATED = ("active", "absent", "cd")
+SEATED = (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD)
 
 
 def inclusive_end(text: str, parsed: datetime) -> datetime:
@@ -110,7 +112,7 @@ def covered_days(spans: list[tuple[datetime, datetime]], window: timedelta) -> f
 def _absences(db: Session, game: Game) -> list[Absence]:
     """Every absence the players now holding a power set in this game (one query for them all,
     not one a seat: a turn's next deadline is cleared of them)."""
-    seats = [seat for seat in game.players if seat.role == "player" and seat.power and seat.status in SEATED]
+    seats = [seat for seat in game.players if seat.role == SeatRole.PLAYER and seat.power and seat.status in SEATED]
     if not seats:
         return []
     details = _recorded_details(db, game)
@@ -150,9 +152,8 @@ def check_absence_cap(judge: Judge, db: Session, game: Game, seat: Player, begin
 
 def record_absence(judge: Judge, db: Session, actor: Actor, game: Game, seat: Player, begins: datetime,
                    ends: datetime) -> None:
-    db.add(AuditEntry(game_id=game.id, actor=actor.address[:320], action=_ACTION, created_at=judge.now(),
-                      detail={"seat": seat.id, "email": seat.email, "power": seat.power,
-                              "start": begins.isoformat(), "end": ends.isoformat()}))
+    audit(db, actor, game, _ACTION, at=judge.now(), seat=seat.id, email=seat.email, power=seat.power,
+          start=begins.isoformat(), end=ends.isoformat())
 
 
 def grant_absence(judge: Judge, db: Session, actor: Actor, power: str, days: int) -> AbsenceGrant:

@@ -8,18 +8,21 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import AuditEntry, Game, Player
+from app.db.models import Game, Player
+from app.db.statuses import GameStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
-from app.services.kernel.access import actor_game, actor_seat, audit, book_of, power_seat
+from app.services.kernel.access import actor_game, actor_seat, book_of, power_seat
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.kernel.security import hash_password, new_token
 from app.services.kernel.uow import OrdersChanged, record
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_master
+from app.services.ruleset.options import options_of
 from app.services.ruleset.powers import full_stop
-from app.services.ruleset.timing import game_setting, parse_when
+from app.services.ruleset.timing import parse_when
 from app.services.seats.absence import check_absence_cap, clear_of_absences, granted_days, inclusive_end, record_absence
 from app.services.seats.takeover import announce_vacancy
 
@@ -72,7 +75,7 @@ def set_wait(judge: Judge, db: Session, actor: Actor, wait: bool) -> bool:
 
 
 def _surviving(game: Game) -> list[Player]:
-    return [s for s in game.players if s.role == "player" and s.power and s.status != "eliminated"]
+    return [s for s in game.players if s.role == SeatRole.PLAYER and s.power and s.status != SeatStatus.ELIMINATED]
 
 
 def set_draw(judge: Judge, db: Session, actor: Actor, powers: str | None) -> DrawVote:
@@ -96,16 +99,15 @@ def set_draw(judge: Judge, db: Session, actor: Actor, powers: str | None) -> Dra
 
 def _declare_agreed_draw(judge: Judge, db: Session, game: Game, by: str) -> bool:
     """Every surviving power with a player voted for the same draw: the game ends in it."""
-    votes = {s.draw for s in _surviving(game) if s.status not in ("cd", "abandoned")}
+    votes = {s.draw for s in _surviving(game) if s.status not in (SeatStatus.CD, SeatStatus.ABANDONED)}
     if len(votes) != 1 or None in votes:
         return False
     wanted = sorted(p for p in (votes.pop() or "").split(",") if p)
     book = book_of(judge, game)
     names = [book.name(p) for p in wanted]
-    game.status, game.deadline = "finished", None
+    game.status, game.deadline = GameStatus.FINISHED, None
     listed_text = ", ".join(names[:-1]) + f", and {names[-1]}" if len(names) > 2 else " and ".join(names)
-    db.add(AuditEntry(game_id=game.id, actor=by[:320], action="draw", created_at=judge.now(),
-                      detail={"powers": wanted}))
+    audit(db, by, game, "draw", at=judge.now(), powers=wanted)
     mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
               f"Game '{game.name}' has been declared a draw between {full_stop(listed_text)}\n"
               f"Congratulations on a well-played game.\n", kind="end")
@@ -115,7 +117,7 @@ def _declare_agreed_draw(judge: Judge, db: Session, game: Game, by: str) -> bool
 def check_standing_draw(judge: Judge, db: Session, game: Game) -> bool:
     """After a processed phase: the votes stand until withdrawn (njudge, DPjudge; issue 22.4), so a
     draw the survivors all voted for (one of them eliminated, or gone to civil disorder) ends the game."""
-    if game.status != "active":
+    if game.status != GameStatus.ACTIVE:
         return False
     return _declare_agreed_draw(judge, db, game, "judge")
 
@@ -132,10 +134,10 @@ def set_concede(judge: Judge, db: Session, actor: Actor, power: str | None) -> C
     if pid is None:
         raise DomainError("unknown_power", f"no power called '{power}'")
     seat.concede = pid
-    others = [s for s in _surviving(game) if s.power != pid and s.status not in ("cd", "abandoned")]
+    others = [s for s in _surviving(game) if s.power != pid and s.status not in (SeatStatus.CD, SeatStatus.ABANDONED)]
     if not (others and all(s.concede == pid for s in others)):
         return Concession(pid, book.name(pid))
-    game.status, game.deadline = "finished", None
+    game.status, game.deadline = GameStatus.FINISHED, None
     audit(db, actor, game, "concede", power=pid)
     mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
               f"Game '{game.name}' has been conceded to {full_stop(book.name(pid))}  Congratulations!\n", kind="end")
@@ -148,7 +150,7 @@ def set_absence(judge: Judge, db: Session, actor: Actor, start: str, end: str) -
     (and so does every deadline the judge sets later: ``absence.clear_of_absences``)."""
     seat = power_seat(db, actor)
     game = actor_game(db, actor)
-    zone = str(game_setting(game.settings, "timezone"))
+    zone = options_of(game).timezone
     now = judge.now()
     begins = parse_when(start.strip(), now, zone) if start.strip() else now
     ends = parse_when(end.strip(), now, zone) if end.strip() else None
@@ -207,11 +209,11 @@ def resign(judge: Judge, db: Session, actor: Actor) -> Resigned:
     """Leave the game: an observer or a player before the start goes; a power is opened for TAKEOVER."""
     seat = actor_seat(db, actor)
     game = actor_game(db, actor)
-    if seat.role == "observer" or game.status == "forming":
+    if seat.role == SeatRole.OBSERVER or game.status == GameStatus.FORMING:
         game.players.remove(seat)
         db.delete(seat)
         return Resigned(True, None)
-    seat.status = "resigned"
+    seat.status = SeatStatus.RESIGNED
     seat.reply_token = new_token()  # its personal reply address no longer signs anyone on
     name = book_of(judge, game).name(seat.power or "")
     mail_master(db, judge, game, f"Diplomacy player resigned {game.name}",

@@ -15,30 +15,31 @@ observers are told of every takeover; a vacancy is announced with a call for a r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import AuditEntry, Game, Player
+from app.db.statuses import GameStatus, SeatStatus
 from app.services.errors import DomainError
-from app.services.kernel.access import audit, book_of, find_game
+from app.services.kernel.access import book_of, find_game
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.kernel.security import hash_password, new_token
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_master
 from app.services.mailout.outbox import enqueue
-from app.services.ruleset.timing import game_setting
+from app.services.ruleset.options import ABANDON_AFTER, GameOptions, options_of
+from app.services.ruleset.stored import stored_state
 
 __all__ = ["ABANDON_AFTER", "TakeoverAsked", "TookOver", "VACANT", "abandon_after", "announce_vacancy",
            "is_vacant", "new_player", "open_takeovers", "request_or_take", "requested_password_hash",
            "tell_previous_player", "welcome_text"]
 
-VACANT = ("resigned", "abandoned")
-ABANDON_AFTER = 2
+VACANT = (SeatStatus.RESIGNED, SeatStatus.ABANDONED)
 
 
 @dataclass(frozen=True)
@@ -60,27 +61,21 @@ class TakeoverAsked:
     power_name: str
 
 
-def open_takeovers(settings: dict[str, Any] | None) -> bool:
-    return str((settings or {}).get("takeover", "approval")) == "open"
+def open_takeovers(options: GameOptions) -> bool:
+    return options.takeover == "open"
 
 
-def abandon_after(settings: dict[str, Any] | None) -> int:
+def abandon_after(options: GameOptions) -> int:
     """How many missed deadlines in a row abandon a power (1 under the NMR policy ``wait``)."""
-    settings = settings or {}
-    if str(settings.get("nmr", "cd")) == "wait":
-        return 1
-    try:
-        return max(1, int(settings.get("abandon_after", ABANDON_AFTER)))
-    except (TypeError, ValueError):
-        return ABANDON_AFTER
+    return options.misses_to_abandon
 
 
-def is_vacant(seat: Player, settings: dict[str, Any] | None) -> bool:
+def is_vacant(seat: Player, options: GameOptions) -> bool:
     """Resigned, ejected (``abandoned``), or missed ``abandon_after`` deadlines in a row: the seat
     keeps its status (civil disorder: its player still gets the results) but may be taken over."""
     if seat.status in VACANT:
         return True
-    return seat.status in ("active", "cd") and seat.missed_in_row >= abandon_after(settings)
+    return seat.status in (SeatStatus.ACTIVE, SeatStatus.CD) and seat.missed_in_row >= abandon_after(options)
 
 
 def tell_previous_player(db: Session, judge: Judge, game: Game, address: str, power_name: str) -> None:
@@ -103,7 +98,7 @@ def requested_password_hash(db: Session, game: Game, power: str, address: str) -
 
 def new_player(seat: Player) -> None:
     """What a seat's new player starts with: no misses, no WAIT, no vote or concession of the last one."""
-    seat.status = "active"
+    seat.status = SeatStatus.ACTIVE
     seat.reply_token = new_token()
     seat.misses = 0
     seat.missed_in_row = 0
@@ -116,20 +111,21 @@ def welcome_text(judge: Judge, db: Session, game: Game, seat: Player, name: str)
     """How a new player of a running game signs on, and where the power stands: the phase, its units
     and centres, the deadline (issue 22.5)."""
     book = book_of(judge, game)
-    zone = str(game_setting(game.settings, "timezone"))
+    zone = options_of(game).timezone
     lines = [f"You now play {name} in game '{game.name}' ({game.variant}).  Sign on with",
              "", f"  SIGNON {book.letter(seat.power or '')}{game.name} <your password>", "",
              f"or simply reply to this mail: replies to {judge.settings.token_address(seat.reply_token)}",
              "sign you on without a password.  Keep that address private.", ""]
     phase = queries.open_phase(db, game.id)
     if phase is not None:
-        state = phase.state_before or {}
-        units = (state.get("units") or {}).get(seat.power or "")
-        centres = (state.get("centers") or {}).get(seat.power or "")
+        drawn = "units" in (phase.state_before or {})  # a position on a map (a DoD III step has its own)
+        state = stored_state(phase.state_before) if drawn else None
+        units = state.units.get(seat.power or "") if state is not None else None
+        centres = state.centres.get(seat.power or "") if state is not None else None
         if units is not None:
-            lines.append(f"Your units: {', '.join(str(u) for u in units) or 'none'}.")
+            lines.append(f"Your units: {', '.join(units) or 'none'}.")
         if centres is not None:
-            lines.append(f"Your supply centres ({len(centres)}): {', '.join(str(c) for c in centres) or 'none'}.")
+            lines.append(f"Your supply centres ({len(centres)}): {', '.join(centres) or 'none'}.")
         lines.append(f"The current phase is {phase.code}; the deadline for its orders is "
                      f"{format_deadline(game.deadline, zone)}.")
         lines.append(f"Send STATUS for the orders your power has so far, HISTORY {game.name} for the results.")
@@ -139,7 +135,7 @@ def welcome_text(judge: Judge, db: Session, game: Game, seat: Player, name: str)
 def announce_vacancy(db: Session, judge: Judge, game: Game, seat: Player, name: str, why: str, *,
                      master: bool = True) -> None:
     """Tell the board (and the GM) that a power has no player, and call for a replacement."""
-    how = ("anyone may take it" if open_takeovers(game.settings)
+    how = ("anyone may take it" if open_takeovers(options_of(game))
            else "the master approves the request")
     mail_game(db, judge, game, f"Diplomacy game {game.name}: {name} needs a new player",
               f"{name} in game '{game.name}' {why}.\n"
@@ -156,9 +152,10 @@ def _vacant_seat(judge: Judge, db: Session, game: Game, power: str) -> tuple[Pla
     if pid is None:
         raise DomainError("unknown_power", f"no power called '{power}'")
     seat = queries.seat_for_power(db, game.id, pid)
-    if seat is None or not is_vacant(seat, game.settings):
+    options = options_of(game)
+    if seat is None or not is_vacant(seat, options):
         raise DomainError("not_vacant", f"{book.name(pid)} is not vacant: only a power that was resigned, "
-                                        f"ejected or abandoned (no orders for {abandon_after(game.settings)} "
+                                        f"ejected or abandoned (no orders for {abandon_after(options)} "
                                         f"deadline(s) in a row) may be taken over")
     return seat, book.name(pid)
 
@@ -169,7 +166,7 @@ def request_or_take(judge: Judge, db: Session, actor: Actor, game_name: str, pow
     game = find_game(db, game_name)
     seat, name = _vacant_seat(judge, db, game, power)
     pid = seat.power or ""
-    if not open_takeovers(game.settings):
+    if not open_takeovers(options_of(game)):
         audit(db, actor, game, "takeover_request", power=pid, address=actor.address,
               password_hash=hash_password(password))  # REPLACE without a password gives it (issue 22.5)
         mail_master(db, judge, game, f"Diplomacy game {game.name}: {actor.address} asks for {name}",
@@ -188,7 +185,7 @@ def request_or_take(judge: Judge, db: Session, actor: Actor, game_name: str, pow
         tell_previous_player(db, judge, game, previous, name)
     mail_game(db, judge, game, f"Diplomacy game {game.name}: takeover",
               f"{name} in game '{game.name}' has a new player.\n", kind="notice")
-    if game.status == "paused" and game.paused_reason == "waiting for a replacement" and not any(
-            s.status == "abandoned" for s in game.players):
-        game.status, game.paused_reason = "active", None
+    if game.status == GameStatus.PAUSED and game.paused_reason == "waiting for a replacement" and not any(
+            s.status == SeatStatus.ABANDONED for s in game.players):
+        game.status, game.paused_reason = GameStatus.ACTIVE, None
     return TookOver(game.id, game.name, seat.id, pid, name, judge.settings.token_address(seat.reply_token))

@@ -15,10 +15,12 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase
+from app.db.statuses import PhaseStatus
 from app.services.kernel.outcome import ProcessError
 from app.services.orders.submit import phase_variant_state, seat_statuses
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import OrderInput, PhaseResult, Variant
+from app.services.ruleset.stored import StoredResult, StoredState, stored_result, stored_state
 
 __all__ = ["Adjudicated", "Adjudication", "ProcessError", "orders_as_json", "orders_as_text", "phase_orders", "stored_order", "PhaseOrders", "adjudicate_open_phase", "adjudicate_phase", "adjudicate_position",
            "collect_orders"]
@@ -57,11 +59,14 @@ class PhaseOrders:
 
 @dataclass(frozen=True)
 class Adjudicated:
-    """The engine's result of one phase, with the stored forms of the result and the next position."""
+    """The engine's result of one phase, with the stored forms of the result and the next position
+    (what is written) and the same read back as the use cases read a stored phase."""
 
     result: PhaseResult
     results: dict[str, Any]  # the stored shape of ``phases.results``
     state_after: dict[str, Any]  # the stored shape of the next phase's ``state_before``
+    typed_results: StoredResult  # ``results`` read
+    typed_after: StoredState  # ``state_after`` read
 
     @property
     def winner(self) -> str | None:
@@ -69,7 +74,7 @@ class Adjudicated:
 
     @property
     def next_phase(self) -> str | None:
-        return None if self.result.winner else str(self.state_after.get("phase") or "") or None
+        return None if self.result.winner else self.typed_after.phase or None
 
 
 @dataclass(frozen=True)
@@ -87,8 +92,9 @@ def adjudicate_position(variant: Variant, state_before: Mapping[str, Any],
     """Pure: a stored position and the accepted orders in, the result and the next position out."""
     state = game_engine.state_of(variant, state_before)
     result = game_engine.adjudicate(variant, state, orders)
-    return Adjudicated(result=result, results=game_engine.result_json(variant, result),
-                       state_after=game_engine.state_json(variant, result.state))
+    results, state_after = game_engine.result_json(variant, result), game_engine.state_json(variant, result.state)
+    return Adjudicated(result=result, results=results, state_after=state_after, typed_results=stored_result(results),
+                       typed_after=stored_state(state_after))
 
 
 def stored_order(row: OrderRow) -> OrderInput | None:
@@ -103,7 +109,7 @@ def stored_order(row: OrderRow) -> OrderInput | None:
 _LIVE_ORDERS = (select(OrderRow)
                 .where(OrderRow.game_id == bindparam("game_id"),
                        OrderRow.phase.not_in(select(Phase.code).where(Phase.game_id == bindparam("game_id"),
-                                                                      Phase.status == "processed",
+                                                                      Phase.status == PhaseStatus.PROCESSED,
                                                                       Phase.seq < bindparam("seq"))))
                 .order_by(OrderRow.power, OrderRow.id))
 

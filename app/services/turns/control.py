@@ -14,9 +14,11 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase
+from app.db.statuses import RUNNING, GameStatus, PhaseStatus
 from app.services.errors import DomainError
+from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import record_audit, require_master
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import TurnOutcome
 from app.services.kernel.render import format_deadline
@@ -78,29 +80,29 @@ class RolledForward:
 
 
 def _running(game: Game) -> None:
-    if game.status not in ("active", "paused"):
+    if game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is {game.status}")
 
 
 def process_now(judge: Judge, db: Session, actor: Actor, game: Game,
                 expected_phase: str | None = None) -> TurnOutcome:
     """PROCESS: the open phase now (``expected_phase`` guards against a stale command)."""
-    require_master(actor, game)
+    require_gm(actor, game)
     _running(game)
     outcome = process_turn(db, judge, game, expected_phase=expected_phase)
-    record_audit(db, actor, game, "process", phase=outcome.phase)
+    audit(db, actor, game, "process", phase=outcome.phase)
     return outcome
 
 
 def preview_turn(judge: Judge, db: Session, actor: Actor, game: Game) -> TurnPreview:
     """PREVIEW: the would-be results of the open phase; nothing is written."""
-    require_master(actor, game)
+    require_gm(actor, game)
     _running(game)
     if not ruleset_for(game.variant).has_map:
         raise DomainError("not_a_map_game", "PREVIEW shows the results of a map game's phase")
     phase, adjudication = adjudicate_open_phase(db, game)
     outcome = adjudication.outcome
-    view = results_view(judge, game, phase, outcome.results, outcome.state_after, adjudication.nmr,
+    view = results_view(judge, game, phase, outcome.typed_results, outcome.typed_after, adjudication.nmr,
                         phase.deadline or game.deadline, None, previous_centres(db, game))
     view.preview = True
     picture = phase_map(db, game, phase.code, phase.state_before, outcome.results, kind="preview")
@@ -121,7 +123,7 @@ def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: 
     """ROLLBACK: reopen an earlier phase (the last processed one by default); ``restore`` keeps its orders.
     The orders given in advance and the seats come back as they were at that phase; ``full`` also
     the players and the game's settings (DPjudge's FULL; ``app/services/turns/snapshot.py``)."""
-    require_master(actor, game)
+    require_gm(actor, game)
     processed = queries.phases_of(db, game.id)
     if not processed:
         raise DomainError("nothing_to_roll_back", "nothing to roll back")
@@ -132,27 +134,27 @@ def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: 
             raise DomainError("no_such_phase", f"no processed phase {target_phase.upper()}")
         target = matches[-1]
     later = list(db.scalars(select(Phase).where(Phase.game_id == game.id, Phase.seq > target.seq,
-                                                Phase.status != "rolled_back")))
+                                                Phase.status != PhaseStatus.ROLLED_BACK)))
     cleared = tuple(dict.fromkeys(([] if restore else [target.code]) + [p.code for p in
                                                                          sorted(later, key=lambda p: p.seq)]))
     for phase in later:
-        phase.status = "rolled_back"
+        phase.status = PhaseStatus.ROLLED_BACK
         queries.clear_orders(db, game.id, phase.code)
     queries.clear_orders(db, game.id, target.code)
     db.flush()
     snapshot.restore(db, game, target, full=full)
     if restore and target.orders_received:
         _restore_orders(db, game, target)
-    target.status = "open"
+    target.status = PhaseStatus.OPEN
     game.phase = target.code
-    if game.status == "finished":
-        game.status = "active"
+    if game.status == GameStatus.FINISHED:
+        game.status = GameStatus.ACTIVE
     game.deadline = clear_of_absences(db, game, judge.now() + timedelta(hours=24))
     target.deadline = game.deadline
     game.grace_until = None
     game.version += 1
     db.flush()
-    record_audit(db, actor, game, "rollback", phase=target.code, restore=restore, full=full)
+    audit(db, actor, game, "rollback", phase=target.code, restore=restore, full=full)
     mails = mail_game(db, judge, game, f"Diplomacy game {game.name} rolled back",
                       _rollback_notice(game, target.code, cleared, restore)
                       + f"\nNew deadline: {format_deadline(game.deadline)}.\n")
@@ -163,24 +165,24 @@ def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: 
 def rollforward(judge: Judge, db: Session, actor: Actor, game: Game) -> RolledForward:
     """ROLLFORWARD: undo a rollback, if nothing was processed since."""
     del judge  # the same shape as the other use cases; nothing here needs the clock or templates
-    require_master(actor, game)
+    require_gm(actor, game)
     current = queries.open_phase(db, game.id)
     if current is None or current.results is None:
         raise DomainError("nothing_to_roll_forward", "nothing to roll forward (or the phase was processed again since)")
     redo = list(db.scalars(select(Phase).where(Phase.game_id == game.id, Phase.seq > current.seq,
-                                               Phase.status == "rolled_back").order_by(Phase.seq)))
+                                               Phase.status == PhaseStatus.ROLLED_BACK).order_by(Phase.seq)))
     if not redo:
         raise DomainError("nothing_to_roll_forward", "nothing to roll forward")
-    current.status = "processed"
+    current.status = PhaseStatus.PROCESSED
     seq = current.seq
     for phase in redo:
         if phase.seq != seq + 1:
             break
-        phase.status = "processed" if phase.results is not None else "open"
+        phase.status = PhaseStatus.PROCESSED if phase.results is not None else PhaseStatus.OPEN
         seq = phase.seq
-        if phase.status == "open":
+        if phase.status == PhaseStatus.OPEN:
             game.phase, game.deadline = phase.code, phase.deadline
             break
     db.flush()
-    record_audit(db, actor, game, "rollforward", phase=game.phase)
+    audit(db, actor, game, "rollforward", phase=game.phase)
     return RolledForward(game=game.name, phase=game.phase)

@@ -13,12 +13,13 @@ from sqlalchemy.orm import Session, joinedload
 
 from app.db import queries
 from app.db.models import Game, JudgeState, Phase
+from app.db.statuses import GameStatus, PhaseStatus, SeatStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError
 from app.services.kernel.render import format_deadline
 from app.services.mailout.notify import mail_game, mail_master, mail_seat
 from app.services.orders import submit as order_service
-from app.services.ruleset.timing import early_minutes, game_setting, timing_for
+from app.services.ruleset.options import options_of
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.disorder import announce_abandoned, announce_civil_disorder
 from app.services.turns.map_turn import everyone_ready, late_powers
@@ -41,14 +42,15 @@ class TickReport:
 def check_early(db: Session, judge: Judge, game: Game) -> None:
     """After orders or WAIT change: when everyone is ready, the phase runs once the game's quiet
     period (``SET EARLY minutes``) has passed since this last change; otherwise back to the deadline."""
-    if game.status != "active" or not game_setting(game.settings, "early"):
+    options = options_of(game)
+    if game.status != GameStatus.ACTIVE or not options.early:
         return
     phase = queries.open_phase_of(db, game)
     if phase is None:
         return
     now = judge.now()
     if everyone_ready(db, game, phase):
-        early = now + timedelta(minutes=early_minutes(game.settings))
+        early = now + timedelta(minutes=options.early_minutes)
         limit = phase.deadline if game.grace_until is None else game.grace_until
         game.deadline = min(early, limit) if limit is not None else early
     elif phase.deadline is not None and game.deadline is not None and game.deadline < phase.deadline \
@@ -77,11 +79,11 @@ def _check_outage(judge: Judge, report: TickReport) -> None:
         if last is None or now - last <= limit:
             return
         games = db.scalars(
-            select(Game).where(Game.status == "active", Game.deadline.is_not(None), Game.deadline > last,
+            select(Game).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None), Game.deadline > last,
                                Game.deadline <= now)
         ).all()
         for game in games:
-            game.status = "paused"
+            game.status = GameStatus.PAUSED
             game.paused_reason = "outage"
             mail_master(db, judge, game, f"Diplomacy game {game.name} paused after a server outage",
                         f"The judge was not running from {format_deadline(last)} to {format_deadline(now)},\n"
@@ -91,7 +93,7 @@ def _check_outage(judge: Judge, report: TickReport) -> None:
             report.paused.append(game.name)
 
 
-_DUE = (select(Game.id).where(Game.status == "active",
+_DUE = (select(Game.id).where(Game.status == GameStatus.ACTIVE,
                                or_(Game.deadline <= bindparam("now"), Game.grace_until <= bindparam("now")))
         .order_by(Game.deadline))  # built once
 
@@ -105,8 +107,8 @@ def _due_ids(judge: Judge, now: datetime) -> list[int]:
 # skipped (SKIP LOCKED on PostgreSQL) as is one no longer due (processed meanwhile): neither is
 # locked.  Built once.
 _LOCK_DUE = (select(Game, Phase)
-             .outerjoin(Phase, and_(Phase.game_id == Game.id, Phase.status == "open"))
-             .where(Game.id == bindparam("game_id"), Game.status == "active",
+             .outerjoin(Phase, and_(Phase.game_id == Game.id, Phase.status == PhaseStatus.OPEN))
+             .where(Game.id == bindparam("game_id"), Game.status == GameStatus.ACTIVE,
                     or_(Game.deadline <= bindparam("now"), Game.grace_until <= bindparam("now")))
              .order_by(Phase.seq.desc())
              .with_for_update(skip_locked=True, of=Game).options(joinedload(Game.players))
@@ -122,7 +124,7 @@ def _lock_due(db: Session, judge: Judge, game_id: int) -> Game | None:
     queries.remember_lock(db, game)
     if phase is not None:
         queries.remember_open_phase(db, game, phase)  # the latest open phase, as queries.open_phase reads it
-    if game.status != "active":
+    if game.status != GameStatus.ACTIVE:
         return None
     due = (game.deadline is not None and game.deadline <= now) or (
         game.grace_until is not None and game.grace_until <= now)
@@ -176,8 +178,9 @@ def _process_due_game(judge: Judge, candidates: deque[int], report: TickReport, 
         if phase is None:
             return False
         now = judge.now()
-        policy = str(game_setting(game.settings, "nmr"))
-        grace = float(timing_for(game.settings, phase.code).get("grace_hours") or 0)
+        options = options_of(game)
+        policy = options.nmr
+        grace = options.timing(phase.code).grace_hours
         in_grace = game.grace_until is not None
         # The late powers, when the policy does anything with them (HOLD does not: the turn's own
         # reading of the orders finds who sent none).
@@ -186,7 +189,7 @@ def _process_due_game(judge: Judge, candidates: deque[int], report: TickReport, 
             allowed = int(policy.partition(":")[2] or 1)
             excused = [s for s in late if s.misses < allowed]
             if excused:
-                extend = timedelta(hours=float(timing_for(game.settings, phase.code)["next_hours"]))
+                extend = timedelta(hours=options.timing(phase.code).next_hours)
                 game.deadline = clear_of_absences(db, game, (game.deadline or now) + extend)
                 for seat in excused:
                     seat.misses += 1
@@ -197,8 +200,8 @@ def _process_due_game(judge: Judge, candidates: deque[int], report: TickReport, 
                 return False
         if late and policy == "wait":
             for seat in late:
-                seat.status = "abandoned"
-            game.status, game.paused_reason = "paused", "waiting for a replacement"
+                seat.status = SeatStatus.ABANDONED
+            game.status, game.paused_reason = GameStatus.PAUSED, "waiting for a replacement"
             names = ", ".join(s.power or "?" for s in late)
             mail_master(db, judge, game, f"Diplomacy game {game.name} waits for replacements",
                         f"No orders from {names} for {phase.code}.  Those powers are now open for TAKEOVER;\n"
@@ -223,9 +226,9 @@ def _process_due_game(judge: Judge, candidates: deque[int], report: TickReport, 
             return False
         for seat in late:
             if policy == "dismiss":
-                seat.status = "resigned"
+                seat.status = SeatStatus.RESIGNED
             elif policy == "cd":
-                seat.status = "cd"
+                seat.status = SeatStatus.CD
         judge.crash("tick:policy_applied")
         outcome = process_turn(db, judge, game)
         report.processed.append(game.name)
@@ -240,10 +243,10 @@ def _process_due_game(judge: Judge, candidates: deque[int], report: TickReport, 
 def send_reminders(judge: Judge, report: TickReport) -> None:
     now = judge.now()
     with judge.sessions.begin() as db:
-        games = db.scalars(select(Game).where(Game.status == "active", Game.deadline.is_not(None),
+        games = db.scalars(select(Game).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None),
                                               Game.deadline > now)).all()
         for game in games:
-            hours = float(game_setting(game.settings, "reminder_hours") or 0)
+            hours = options_of(game).reminder_hours
             if hours <= 0 or game.reminded_phase == game.phase or game.deadline is None:
                 continue
             if game.deadline - timedelta(hours=hours) > now:
@@ -253,7 +256,7 @@ def send_reminders(judge: Judge, report: TickReport) -> None:
                 continue
             game.reminded_phase = game.phase
             for seat, status in order_service.seat_statuses(db, game, phase):
-                if not status.needs_orders or status.complete or seat.status != "active":
+                if not status.needs_orders or status.complete or seat.status != SeatStatus.ACTIVE:
                     continue
                 missing = ", ".join(status.missing) or f"{status.builds_missing} adjustment orders"
                 mail_seat(db, judge, seat, f"Diplomacy deadline reminder {game.name} {game.phase}",
@@ -288,10 +291,10 @@ def tick(judge: Judge) -> TickReport:
 
 def resume_game(db: Session, judge: Judge, game: Game) -> None:
     now = judge.now()
-    game.status, game.paused_reason = "active", None
+    game.status, game.paused_reason = GameStatus.ACTIVE, None
     phase = queries.open_phase(db, game.id)
     if game.deadline is None or game.deadline < now:
-        hours = float(timing_for(game.settings, game.phase or "S1901M").get("grace_hours") or 24)
+        hours = options_of(game).timing(game.phase or "S1901M").grace_hours or 24
         game.deadline = clear_of_absences(db, game, now + timedelta(hours=max(hours, 1)))
         if phase is not None:
             phase.deadline = game.deadline

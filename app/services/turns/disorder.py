@@ -16,15 +16,17 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase, Player
+from app.db.statuses import SeatStatus
 from app.services.kernel.access import book_of
 from app.services.kernel.context import Judge
 from app.services.mailout.notify import mail_game
 from app.services.orders.submit import seat_statuses
+from app.services.ruleset.options import GameOptions, options_of
 from app.services.seats.takeover import abandon_after, announce_vacancy
 
 __all__ = ["AT_THE_BOARD", "announce_abandoned", "announce_civil_disorder", "due_at_once", "reached_abandonment"]
 
-AT_THE_BOARD = ("active", "absent")  # a player who sends orders: the phase waits for him
+AT_THE_BOARD = (SeatStatus.ACTIVE, SeatStatus.ABSENT)  # a player who sends orders: the phase waits for him
 
 
 def announce_civil_disorder(db: Session, judge: Judge, game: Game, seats: Sequence[Player], phase_code: str) -> None:
@@ -33,7 +35,7 @@ def announce_civil_disorder(db: Session, judge: Judge, game: Game, seats: Sequen
         return
     book = book_of(judge, game)
     names = [book.name(s.power or "") for s in seats]
-    misses = abandon_after(game.settings)
+    misses = abandon_after(options_of(game))
     mail_game(db, judge, game, f"Diplomacy game {game.name}: {', '.join(names)} in civil disorder",
               f"No orders from {', '.join(names)} for {phase_code} in game '{game.name}':\n"
               f"{'that power is' if len(names) == 1 else 'those powers are'} now in civil disorder "
@@ -50,9 +52,9 @@ def announce_abandoned(db: Session, judge: Judge, game: Game, seats: Sequence[Pl
         announce_vacancy(db, judge, game, seat, book.name(seat.power or ""), why, master=master)
 
 
-def reached_abandonment(seat: Player, settings: dict[str, object] | None) -> bool:
+def reached_abandonment(seat: Player, options: GameOptions) -> bool:
     """The miss just counted is the one that abandons the power (not one after it)."""
-    return seat.status in ("active", "cd") and seat.missed_in_row == abandon_after(settings)
+    return seat.status in (SeatStatus.ACTIVE, SeatStatus.CD) and seat.missed_in_row == abandon_after(options)
 
 
 def due_at_once(db: Session, game: Game, phase: Phase, now: datetime,
@@ -64,7 +66,7 @@ def due_at_once(db: Session, game: Game, phase: Phase, now: datetime,
     needing = [seat for seat, status in statuses if status.needs_orders]
     if not needing or any(seat.status in AT_THE_BOARD for seat in needing):
         return False
-    if any(seat.wait for seat, _ in statuses if seat.status in AT_THE_BOARD + ("cd",)):
+    if any(seat.wait for seat, _ in statuses if seat.status in (*AT_THE_BOARD, SeatStatus.CD)):
         return False
     game.deadline = now
     return True

@@ -11,15 +11,16 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
+from app.db.statuses import RUNNING, SeatRole
 from app.services.errors import DomainError
-from app.services.kernel.access import book_of
+from app.services.kernel.access import book_of, require_gm
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import record_audit, require_master
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.mailout.notify import mail_seat
 from app.services.orders.submit import OrdersReceipt, seat_statuses, split_order_line, submit_orders
 from app.services.ruleset.kinds import ruleset_for
-from app.services.ruleset.timing import game_setting
+from app.services.ruleset.options import options_of
 from app.services.turns.adjudicate import adjudicate_open_phase
 from app.services.turns.publish import previous_centres, render_results, results_view
 
@@ -41,25 +42,25 @@ class ProcessPlan:
 
 
 def _running(game: Game) -> None:
-    if game.status not in ("active", "paused"):
+    if game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is {game.status}")
 
 
 def plan_processing(judge: Judge, db: Session, actor: Actor, game: Game) -> ProcessPlan:
     """What PROCESS would do now: who is defaulted and the results it would mail; nothing is written."""
-    require_master(actor, game)
+    require_gm(actor, game)
     _running(game)
     phase = queries.open_phase(db, game.id)
     if phase is None:
         raise DomainError("no_open_phase", f"game '{game.name}' has no open phase")
     book = book_of(judge, game)
     incomplete: list[str] = []
-    waiting = tuple(book.name(s.power) for s in game.players if s.power and s.role == "player" and s.wait)
+    waiting = tuple(book.name(s.power) for s in game.players if s.power and s.role == SeatRole.PLAYER and s.wait)
     text: str | None = None
     if ruleset_for(game.variant).has_map and "units" in (phase.state_before or {}):
         _phase, adjudication = adjudicate_open_phase(db, game)
         outcome = adjudication.outcome
-        view = results_view(judge, game, phase, outcome.results, outcome.state_after, adjudication.nmr,
+        view = results_view(judge, game, phase, outcome.typed_results, outcome.typed_after, adjudication.nmr,
                             phase.deadline or game.deadline, None, previous_centres(db, game))
         view.preview = True
         text = render_results(judge, view, "judge")[0]
@@ -70,19 +71,19 @@ def plan_processing(judge: Judge, db: Session, actor: Actor, game: Game) -> Proc
     else:  # a game without a drawn position (Days of Decision III): its own steps, no orders to list here
         defaulted = []
     return ProcessPlan(game.name, phase.code, tuple(defaulted), tuple(incomplete), waiting,
-                       str(game_setting(game.settings, "nmr")), text, checked=text is not None)
+                       options_of(game).nmr, text, checked=text is not None)
 
 
 def rollback_targets(db: Session, actor: Actor, game: Game) -> tuple[str, ...]:
     """The processed phases a rollback can reopen, the latest first."""
-    require_master(actor, game)
+    require_gm(actor, game)
     return tuple(p.code for p in reversed(queries.phases_of(db, game.id)))
 
 
 def enter_orders(judge: Judge, db: Session, actor: Actor, game: Game, power: str, text: str) -> OrdersReceipt:
     """The GM gives a power's orders for the open phase (as ``BECOME`` by mail): each line is checked
     and stored like the player's own; the power's player is sent a copy."""
-    require_master(actor, game)
+    require_gm(actor, game)
     book = book_of(judge, game)
     pid = book.find(power)
     if pid is None:
@@ -92,8 +93,8 @@ def enter_orders(judge: Judge, db: Session, actor: Actor, game: Game, power: str
         raise DomainError("no_orders", "write one order a line")
     acting = Actor(actor.address, actor.role, game.id, pid)
     receipt = submit_orders(judge, db, acting, game, lines)
-    record_audit(db, actor, game, "gm_orders", phase=receipt.phase, power=pid, stored=receipt.stored,
-                 lines=[line.line for line in receipt.lines])
+    audit(db, actor, game, "gm_orders", phase=receipt.phase, power=pid, stored=receipt.stored,
+          lines=[line.line for line in receipt.lines])
     seat = queries.seat_for_power(db, game.id, pid)
     if seat is not None and receipt.stored:
         body = "\n".join(f"  {r.order or r.line}" + ("" if r.ok else f"  (refused: {r.error})") for r in receipt.lines)

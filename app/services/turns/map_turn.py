@@ -14,9 +14,11 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase, Player
+from app.db.statuses import GameStatus, SeatStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
 from app.services.orders.submit import seat_statuses
+from app.services.ruleset.options import options_of
 from app.services.ruleset.phases import PhaseName
 from app.services.seats.player import check_standing_draw
 from app.services.seats.takeover import abandon_after
@@ -51,10 +53,10 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
     at_once = False
     abandoned = [seat for seat in game.players if seat.id in stored.abandoned]
     announce_abandoned(db, judge, game, abandoned,
-                       f"was abandoned: no orders for {abandon_after(game.settings)} deadlines in a row")
+                       f"was abandoned: no orders for {abandon_after(options_of(game))} deadlines in a row")
     if stored.next_phase:
         check_standing_draw(judge, db, game)
-    if stored.next_phase and game.status == "active":
+    if stored.next_phase and game.status == GameStatus.ACTIVE:
         opened = queries.open_phase_of(db, game)  # the phase store_turn has just opened
         at_once = opened is not None and due_at_once(db, game, opened, judge.now(), stored.next_orders)
     crash("turn:done")
@@ -64,15 +66,15 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
 
 def late_powers(db: Session, game: Game, phase: Phase) -> list[Player]:
     return [seat for seat, status in seat_statuses(db, game, phase)
-            if status.needs_orders and not status.submitted and seat.status == "active"]
+            if status.needs_orders and not status.submitted and seat.status == SeatStatus.ACTIVE]
 
 
 def everyone_ready(db: Session, game: Game, phase: Phase) -> bool:
     """Every active power has complete orders and no seated power (in civil disorder too) asked to wait."""
     for seat, status in seat_statuses(db, game, phase):
-        if seat.wait and seat.status in ("active", "absent", "cd"):
+        if seat.wait and seat.status in (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD):
             return False
-        if seat.status in ("active", "absent") and status.needs_orders and not status.complete:
+        if seat.status in (SeatStatus.ACTIVE, SeatStatus.ABSENT) and status.needs_orders and not status.complete:
             return False
     return True
 

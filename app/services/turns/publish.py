@@ -11,14 +11,16 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase, Press
+from app.db.statuses import PhaseStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.mailout.notify import mail_game
 from app.services.results.maps import content_id, inline_map_html, phase_map
 from app.services.results.report import Names, ResultsView, build_results_view
 from app.services.ruleset import engine as game_engine
+from app.services.ruleset.options import options_of
 from app.services.ruleset.powers import PowerBook, full_stop
-from app.services.ruleset.timing import game_setting
+from app.services.ruleset.stored import StoredResult, StoredState, stored_result, stored_state
 from app.services.turns.store import StoredTurn
 
 __all__ = ["previous_centres", "publish_turn", "render_results", "results_view"]
@@ -27,7 +29,7 @@ __all__ = ["previous_centres", "publish_turn", "render_results", "results_view"]
 def _centres_statement(before: bool) -> Any:
     """The positions ``previous_centres`` counts from: the last adjustment phase's end and the
     first phase's start (of the processed phases, before ``seq`` when ``before``)."""
-    processed = [Phase.game_id == bindparam("game_id"), Phase.status == "processed"]
+    processed = [Phase.game_id == bindparam("game_id"), Phase.status == PhaseStatus.PROCESSED]
     if before:
         processed.append(Phase.seq < bindparam("seq"))
     last_adjustment = (select(literal(0).label("which"), Phase.state_after.label("state"))
@@ -48,9 +50,7 @@ def previous_centres(db: Session, game: Game, before_seq: int | None = None) -> 
     params = {"game_id": game.id} if before_seq is None else {"game_id": game.id, "seq": before_seq}
     found = {which: state for which, state in db.execute(_CENTRES[before_seq is not None], params)}
     state = found.get(0) or found.get(1)
-    if not isinstance(state, dict):
-        return {}
-    return {p.upper(): len(c) for p, c in (state.get("centers") or {}).items()}
+    return stored_state(state).centre_counts() if state else {}
 
 
 def render_results(judge: Judge, view: ResultsView, layout: str) -> tuple[str, str | None]:
@@ -61,16 +61,17 @@ def render_results(judge: Judge, view: ResultsView, layout: str) -> tuple[str, s
     return judge.templates.render("mail/judge/results.txt.j2", v=view), None
 
 
-def results_view(judge: Judge, game: Game, phase: Phase, results: dict[str, Any], state_after: dict[str, Any],
+def results_view(judge: Judge, game: Game, phase: Phase, results: StoredResult, state_after: StoredState,
                  nmr: Sequence[str], deadline_at: datetime | None, next_deadline_at: datetime | None,
                  centres_before: dict[str, int]) -> ResultsView:
-    """What the results templates print for ``phase`` (hidden builds shown in their public form)."""
+    """What the results templates print for ``phase`` (its stored position, and ``results`` with the
+    position they leave: stored, or just adjudicated); hidden builds shown in their public form."""
     info = judge.variant_data(game.variant)
-    zone = game_setting(game.settings, "timezone")
+    zone = options_of(game).timezone
     variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
     return build_results_view(
         game_name=game.name, variant=game.variant, judge_id=judge.settings.judge_id,
-        state_before=phase.state_before, result=results, state_after=state_after,
+        state_before=stored_state(phase.state_before), result=results, state_after=state_after,
         read_order=lambda text: game_engine.read_order(variant, text),
         book=PowerBook(info), names=Names(info),
         deadline_text=format_deadline(deadline_at, zone),
@@ -97,14 +98,14 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
     book = PowerBook(judge.variant_data(game.variant))
     with db.no_autoflush:  # the phases before this one, which the turn does not change
         centres_before = previous_centres(db, game, phase.seq)
-    view = results_view(judge, game, phase, phase.results or {}, phase.state_after or {}, nmr, stored.deadline,
-                        stored.next_deadline, centres_before)
+    view = results_view(judge, game, phase, stored_result(phase.results), stored_state(phase.state_after), nmr,
+                        stored.deadline, stored.next_deadline, centres_before)
     view.notes = [*game.settings.get("notes", []), *notes]
     if game.settings.get("notes"):
         game.settings = {key: value for key, value in game.settings.items() if key != "notes"}
     _publish_press(db, game, view, book, press)
     crash("turn:press_published")
-    text, html = render_results(judge, view, str(game_setting(game.settings, "layout")))
+    text, html = render_results(judge, view, options_of(game).layout)
     phase.results_text = text
     crash("turn:rendered")
     # Recording the map flushes the turn: the phase with its results text, the next phase, the game, the seats.

@@ -21,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase
+from app.db.statuses import PhaseStatus, SeatRole
 
 __all__ = ["past_phase_codes", "restore", "take_advance_orders", "take_opening"]
 
@@ -32,7 +33,7 @@ def take_opening(game: Game, phase: Phase) -> None:
     """Keep the seats and settings as they are when ``phase`` opens."""
     seats: dict[str, dict[str, Any]] = {}
     for seat in game.players:
-        if seat.role != "player" or seat.id is None:
+        if seat.role != SeatRole.PLAYER or seat.id is None:
             continue
         seats[str(seat.id)] = {name: getattr(seat, name) for name in _TURN_FIELDS + _PLAYER_FIELDS}
     phase.opening = {"seats": seats, "settings": dict(game.settings or {}), "press": game.press}
@@ -41,7 +42,7 @@ def take_opening(game: Game, phase: Phase) -> None:
 def past_phase_codes(db: Session, game: Game, before_seq: int | None = None) -> set[str]:
     """The codes of the phases processed (before ``before_seq``): their orders are history, never
     orders in advance (issue 22.1)."""
-    stmt = select(Phase.code).where(Phase.game_id == game.id, Phase.status == "processed")
+    stmt = select(Phase.code).where(Phase.game_id == game.id, Phase.status == PhaseStatus.PROCESSED)
     if before_seq is not None:
         stmt = stmt.where(Phase.seq < before_seq)
     return set(db.scalars(stmt))
@@ -56,7 +57,7 @@ def take_advance_orders(db: Session, game: Game, phase: Phase,
     if given is not None:
         rows = list(given)
     else:
-        past = select(Phase.code).where(Phase.game_id == game.id, Phase.status == "processed",
+        past = select(Phase.code).where(Phase.game_id == game.id, Phase.status == PhaseStatus.PROCESSED,
                                         Phase.seq < phase.seq)
         rows = list(db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase != phase.code,
                                                       OrderRow.phase.not_in(past))

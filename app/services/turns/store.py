@@ -16,7 +16,10 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Phase
+from app.db.statuses import GameStatus, PhaseStatus, SeatRole, SeatStatus
 from app.services.orders.submit import check_advance_orders
+from app.services.ruleset.options import options_of
+from app.services.ruleset.stored import StoredState
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.adjudicate import Adjudication, orders_as_json, orders_as_text
@@ -37,13 +40,12 @@ class StoredTurn:
     next_orders: tuple[OrderRow, ...] | None = None  # the next phase's orders as it opens (None: not known)
 
 
-def eliminate(game: Game, state_after: dict[str, Any]) -> None:
+def eliminate(game: Game, state_after: StoredState) -> None:
     """Powers with neither units nor centres left are out."""
-    units = {p.upper() for p, u in (state_after.get("units") or {}).items() if u}
-    centres = {p.upper() for p, c in (state_after.get("centers") or {}).items() if c}
+    in_play = state_after.in_play()
     for seat in game.players:
-        if seat.role == "player" and seat.power and seat.power not in units | centres:
-            seat.status = "eliminated"
+        if seat.role == SeatRole.PLAYER and seat.power and seat.power not in in_play:
+            seat.status = SeatStatus.ELIMINATED
 
 
 def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None, state_after: dict[str, Any],
@@ -53,7 +55,7 @@ def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None
     them here).  Returns the orders the new phase opens with, when known without reading them again."""
     opened: Sequence[OrderRow] | None = None
     if next_code:
-        new_phase = Phase(game_id=game.id, seq=phase.seq + 1, code=next_code, status="open",
+        new_phase = Phase(game_id=game.id, seq=phase.seq + 1, code=next_code, status=PhaseStatus.OPEN,
                           state_before=state_after, deadline=next_at)
         take_opening(game, new_phase)
         db.add(new_phase)  # flushed with the game below (or by what checking orders in advance reads)
@@ -62,7 +64,7 @@ def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None
         game.deadline = next_at
         queries.remember_open_phase(db, game, new_phase)
     else:
-        game.status = "finished"
+        game.status = GameStatus.FINISHED
         game.deadline = None
     game.grace_until = None
     game.reminded_phase = None
@@ -83,7 +85,7 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     phase.orders_typed = orders_as_json(adjudication.orders.orders)
     phase.results = outcome.results
     phase.state_after = outcome.state_after
-    phase.status = "processed"
+    phase.status = PhaseStatus.PROCESSED
     phase.processed_at = now
     crash("turn:phase_stored")
     ordered = {power.upper() for power, items in adjudication.orders.orders.items() if items}
@@ -91,22 +93,23 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     # power that had time left (issue 22.3).
     missed = phase.deadline is None or now >= phase.deadline
     abandoned: list[int] = []
+    options = options_of(game)
     for seat in game.players:
         if seat.power in adjudication.nmr:
             if missed:
                 seat.misses += 1
                 seat.missed_in_row += 1
-                if reached_abandonment(seat, game.settings):
+                if reached_abandonment(seat, options):
                     abandoned.append(seat.id)
         elif (seat.power or "").upper() in ordered and seat.missed_in_row:
             seat.missed_in_row = 0
         if seat.wait:  # (a seat left as it was is no work for the flush)
             seat.wait = False  # draw votes stand until withdrawn (issue 22.4)
-    eliminate(game, outcome.state_after)
+    eliminate(game, outcome.typed_after)
     crash("turn:seats_updated")
     next_code = outcome.next_phase
     with db.no_autoflush:  # the absences are audit rows, which a turn does not write: the turn is written once, later
-        next_at = clear_of_absences(db, game, next_deadline(game.settings, next_code, now)) if next_code else None
+        next_at = clear_of_absences(db, game, next_deadline(options, next_code, now)) if next_code else None
     given = sorted((row for row in advance if row.phase == next_code), key=lambda row: (row.power, row.id))
     opened = open_next_phase(db, game, phase, next_code, outcome.state_after, next_at, given)
     crash("turn:next_phase_opened")

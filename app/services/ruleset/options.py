@@ -1,0 +1,226 @@
+"""A game's options, read from ``game.settings`` (JSON) once into a typed, checked value.
+
+``game.settings`` holds the options the GM sets (``SET NMR``, ``SET PRESS``, the timings, the
+dashboard's settings form, the new-game form, the command line's ``judge game create``) and,
+beside them, what the judge keeps there for the game (``STATE_KEYS``: the engine's rule options,
+a DoD III game's set-up, the GM's notes for the next results, absence grants).  ``options_of``
+decodes the options into a ``GameOptions``, its absent keys the defaults; a key that is neither,
+or a value of the wrong kind, is refused with ``DomainError("unknown_option" / "bad_option")``
+saying which.  The writers check the settings they store with the same decoder
+(``check_settings``), so what a reader meets is always a game the judge wrote.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from app.db.models import Game
+from app.services.errors import DomainError
+from app.services.ruleset.phases import PhaseName
+
+__all__ = ["ABANDON_AFTER", "DEFAULT_SETTINGS", "LAYOUTS", "NMR_POLICIES", "ORDER_MODES", "PHASE_KINDS",
+           "STATE_KEYS", "TAKEOVERS", "GameOptions", "PhaseTiming", "check_settings", "options_of", "parse_days"]
+
+LAYOUTS = ("judge", "zine")
+ORDER_MODES = ("per_unit", "whole_set")
+NMR_POLICIES = ("cd", "hold", "wait", "dismiss")  # and excuse:N
+TAKEOVERS = ("open", "approval")
+PHASE_KINDS = ("movement", "retreat", "adjustment")
+ABANDON_AFTER = 2  # missed deadlines in a row that leave a seat open for a takeover
+STATE_KEYS = frozenset({
+    "rules",  # the engine's rule options (SET RULE), checked by the engine port
+    "dod3",  # a Days of Decision III game's set-up and dice (dod3/store.py)
+    "notes",  # the GM's notes for the next results (NOTE), taken when they are printed
+    "absence_grants",  # the days of absence the GM granted each power (GRANT ABSENCE)
+})
+
+DEFAULT_SETTINGS: dict[str, Any] = {  # what a new game stores (its timings stay the defaults below)
+    "layout": "judge",
+    "orders": "per_unit",
+    "nmr": "cd",
+    "postal_press": False,
+    "observer_press": False,  # SET PRESS ... OBSERVERS: observers may send (white) press
+    "timezone": "UTC",
+    "reminder_hours": 6,
+    "early": True,
+    "early_minutes": 20,  # the quiet period after the last change before a ready phase runs early
+}
+
+_AT = re.compile(r"^([01]?\d|2[0-3]):[0-5]\d$")
+WEEK = "SMTWTFS"  # njudge writes the week from Sunday: SMTWTFS, '-' for a day off
+
+
+def parse_days(pattern: str) -> str | None:
+    """``-MTWTF-`` (no weekends) -> the pattern; ``ALL`` -> None (every day)."""
+    text = pattern.strip().upper()
+    if text in ("ALL", "ANY", "NONE", "OFF", WEEK):
+        return None
+    if len(text) != 7 or any(c not in ("-", w) for c, w in zip(text, WEEK)) or text == "-------":
+        raise ValueError("DAYS takes seven letters from Sunday, a '-' for a day off: -MTWTF-")
+    return text
+
+
+@dataclass(frozen=True)
+class PhaseTiming:
+    """The deadlines of one kind of phase."""
+
+    next_hours: float  # from the start of a phase to its deadline
+    grace_hours: float  # after the deadline, for the late
+    at: str | None = None  # ``hh:mm``: a deadline falls at this time of day (the game's zone)
+    days: str | None = None  # njudge's DAYS pattern (``-MTWTF-``): the weekdays a deadline may fall on
+
+
+_TIMING_DEFAULTS = {"movement": PhaseTiming(48.0, 24.0), "retreat": PhaseTiming(24.0, 12.0),
+                    "adjustment": PhaseTiming(24.0, 12.0)}
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """What the GM chose for a game (or the judge's default)."""
+
+    layout: str = "judge"  # LAYOUTS: the results as the judges print them, or the zine's
+    orders: str = "per_unit"  # ORDER_MODES: whole_set: a mail with an error stores none of its orders
+    nmr: str = "cd"  # NMR_POLICIES, or excuse:N (N misses excused)
+    postal_press: bool = False  # press is held until the results
+    observer_press: bool = False
+    timezone: str = "UTC"
+    reminder_hours: float = 6.0  # before a deadline (0: none)
+    early: bool = True  # a phase whose orders are all in runs before its deadline
+    early_minutes: float = 20.0  # of quiet after the last change
+    takeover: str = "approval"  # TAKEOVERS: an open seat is taken by anyone, or with the GM's approval
+    abandon_after: int = ABANDON_AFTER
+    auto_start: bool = True  # the game starts when the last power is taken
+    timings: Mapping[str, PhaseTiming] = field(default_factory=lambda: dict(_TIMING_DEFAULTS))
+
+    def timing(self, phase_code: str) -> PhaseTiming:
+        """The timing of the kind of phase ``phase_code`` is (``S1901M``: movement)."""
+        return self.timings[PhaseName(phase_code).kind]
+
+    @property
+    def whole_set(self) -> bool:
+        return self.orders == "whole_set"
+
+    @property
+    def excused_misses(self) -> int | None:
+        """N under the NMR policy ``excuse:N``, else None."""
+        return int(self.nmr.partition(":")[2]) if self.nmr.startswith("excuse:") else None
+
+    @property
+    def misses_to_abandon(self) -> int:
+        """How many missed deadlines in a row abandon a power (1 under the NMR policy ``wait``)."""
+        return 1 if self.nmr == "wait" else self.abandon_after
+
+    @classmethod
+    def decode(cls, settings: Mapping[str, Any] | None) -> GameOptions:
+        """The options of ``settings`` (a game's JSON), refused with a DomainError naming the key."""
+        found: dict[str, Any] = {}
+        for key, value in (settings or {}).items():
+            if key in STATE_KEYS:
+                continue
+            decode = _DECODERS.get(key)
+            if decode is None:
+                raise DomainError("unknown_option", f"unknown game option '{key}'")
+            found[key] = decode(key, value)
+        timings = found.pop("timing", None)
+        return cls(**found, timings={**_TIMING_DEFAULTS, **(timings or {})})
+
+
+def options_of(game: Game) -> GameOptions:
+    """The game's options, its own or the judge's defaults."""
+    return GameOptions.decode(game.settings)
+
+
+def check_settings(settings: Mapping[str, Any]) -> None:
+    """Refuse settings a reader could not decode, before they are stored."""
+    GameOptions.decode(settings)
+
+
+# -- the decoders, one a key ---------------------------------------------------------------------
+
+
+def _bad(key: str, what: str, value: object) -> DomainError:
+    return DomainError("bad_option", f"game option '{key}' is {what} (not {value!r})")
+
+
+def _one_of(*choices: str) -> Any:
+    def decode(key: str, value: object) -> str:
+        if value not in choices:
+            raise _bad(key, "one of " + ", ".join(choices), value)
+        return str(value)
+    return decode
+
+
+def _flag(key: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise _bad(key, "true or false", value)
+    return value
+
+
+def _hours(key: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+        raise _bad(key, "a number of 0 or more", value)
+    return float(value)
+
+
+def _count(key: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise _bad(key, "a whole number of 1 or more", value)
+    return value
+
+
+def _nmr(key: str, value: object) -> str:
+    if value in NMR_POLICIES:
+        return str(value)
+    if isinstance(value, str) and value.startswith("excuse:") and value.partition(":")[2].isdigit():
+        return value
+    raise _bad(key, "cd, hold, wait, dismiss or excuse:N", value)
+
+
+def _zone(key: str, value: object) -> str:
+    try:
+        if not isinstance(value, str) or not value:
+            raise ValueError(value)
+        ZoneInfo(value)
+    except Exception as error:
+        raise _bad(key, "a time zone, like UTC or Europe/Paris", value) from error
+    return value
+
+
+def _timing(key: str, value: object) -> dict[str, PhaseTiming]:
+    if not isinstance(value, Mapping):
+        raise _bad(key, "the timings of movement, retreat and adjustment phases", value)
+    timings = {}
+    for kind, entry in value.items():
+        if kind not in PHASE_KINDS or not isinstance(entry, Mapping):
+            raise _bad(key, "the timings of movement, retreat and adjustment phases", {kind: entry})
+        default = _TIMING_DEFAULTS[kind]
+        extra = set(entry) - {"next_hours", "grace_hours", "at", "days"}
+        if extra:
+            raise DomainError("unknown_option", f"unknown {kind} timing '{sorted(extra)[0]}'")
+        at, days = entry.get("at"), entry.get("days")
+        if at is not None and not (isinstance(at, str) and _AT.match(at)):
+            raise _bad(f"{kind} at", "a time of day, hh:mm", at)
+        if days is not None:
+            try:
+                if not isinstance(days, str) or parse_days(days) != days:
+                    raise ValueError(days)
+            except ValueError as error:
+                raise _bad(f"{kind} days", "seven letters from Sunday, a '-' for a day off", days) from error
+        timings[kind] = PhaseTiming(
+            next_hours=_hours(f"{kind} next_hours", entry.get("next_hours", default.next_hours)),
+            grace_hours=_hours(f"{kind} grace_hours", entry.get("grace_hours", default.grace_hours)),
+            at=at, days=days)
+    return timings
+
+
+_DECODERS: dict[str, Any] = {
+    "layout": _one_of(*LAYOUTS), "orders": _one_of(*ORDER_MODES), "nmr": _nmr, "postal_press": _flag,
+    "observer_press": _flag, "timezone": _zone, "reminder_hours": _hours, "early": _flag,
+    "early_minutes": _hours, "takeover": _one_of(*TAKEOVERS), "abandon_after": _count, "auto_start": _flag,
+    "timing": _timing,
+}
