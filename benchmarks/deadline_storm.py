@@ -4,7 +4,9 @@ the deadline to the last result in the outbox?  On PostgreSQL (a throwaway datab
     python benchmarks/deadline_storm.py [--games 1000] [--workers 2] [--admin-url URL]
 
 Each worker is a separate process running the scheduler tick against the same database, as
-several `judge serve` processes would (SELECT ... FOR UPDATE SKIP LOCKED shares the work).
+several `judge serve` processes would (SELECT ... FOR UPDATE SKIP LOCKED shares the work).  Also
+printed: the statements a turn took and the workers' CPU a turn (what the machine's other load
+does not change much; docs/architecture.md, "A turn at the deadline").
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ import sys
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from app import jsonapi
 from app.db.base import utcnow
@@ -69,13 +72,23 @@ def setup(url: str, games: int) -> None:
     engine.dispose()
 
 
-def worker(url: str) -> None:
+def worker(url: str, counts: Any) -> None:
+    """Tick until nothing is due; ``counts`` gets (turns, statements, CPU seconds) of this process."""
     engine = make_engine(url)
+    statements = [0]
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _count(*_: object) -> None:
+        statements[0] += 1
+
     judge = Judge(settings=Settings(database_url=url, outage_minutes=10**6), sessions=make_sessionmaker(engine))
+    turns, cpu = 0, time.process_time()
     while True:
         report = tick(judge)
+        turns += len(report.processed)
         if not report.processed:
             break
+    counts.put((turns, statements[0], time.process_time() - cpu))
     engine.dispose()
 
 
@@ -99,9 +112,11 @@ def main() -> int:
             deadline = utcnow()
             db.execute(Game.__table__.update().values(deadline=deadline))
         start = time.perf_counter()
-        procs = [multiprocessing.Process(target=worker, args=(url,)) for _ in range(args.workers)]
+        counts: Any = multiprocessing.Queue()
+        procs = [multiprocessing.Process(target=worker, args=(url, counts)) for _ in range(args.workers)]
         for proc in procs:
             proc.start()
+        done = [counts.get() for _ in procs]
         for proc in procs:
             proc.join()
         elapsed = time.perf_counter() - start
@@ -117,6 +132,9 @@ def main() -> int:
               f"{processed} turns processed, {results} results mails queued")
         print(f"  seconds from the deadline to the last result in the outbox: {lag:.1f} s "
               f"(wall {elapsed:.1f} s, {args.games / elapsed:.1f} turns/s)")
+        turns = sum(t for t, _, _ in done) or 1
+        print(f"  per turn: {sum(n for _, n, _ in done) / turns:.1f} statements (the ticks' own included), "
+              f"{1000 * sum(c for _, _, c in done) / turns:.1f} ms of the workers' CPU")
     finally:
         with _admin(args.admin_url) as conn:
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
