@@ -5,6 +5,10 @@ SQLite: the template is a file, a test's database a copy of it (well under a mil
 an Alembic upgrade takes 0.1-0.2 s). PostgreSQL: a randomly named template database, and each
 test a ``CREATE DATABASE ... TEMPLATE`` of it, dropped afterwards (other users share the server,
 so every name is random).
+
+A template can also hold what many tests set up the same way (``prepare``: the started game of
+tests/server/conftest.py): that set-up then runs once per test process, and each test gets a copy
+of its outcome.
 """
 
 from __future__ import annotations
@@ -15,14 +19,15 @@ import secrets
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 __all__ = ["PG_ADMIN", "PostgresTemplate", "admin_connect", "copy_sqlite", "drop_database", "migrate",
-           "migrated_sqlite", "postgres_url", "require_postgres", "sqlite_template"]
+           "migrated_sqlite", "no_wait_for_disk", "postgres_url", "prepared_sqlite", "require_postgres",
+           "sqlite_template"]
 
 PG_ADMIN = os.environ.get("JUDGE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 
@@ -41,6 +46,14 @@ def drop_database(name: str) -> None:
     with admin_connect() as conn:
         conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def no_wait_for_disk(conn: Any, name: str) -> None:
+    """A test database needs no durability: its commits do not wait for the disk
+    (``synchronous_commit = off``; the statements, transactions and what other sessions see are
+    the same). A setting of the database: every session on it, a `judge serve` the test starts
+    included."""
+    conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
 
 
 def require_postgres() -> None:
@@ -65,6 +78,17 @@ def migrated_sqlite(path: Path) -> Path:
     from app.db.migrate import upgrade
 
     upgrade(f"sqlite:///{path}")
+    return _fold_wal(path)
+
+
+def prepared_sqlite(template: Path, path: Path, prepare: Callable[[str], None]) -> Path:
+    """A template at ``path``: a copy of ``template`` after ``prepare(url)`` ran on it (which must
+    close its connections), its write-ahead log folded in."""
+    prepare(copy_sqlite(template, path))
+    return _fold_wal(path)
+
+
+def _fold_wal(path: Path) -> Path:
     conn = sqlite3.connect(path)
     try:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -111,18 +135,27 @@ def copy_sqlite(template: Path, path: Path) -> str:
 
 class PostgresTemplate:
     """A migrated template database; ``copy()`` yields the URL of a fresh copy, dropped afterwards.
+    Given ``based_on`` and ``prepare``: a copy of that template after ``prepare(url)`` ran on it
+    (which must close its connections).
 
     The next copy is made, and the last one dropped, by a thread of its own while a test runs
     (a copy or a drop takes 0.1-0.5 s of PostgreSQL's time; the test need not wait for it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, based_on: PostgresTemplate | None = None, prepare: Callable[[str], None] | None = None) -> None:
         from app.db.migrate import upgrade
 
         self.name = f"judge_tpl_{secrets.token_hex(6)}"
         with admin_connect() as conn:
-            conn.execute(f'CREATE DATABASE "{self.name}"')
+            if based_on is None:
+                conn.execute(f'CREATE DATABASE "{self.name}"')
+            else:
+                conn.execute(f'CREATE DATABASE "{self.name}" TEMPLATE "{based_on.name}"')
+            no_wait_for_disk(conn, self.name)
         try:
-            upgrade(postgres_url(self.name))
+            if based_on is None:
+                upgrade(postgres_url(self.name))
+            if prepare is not None:
+                prepare(postgres_url(self.name))
             with admin_connect() as conn:  # nobody may be connected to a template while it is copied
                 conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
                              (self.name,))
@@ -137,6 +170,7 @@ class PostgresTemplate:
         name = f"judge_e2e_{secrets.token_hex(6)}"
         with admin_connect() as conn:
             conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{self.name}"')
+            no_wait_for_disk(conn, name)
         return name
 
     @contextmanager
