@@ -49,7 +49,8 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
     crash("turn:adjudicated")
     crash("turn:next_state")
     stored = store_turn(db, game, phase, adjudication, judge.now(), crash)
-    mails = publish_turn(db, judge, game, phase, stored, adjudication.nmr, list(notes or []), crash, press)
+    mails = publish_turn(db, judge, game, phase, stored, adjudication.nmr, list(notes or []), crash, press,
+                         adjudication.outcome)
     at_once = False
     abandoned = [seat for seat in game.players if seat.id in stored.abandoned]
     announce_abandoned(db, judge, game, abandoned,

@@ -21,6 +21,7 @@ from app.services.ruleset import engine as game_engine
 from app.services.ruleset.options import options_of
 from app.services.ruleset.powers import PowerBook, full_stop
 from app.services.ruleset.stored import StoredResult, StoredState, stored_result, stored_state
+from app.services.turns.adjudicate import Adjudicated
 from app.services.turns.store import StoredTurn
 
 __all__ = ["previous_centres", "publish_turn", "render_results", "results_view"]
@@ -91,15 +92,18 @@ def _publish_press(db: Session, game: Game, view: ResultsView, book: PowerBook, 
 
 
 def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: StoredTurn, nmr: Sequence[str],
-                 notes: Sequence[str], crash: Callable[[str], None], press: Sequence[Press] | None = None) -> int:
+                 notes: Sequence[str], crash: Callable[[str], None], press: Sequence[Press] | None = None,
+                 outcome: Adjudicated | None = None) -> int:
     """Render the results of the stored ``phase`` with the press and the GM's notes, keep the text
     for the history, and queue the results (and the end of the game) to everyone; the mail count.
-    ``press``: the unpublished press as the turn began (None: read it now)."""
+    ``press``: the unpublished press as the turn began (None: read it now); ``outcome``: the
+    adjudication just stored, already read (None: read the stored phase again)."""
     book = PowerBook(judge.variant_data(game.variant))
     with db.no_autoflush:  # the phases before this one, which the turn does not change
         centres_before = previous_centres(db, game, phase.seq)
-    view = results_view(judge, game, phase, stored_result(phase.results), stored_state(phase.state_after), nmr,
-                        stored.deadline, stored.next_deadline, centres_before)
+    results = outcome.typed_results if outcome is not None else stored_result(phase.results)
+    after = outcome.typed_after if outcome is not None else stored_state(phase.state_after)
+    view = results_view(judge, game, phase, results, after, nmr, stored.deadline, stored.next_deadline, centres_before)
     view.notes = [*game.settings.get("notes", []), *notes]
     if game.settings.get("notes"):
         game.settings = {key: value for key, value in game.settings.items() if key != "notes"}
