@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench system-deps browser
+.PHONY: run test test-python-engine bench system-deps browser
 
 # What the judge needs from Debian (the fonts of the map pictures; a C compiler and the Python
 # headers for the compiled engine): the same script, and the same list, as the Dockerfile's.
@@ -30,16 +30,21 @@ $(ENGINE): $(VENV)/.installed $(wildcard app/engine/*.py) app/db/codec.py tools/
 run: $(VENV)/.installed system-deps $(ENGINE)
 	$(BIN)/judge serve --demo-game demo
 
-# The whole suite on the compiled engine, then the engine's own tests again on its
-# Python sources: both must pass, and `native` fails at once on a stale build. One worker
-# process a core (pytest-xdist); tests sharing a server or a module's set-up stay in one
-# worker (--dist loadgroup, tests/conftest.py). HYPOTHESIS_PROFILE=thorough for the full
-# number of property examples (tests/support/hypothesis_profiles.py).
+# The engine's own tests on its Python sources while the compiled engine builds (the build
+# keeps about one core busy: make -j2), then the whole suite on the compiled engine: both must
+# pass, and `native` fails at once on a stale build. The tests that run the compiled engine
+# themselves (marked compiled_engine) wait for the second run. One worker process a core
+# (pytest-xdist); tests sharing a server or a module's set-up stay in one worker (--dist
+# loadgroup, tests/conftest.py). HYPOTHESIS_PROFILE=thorough for the full number of property
+# examples (tests/support/hypothesis_profiles.py).
 PYTEST_WORKERS ?= auto
-test: $(VENV)/.installed system-deps browser $(ENGINE)
+test: $(VENV)/.installed system-deps browser
 	$(BIN)/ruff check app tests benchmarks tools
+	$(MAKE) --no-print-directory -j2 $(ENGINE) test-python-engine
 	POSTAL_JUDGE_ENGINE=native $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
-	POSTAL_JUDGE_ENGINE=python $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup tests/engine
+
+test-python-engine: $(VENV)/.installed
+	POSTAL_JUDGE_ENGINE=python $(BIN)/python -m pytest -q -m "not compiled_engine" tests/engine
 
 # The benchmark peer (MILA's diplomacy package) lives in its own virtualenv:
 # a yardstick, never a dependency of the judge.

@@ -18,6 +18,9 @@ hypothesis_profiles.load()
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "argon2: hash passwords with the production argon2 parameters (slow)")
+    config.addinivalue_line("markers", "compiled_engine: runs the compiled engine itself, whatever POSTAL_JUDGE_ENGINE "
+                                       "says (`make test` runs it once the engine is built)")
+    databases.temporary_files_in_memory()  # before anything makes a temporary file (tests/support/databases.py)
     xdist_groups.start(config)
 
 

@@ -129,22 +129,23 @@ class Mailbox:
 
     address: str
     seen_uids: set[int] = field(default_factory=set)
+    # The messages read so far, by UID (a UID names one message for good): each look at the
+    # mailbox fetches only the new ones.
+    _read: dict[int, EmailMessage] = field(default_factory=dict, repr=False)
 
     def fetch_all(self) -> list[tuple[int, EmailMessage]]:
+        """Every message in the INBOX now, oldest first."""
         from imapclient import IMAPClient
 
         with IMAPClient("127.0.0.1", port=IMAP_PORT, ssl=False, timeout=30) as client:
             client.login(self.address, "secret")
             client.select_folder("INBOX", readonly=True)
-            uids = client.search(["ALL"])
-            if not uids:
-                return []
-            data = client.fetch(uids, ["RFC822"])
-        out = []
-        for uid in sorted(data):
-            msg = message_from_bytes(data[uid][b"RFC822"], policy=policy.default)
-            out.append((uid, msg))  # type: ignore[arg-type]
-        return out
+            uids = sorted(client.search(["ALL"]))
+            new = [uid for uid in uids if uid not in self._read]
+            data = client.fetch(new, ["RFC822"]) if new else {}
+        for uid, item in data.items():
+            self._read[uid] = message_from_bytes(item[b"RFC822"], policy=policy.default)  # type: ignore[assignment]
+        return [(uid, self._read[uid]) for uid in uids if uid in self._read]
 
     def wait_for(self, predicate: Callable[[EmailMessage], bool], *, timeout: float = 60.0,
                  what: str = "mail") -> EmailMessage:

@@ -91,6 +91,7 @@ def _run(choice: str, args: list[str], stdin: str = "", env: dict[str, str] | No
     return done.stdout
 
 
+@pytest.mark.compiled_engine
 def test_the_choice_reaches_the_engine_and_the_codec() -> None:
     """`make` builds the compiled engine before the tests (`make test` sets `native`, so a
     missing or stale build fails here and everywhere)."""
@@ -100,6 +101,7 @@ def test_the_choice_reaches_the_engine_and_the_codec() -> None:
     assert _run("native", code).split() == ["True"] * 4
 
 
+@pytest.mark.compiled_engine
 def test_compiled_and_python_engines_answer_alike() -> None:
     """Every line of `judge adjudicate --jsonl` over 400 positions of the benchmark
     corpus, byte for byte: the outcomes, their reasons and the positions after."""

@@ -18,7 +18,7 @@ from app.db.session import make_engine, make_sessionmaker
 from app.mail.inbound import InboundOutcome, handle_raw
 from app.services.kernel.context import Judge
 from app.settings import Settings
-from tests.support.databases import copy_sqlite
+from tests.support.databases import PostgresTemplate, copy_sqlite, prepared_sqlite
 
 _counter = itertools.count(1)
 
@@ -82,28 +82,40 @@ class Harness:
         return rows[-1].body_text
 
 
+# Set by ``database_url`` on a test whose database is already a copy of the started game.
+_STARTED_COPY = pytest.StashKey[bool]()
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A migrated database of its own for the test, on SQLite and again on PostgreSQL (each a
-    copy of a template migrated once: tests/conftest.py), so that a difference fails a test."""
+    copy of a template migrated once: tests/conftest.py), so that a difference fails a test.
+    For a test that uses ``started``, a copy of the template that holds the started game."""
+    started = "started" in request.fixturenames and request.node.get_closest_marker("argon2") is None
+    request.node.stash[_STARTED_COPY] = started
     if request.param == "sqlite":
-        yield copy_sqlite(request.getfixturevalue("sqlite_template"), tmp_path / "judge.sqlite3")
+        template = "sqlite_started_template" if started else "sqlite_template"
+        yield copy_sqlite(request.getfixturevalue(template), tmp_path / "judge.sqlite3")
     else:
-        with request.getfixturevalue("postgres_template").copy() as url:
+        with request.getfixturevalue("postgres_started_template" if started else "postgres_template").copy() as url:
             yield url
 
 
-@pytest.fixture
-def harness(database_url: str) -> Iterator[Harness]:
+def _harness(database_url: str) -> Harness:
     clock = Clock()
     engine = make_engine(database_url)
     settings = Settings(database_url=database_url, judge_address="judge@judge.test", outage_minutes=10**7)
     judge = Judge(settings=settings, sessions=make_sessionmaker(engine), clock=clock)
-    harness = Harness(judge, clock)
+    return Harness(judge, clock)
+
+
+@pytest.fixture
+def harness(database_url: str) -> Iterator[Harness]:
+    harness = _harness(database_url)
     yield harness
     if harness.expect_maps:
         harness.check_results_maps()
-    engine.dispose()
+    harness.judge.sessions.kw["bind"].dispose()
 
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -113,13 +125,46 @@ def player(power: str) -> str:
     return f"{power.lower()}@example.com"
 
 
-@pytest.fixture
-def started(harness: Harness) -> Harness:
-    """A started game 'alpha' with seven players who joined with their preferred power."""
+def start_alpha(harness: Harness) -> None:
+    """The game 'alpha' created and started by mail: its GM's CREATE, then seven JOINs."""
     harness.send("gm@example.com", "CREATE alpha masterpw\nSET REMINDER 0\nSET EARLY 0\nSIGNOFF")
     for power in POWERS:
         out = harness.send(player(power), f"JOIN alpha pw{power.lower()} {power}")
         assert out.status == "done"
+
+
+def _start_alpha_in(url: str) -> None:
+    harness = _harness(url)
+    try:
+        start_alpha(harness)
+    finally:
+        harness.judge.sessions.kw["bind"].dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_started_template(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The SQLite template after ``start_alpha`` (once per test process)."""
+    return prepared_sqlite(sqlite_template, tmp_path_factory.mktemp("started") / "judge.sqlite3", _start_alpha_in)
+
+
+@pytest.fixture(scope="session")
+def postgres_started_template(postgres_template: PostgresTemplate) -> Iterator[PostgresTemplate]:
+    """The PostgreSQL template after ``start_alpha`` (once per test process)."""
+    template = PostgresTemplate(based_on=postgres_template, prepare=_start_alpha_in)
+    yield template
+    template.drop()
+
+
+@pytest.fixture
+def started(harness: Harness, request: pytest.FixtureRequest) -> Harness:
+    """A started game 'alpha' with seven players who joined with their preferred power.
+
+    ``start_alpha`` sends the eight mails once per test process and kind of database, into a
+    template (the first test to ask runs them), and the test's database is a copy of the outcome
+    (``database_url``; the clock is the harness's, which starts at the same time for every test).
+    A test whose database is made otherwise gets the mails sent here."""
+    if not request.node.stash.get(_STARTED_COPY, False):
+        start_alpha(harness)
     return harness
 
 

@@ -5,6 +5,10 @@ SQLite: the template is a file, a test's database a copy of it (well under a mil
 an Alembic upgrade takes 0.1-0.2 s). PostgreSQL: a randomly named template database, and each
 test a ``CREATE DATABASE ... TEMPLATE`` of it, dropped afterwards (other users share the server,
 so every name is random).
+
+A template can also hold what many tests set up the same way (``prepare``: the started game of
+tests/server/conftest.py): that set-up then runs once per test process, and each test gets a copy
+of its outcome.
 """
 
 from __future__ import annotations
@@ -15,14 +19,15 @@ import secrets
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 __all__ = ["PG_ADMIN", "PostgresTemplate", "admin_connect", "copy_sqlite", "drop_database", "migrate",
-           "migrated_sqlite", "postgres_url", "require_postgres", "sqlite_template"]
+           "migrated_sqlite", "no_wait_for_disk", "postgres_url", "prepared_sqlite", "require_postgres",
+           "sqlite_template", "temporary_files_in_memory"]
 
 PG_ADMIN = os.environ.get("JUDGE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 
@@ -43,6 +48,14 @@ def drop_database(name: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
 
 
+def no_wait_for_disk(conn: Any, name: str) -> None:
+    """A test database needs no durability: its commits do not wait for the disk
+    (``synchronous_commit = off``; the statements, transactions and what other sessions see are
+    the same). A setting of the database: every session on it, a `judge serve` the test starts
+    included."""
+    conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+
+
 def require_postgres() -> None:
     """Skip the test when there is no PostgreSQL to test on; under CI that is a failure."""
     import pytest
@@ -58,6 +71,29 @@ def require_postgres() -> None:
 
 # ---------------------------------------------------------------------------------- SQLite
 
+MEMORY = Path("/dev/shm")
+MEMORY_NEEDED = 2 * 2**30  # bytes free: a run's temporary files take some 100 MB (pytest keeps three runs')
+
+
+def temporary_files_in_memory() -> Path | None:
+    """Temporary files in memory (tmpfs ``/dev/shm``), unless ``TMPDIR`` says where, or there is no
+    such file system with room to spare: every test's ``tmp_path``, the SQLite databases among them,
+    and those of the processes the tests start (``TMPDIR`` is inherited). A SQLite commit waits for
+    the disk (fsync, about a millisecond, more when other processes write); in memory it does not.
+    Returns the folder chosen, or None."""
+    if os.environ.get("TMPDIR"):
+        return None
+    try:
+        free = os.statvfs(MEMORY)
+    except OSError:
+        return None
+    if free.f_bavail * free.f_frsize < MEMORY_NEEDED or not os.access(MEMORY, os.W_OK | os.X_OK):
+        return None
+    os.environ["TMPDIR"] = str(MEMORY)
+    tempfile.tempdir = None  # read again from TMPDIR
+    return MEMORY
+
+
 
 def migrated_sqlite(path: Path) -> Path:
     """A database file at ``path`` brought to the head revision, its write-ahead log folded in
@@ -65,6 +101,17 @@ def migrated_sqlite(path: Path) -> Path:
     from app.db.migrate import upgrade
 
     upgrade(f"sqlite:///{path}")
+    return _fold_wal(path)
+
+
+def prepared_sqlite(template: Path, path: Path, prepare: Callable[[str], None]) -> Path:
+    """A template at ``path``: a copy of ``template`` after ``prepare(url)`` ran on it (which must
+    close its connections), its write-ahead log folded in."""
+    prepare(copy_sqlite(template, path))
+    return _fold_wal(path)
+
+
+def _fold_wal(path: Path) -> Path:
     conn = sqlite3.connect(path)
     try:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -111,18 +158,27 @@ def copy_sqlite(template: Path, path: Path) -> str:
 
 class PostgresTemplate:
     """A migrated template database; ``copy()`` yields the URL of a fresh copy, dropped afterwards.
+    Given ``based_on`` and ``prepare``: a copy of that template after ``prepare(url)`` ran on it
+    (which must close its connections).
 
     The next copy is made, and the last one dropped, by a thread of its own while a test runs
     (a copy or a drop takes 0.1-0.5 s of PostgreSQL's time; the test need not wait for it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, based_on: PostgresTemplate | None = None, prepare: Callable[[str], None] | None = None) -> None:
         from app.db.migrate import upgrade
 
         self.name = f"judge_tpl_{secrets.token_hex(6)}"
         with admin_connect() as conn:
-            conn.execute(f'CREATE DATABASE "{self.name}"')
+            if based_on is None:
+                conn.execute(f'CREATE DATABASE "{self.name}"')
+            else:
+                conn.execute(f'CREATE DATABASE "{self.name}" TEMPLATE "{based_on.name}"')
+            no_wait_for_disk(conn, self.name)
         try:
-            upgrade(postgres_url(self.name))
+            if based_on is None:
+                upgrade(postgres_url(self.name))
+            if prepare is not None:
+                prepare(postgres_url(self.name))
             with admin_connect() as conn:  # nobody may be connected to a template while it is copied
                 conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
                              (self.name,))
@@ -137,6 +193,7 @@ class PostgresTemplate:
         name = f"judge_e2e_{secrets.token_hex(6)}"
         with admin_connect() as conn:
             conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{self.name}"')
+            no_wait_for_disk(conn, name)
         return name
 
     @contextmanager

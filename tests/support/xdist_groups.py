@@ -8,6 +8,10 @@
   the browser): set up once, not once per worker.
 - Any other test goes wherever a worker is free.
 
+The groups of tests that start servers (``SLOW``: a `judge serve`, the mail servers, the
+browser) are handed out first, the most such tests first, then the others, the biggest first:
+a long group handed out last would leave the other workers idle at the end.
+
 Each worker writes the group of every test it collected to a folder the controller made (the
 environment variable below); the controller's scheduler reads them back (xdist's own
 ``xdist_group`` marks are lost under pytest 9, which no longer lets a plugin rename a test).
@@ -24,9 +28,10 @@ from typing import Any
 
 import pytest
 
-__all__ = ["SHARED_SERVERS", "finish", "group_of", "make_scheduler", "publish_groups", "start"]
+__all__ = ["SHARED_SERVERS", "SLOW", "finish", "group_of", "make_scheduler", "publish_groups", "slow", "start"]
 
 SHARED_SERVERS = ("mail_services",)
+SLOW = ("server_factory", "mail_services", "chromium")  # fixtures that start servers
 _FOLDER = "JUDGE_TEST_XDIST_GROUPS"
 
 
@@ -43,6 +48,11 @@ def group_of(item: pytest.Item) -> str:
             if fixturedef.scope in ("package", "module", "class"):
                 group = module
     return group
+
+
+def slow(item: pytest.Item) -> bool:
+    """Whether the test starts servers (a fixture of ``SLOW``)."""
+    return any(name in SLOW for name in getattr(item, "fixturenames", ()))
 
 
 def start(config: pytest.Config) -> None:
@@ -64,7 +74,7 @@ def publish_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
     folder = os.environ.get(_FOLDER)
     if workerinput is None or folder is None:
         return
-    groups = {item.nodeid: group_of(item) for item in items}
+    groups = {item.nodeid: [group_of(item), slow(item)] for item in items}
     target = Path(folder) / f"{workerinput['workerid']}.json"
     target.with_suffix(".tmp").write_text(json.dumps(groups))
     target.with_suffix(".tmp").replace(target)
@@ -78,14 +88,27 @@ def make_scheduler(config: pytest.Config, log: Any) -> Any:
     from xdist.scheduler import LoadScopeScheduling
 
     class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]
-        groups: dict[str, str] | None = None
+        groups: dict[str, tuple[str, bool]] | None = None
+        ordered = False
 
-        def _split_scope(self, nodeid: str) -> str:
+        def _group(self, nodeid: str) -> tuple[str, bool]:
             # Called once every worker has sent its collection, so every file is written.
             if self.groups is None:
                 self.groups = {}
                 for path in sorted(Path(folder).glob("*.json")):
-                    self.groups.update(json.loads(path.read_text()))
-            return self.groups.get(nodeid) or nodeid.split("::", 1)[0]
+                    self.groups.update({key: (group, slow) for key, (group, slow) in json.loads(path.read_text()).items()})
+            return self.groups.get(nodeid) or (nodeid.split("::", 1)[0], False)
+
+        def _split_scope(self, nodeid: str) -> str:
+            return self._group(nodeid)[0]
+
+        def _assign_work_unit(self, node: Any) -> None:
+            if not self.ordered:  # the first hand-out: the whole queue is known
+                self.ordered = True
+                order = sorted(self.workqueue.items(), key=lambda unit: (
+                    -sum(self._group(nodeid)[1] for nodeid in unit[1]), -len(unit[1])))
+                self.workqueue.clear()
+                self.workqueue.update(order)
+            super()._assign_work_unit(node)
 
     return GroupScheduling(config, log)
