@@ -202,6 +202,34 @@ def test_a_raw_audit_row_is_found(tmp_path: Path) -> None:
     assert _raw_audit_rows(tmp_path) == ["app/mail/door.py:2"]
 
 
+def _own_transactions(root: Path) -> list[str]:
+    """Where ``app/`` opens a session or a transaction itself instead of through a unit of work
+    (``app.services.kernel.uow``: the one place that calls the session factory)."""
+    owner = root / "app" / "services" / "kernel" / "uow.py"
+    found = []
+    for path in sorted((root / "app").rglob("*.py")):
+        if path == owner:
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"\bsessions(?:\.begin)?\(", line):
+                found.append(f"{path.relative_to(root)}:{number}")
+    return found
+
+
+def test_transactions_are_opened_only_by_units_of_work() -> None:
+    """Doors and jobs (the scheduler's tick too) open units of work; use cases take their session."""
+    assert _own_transactions(ROOT) == []
+
+
+def test_an_own_transaction_is_found(tmp_path: Path) -> None:
+    (tmp_path / "app" / "services" / "kernel").mkdir(parents=True)
+    (tmp_path / "app" / "services" / "kernel" / "uow.py").write_text("session = self._sessions()\n")
+    (tmp_path / "app" / "services" / "turns").mkdir()
+    (tmp_path / "app" / "services" / "turns" / "job.py").write_text(
+        "x = 1\nwith judge.sessions.begin() as db:\n    pass\ndb = judge.sessions()\n")
+    assert _own_transactions(tmp_path) == ["app/services/turns/job.py:2", "app/services/turns/job.py:4"]
+
+
 _STATUS_CONTEXT = re.compile(
     r"""(?:\.status|\.role|\bstatus)\s*(?:==|!=|=)\s*(?P<one>["']\w+["'])"""  # status == "x", seat.status = "x"
     r"""|(?:\.status|\.role|\bstatus)\s+(?:not\s+)?in\s*[(\[{](?P<many>[^)\]}]*)"""  # status in ("x", "y")
@@ -220,10 +248,11 @@ def _status_values() -> frozenset[str]:
 
 
 def _status_literals(root: Path) -> list[str]:
-    """Where ``app/`` compares or assigns a status (or a role) as a string literal, not an enum member."""
+    """Where ``app/`` or a template compares or assigns a status (or a role) as a string literal,
+    not an enum member (the web templates have the enums as globals: ``app/web/templating.py``)."""
     values = _status_values()
     found = []
-    for path in sorted((root / "app").rglob("*.py")):
+    for path in sorted([*(root / "app").rglob("*.py"), *(root / "templates").rglob("*.j2")]):
         for number, line in enumerate(path.read_text().splitlines(), 1):
             for match in _STATUS_CONTEXT.finditer(line):
                 text = "".join(part for part in match.groupdict().values() if part)
@@ -246,3 +275,11 @@ def test_a_status_literal_is_found(tmp_path: Path, line: str) -> None:
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "use_case.py").write_text(f'ok = {{"status": "ok"}}\nif game.status == GameStatus.ACTIVE:\n{line}\n')
     assert _status_literals(tmp_path) == [f"app/use_case.py:3: {line}"]
+
+
+def test_a_status_literal_in_a_template_is_found(tmp_path: Path) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "templates" / "web").mkdir(parents=True)
+    (tmp_path / "templates" / "web" / "page.html.j2").write_text(
+        "{% if s.status == GameStatus.PAUSED %}\n{% if s.status in (\"active\", \"paused\") %}\n")
+    assert _status_literals(tmp_path) == ['templates/web/page.html.j2:2: {% if s.status in ("active", "paused") %}']

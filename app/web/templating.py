@@ -11,6 +11,7 @@ import jinja2
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
+from app.db.statuses import GameStatus, InboundStatus, PhaseStatus, SeatStatus
 from app.services.kernel.render import format_deadline
 from app.services.ruleset.rule_choices import rule_choices
 from app.web.charts import centre_chart
@@ -44,6 +45,9 @@ class Pages:
         env.filters["reason_text"] = reason_text
         env.globals["centre_chart"] = centre_chart
         env.globals["rule_choices"] = rule_choices
+        # Statuses by their enum members, as the code names them (tests/test_architecture.py).
+        env.globals.update(GameStatus=GameStatus, PhaseStatus=PhaseStatus, SeatStatus=SeatStatus,
+                           InboundStatus=InboundStatus)
         return env
 
     def render(self, request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
