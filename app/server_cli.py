@@ -183,7 +183,7 @@ def _game_create(args: argparse.Namespace) -> int:
 
 def _tick(args: argparse.Namespace) -> int:
     from app.main import build_judge
-    from app.services.turns.deadlines import tick
+    from app.scheduler import tick
 
     print(tick(build_judge(_settings())))
     return 0

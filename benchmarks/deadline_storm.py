@@ -29,9 +29,9 @@ from app.db.base import utcnow
 from app.db.migrate import upgrade
 from app.db.models import Game, OrderRow, OutboundMessage, Phase, Player
 from app.db.session import make_engine, make_sessionmaker
+from app.scheduler import tick
 from app.services.kernel.context import Judge
 from app.services.kernel.security import hash_password, new_token
-from app.services.turns.deadlines import tick
 from app.settings import Settings
 
 OPENINGS = {

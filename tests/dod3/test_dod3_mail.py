@@ -12,7 +12,7 @@ from datetime import timedelta
 from app.db import queries
 from app.db.models import OrderRow
 from app.dod3.dice import Roll, verify_rolls
-from app.services.turns.deadlines import tick
+from app.scheduler import tick
 from tests.dod3.mailgame import (
     GAME,
     GM,

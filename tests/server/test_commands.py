@@ -147,7 +147,7 @@ def test_signoff_ends_and_signature_ignored(started: Harness) -> None:
 
 
 def test_orders_in_advance_become_current(started: Harness) -> None:
-    from app.services.turns.deadlines import tick
+    from app.scheduler import tick
     from tests.server.conftest import hold_all
 
     started.send(player("FRANCE"), signon("FRANCE") + "PHASE F1901M\nA Par-Bur\nA Par-Pic\nA Mar-Nowhere")

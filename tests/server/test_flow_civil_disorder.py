@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from app.db import queries
-from app.services.turns.deadlines import tick
+from app.scheduler import tick
 from tests.server.conftest import Harness, hold_all, player, signon
 
 

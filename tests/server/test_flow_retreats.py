@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from app.db import queries
-from app.services.turns.deadlines import tick
+from app.scheduler import tick
 from tests.server.conftest import Harness, player, signon
 
 BASE_UNITS: dict[str, list[str]] = {

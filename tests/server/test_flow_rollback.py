@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from app.db import queries
-from app.services.turns.deadlines import tick
+from app.scheduler import tick
 from tests.server.conftest import POWERS, Harness, player, signon
 
 GM = "SIGNON master@alpha masterpw\n"

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from app import jsonapi
 from app.db import queries
-from app.services.turns.deadlines import tick
+from app.scheduler import tick
 from tests.server.conftest import POWERS, Harness, player, signon
 
 GM = "SIGNON master@alpha masterpw\n"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.services.turns.deadlines import tick
+from app.scheduler import tick
 from tests.server.conftest import POWERS, Harness, hold_all, player, signon
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from app.services.turns.deadlines import tick
+from app.scheduler import tick
 from tests.server.conftest import Harness, hold_all, player, signon
 
 

@@ -18,12 +18,12 @@ from app import jsonapi
 from app.db import queries
 from app.db.models import AuditEntry, Game, OrderRow, OutboundMessage, Phase, Player
 from app.db.session import make_engine, make_sessionmaker
+from app.scheduler import tick
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import bump_version
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game, mail_seat
 from app.services.seats.absence import clear_of_absences
-from app.services.turns.deadlines import tick
 from app.services.turns.publish import previous_centres
 from app.settings import Settings
 from tests.server.conftest import POWERS, Harness, player, signon

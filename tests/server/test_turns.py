@@ -9,7 +9,9 @@ from sqlalchemy import select
 
 from app.db import queries
 from app.db.models import Game, JudgeState, Phase
-from app.services.turns.deadlines import tick
+from app.scheduler import tick
+from app.services.handlers import unit_of_work
+from app.services.kernel.uow import UnitOfWork
 from tests.server.conftest import POWERS, Harness, hold_all, player, signon
 
 
@@ -26,6 +28,20 @@ def test_early_processing_when_everyone_ordered(started: Harness) -> None:
     assert _game(started).phase == "F1901M"
     results = started.outbox(to=player("TURKEY"), kind="results")
     assert len(results) == 1 and "Movement results for Spring of 1901." in results[0].body_text
+
+
+def test_each_step_of_a_tick_is_a_unit_of_work_committed_once(started: Harness) -> None:
+    hold_all(started)
+    opened: list[UnitOfWork] = []
+
+    def units() -> UnitOfWork:
+        opened.append(unit_of_work(started.judge))
+        return opened[-1]
+
+    assert tick(started.judge, units).processed == ["alpha"]
+    # The heartbeat, the due games (read only), the turn, the reminders.
+    assert [unit.commits for unit in opened] == [1, 0, 1, 1]
+    assert opened[2].phases  # the turn read its open phase through its unit of work
 
 
 def test_wait_blocks_early_processing(started: Harness) -> None:

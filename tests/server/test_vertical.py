@@ -34,7 +34,7 @@ def test_turn_processed_when_all_ordered(started: Harness) -> None:
     for power in POWERS:
         started.send(player(power), f"SIGNON {power[0]}alpha pw{power.lower()}\n" +
                      ("A PAR-BUR" if power == "FRANCE" else ""))
-    from app.services.turns.deadlines import tick
+    from app.scheduler import tick
 
     report = tick(started.judge)
     assert report.processed == []  # only France ordered everything? no: others hold by default missing

@@ -154,7 +154,7 @@ def test_late_powers_vacancies_reliability_and_takeover_queue(fresh: World) -> N
     """Issue 21.15: missed deadlines and reliability per player, civil disorder, vacant powers, the
     takeover requests waiting for the GM, approved with one click."""
     from app.db import queries
-    from app.services.turns.deadlines import tick
+    from app.scheduler import tick
 
     h = fresh.harness
     h.send(GM, f"SIGNON master@alpha {GM_PASSWORD}\nSET NMR cd\nSET GRACE 0")

@@ -1,21 +1,21 @@
-"""The scheduler's work: deadlines, grace periods, NMR policy, reminders, the outage guard."""
+"""The scheduler's use cases: deadlines, grace periods, NMR policy, reminders, the outage guard.
+
+Each takes the session of the job's unit of work (``app.scheduler.tick`` opens one per step and
+commits it once); none opens a transaction of its own."""
 
 from __future__ import annotations
 
-import logging
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import and_, bindparam, or_, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
 from app.db import queries
 from app.db.models import Game, JudgeState, Phase
 from app.db.statuses import GameStatus, PhaseStatus, SeatStatus
 from app.services.kernel.context import Judge
-from app.services.kernel.outcome import ProcessError
 from app.services.kernel.render import format_deadline
 from app.services.mailout.notify import mail_game, mail_master, mail_seat
 from app.services.orders import submit as order_service
@@ -25,10 +25,8 @@ from app.services.turns.disorder import announce_abandoned, announce_civil_disor
 from app.services.turns.map_turn import everyone_ready, late_powers
 from app.services.turns.process import process_turn
 
-__all__ = ["TickReport", "check_early", "process_due_game", "tick"]
-
-log = logging.getLogger(__name__)
-_AT_ONCE = 3  # phases of one game a tick may process one after the other
+__all__ = ["TickReport", "check_early", "check_outage", "due_game_ids", "process_first_due", "resume_game",
+           "send_reminders"]
 
 
 @dataclass
@@ -58,39 +56,33 @@ def check_early(db: Session, judge: Judge, game: Game) -> None:
         game.deadline = phase.deadline
 
 
-def _outage_guard(judge: Judge, report: TickReport) -> None:
-    """If the server was down past a deadline, pause those games and tell their GMs."""
-    try:
-        _check_outage(judge, report)
-    except IntegrityError:
-        pass  # another process wrote the first heartbeat at the same moment
-
-
-def _check_outage(judge: Judge, report: TickReport) -> None:
+def check_outage(db: Session, judge: Judge, report: TickReport) -> None:
+    """The tick's heartbeat: if the server was down past a deadline, pause those games and tell
+    their GMs.  Two processes writing the first heartbeat at once: the second's commit fails
+    (IntegrityError), which the job ignores."""
     now = judge.now()
     limit = timedelta(minutes=judge.settings.outage_minutes)
-    with judge.sessions.begin() as db:
-        row = db.get(JudgeState, "last_tick", with_for_update=True)
-        if row is None:
-            db.add(JudgeState(name="last_tick", value=now))
-            return
-        last = row.value
-        row.value = now
-        if last is None or now - last <= limit:
-            return
-        games = db.scalars(
-            select(Game).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None), Game.deadline > last,
-                               Game.deadline <= now)
-        ).all()
-        for game in games:
-            game.status = GameStatus.PAUSED
-            game.paused_reason = "outage"
-            mail_master(db, judge, game, f"Diplomacy game {game.name} paused after a server outage",
-                        f"The judge was not running from {format_deadline(last)} to {format_deadline(now)},\n"
-                        f"past the deadline of {game.phase}.  Automatic processing of '{game.name}' is stopped\n"
-                        f"so that nothing is processed by surprise.  Send RESUME (signed on as master) to go on,\n"
-                        f"or PROCESS to process now.\n", kind="outage")
-            report.paused.append(game.name)
+    row = db.get(JudgeState, "last_tick", with_for_update=True)
+    if row is None:
+        db.add(JudgeState(name="last_tick", value=now))
+        return
+    last = row.value
+    row.value = now
+    if last is None or now - last <= limit:
+        return
+    games = db.scalars(
+        select(Game).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None), Game.deadline > last,
+                           Game.deadline <= now)
+    ).all()
+    for game in games:
+        game.status = GameStatus.PAUSED
+        game.paused_reason = "outage"
+        mail_master(db, judge, game, f"Diplomacy game {game.name} paused after a server outage",
+                    f"The judge was not running from {format_deadline(last)} to {format_deadline(now)},\n"
+                    f"past the deadline of {game.phase}.  Automatic processing of '{game.name}' is stopped\n"
+                    f"so that nothing is processed by surprise.  Send RESUME (signed on as master) to go on,\n"
+                    f"or PROCESS to process now.\n", kind="outage")
+        report.paused.append(game.name)
 
 
 _DUE = (select(Game.id).where(Game.status == GameStatus.ACTIVE,
@@ -98,9 +90,9 @@ _DUE = (select(Game.id).where(Game.status == GameStatus.ACTIVE,
         .order_by(Game.deadline))  # built once
 
 
-def _due_ids(judge: Judge, now: datetime) -> list[int]:
-    with judge.sessions.begin() as db:
-        return list(db.scalars(_DUE, {"now": now}))
+def due_game_ids(db: Session, now: datetime) -> list[int]:
+    """The games whose deadline or grace period has passed, the earliest deadline first."""
+    return list(db.scalars(_DUE, {"now": now}))
 
 
 # A due game, locked for the turn with its seats and its open phase; one another process holds is
@@ -152,141 +144,105 @@ def _lock_first_due(db: Session, judge: Judge, candidates: deque[int], tried: li
     return None
 
 
-def process_due_game(judge: Judge, game_id: int, report: TickReport) -> bool:
-    """One transaction: decide grace / NMR policy for a due game, or process its turn; whether the
-    next phase is due at once."""
-    return _process_first_due(judge, deque([game_id]), report, [])
-
-
-def _process_first_due(judge: Judge, candidates: deque[int], report: TickReport, tried: list[int]) -> bool:
-    """``process_due_game`` for the first game of ``candidates`` it can lock (``_lock_first_due``)."""
-    try:
-        return _process_due_game(judge, candidates, report, tried)
-    except ProcessError as error:
-        log.info("skipped game %s: %s", tried[-1] if tried else None, error)
+def process_first_due(db: Session, judge: Judge, candidates: deque[int], report: TickReport,
+                      tried: list[int]) -> bool:
+    """For the first game of ``candidates`` it can lock (``_lock_first_due``): decide grace / NMR
+    policy, or process its turn; whether the next phase is due at once.  ``ProcessError`` when the
+    turn cannot be processed: the job rolls back and goes on with the next game."""
+    judge.crash("tick:before_lock")
+    game = _lock_first_due(db, judge, candidates, tried)
+    if game is None:
         return False
-
-
-def _process_due_game(judge: Judge, candidates: deque[int], report: TickReport, tried: list[int]) -> bool:
-    with judge.sessions.begin() as db:
-        judge.crash("tick:before_lock")
-        game = _lock_first_due(db, judge, candidates, tried)
-        if game is None:
-            return False
-        judge.crash("tick:locked")
-        phase = queries.open_phase_of(db, game)  # remembered for the turn
-        if phase is None:
-            return False
-        now = judge.now()
-        options = options_of(game)
-        policy = options.nmr
-        grace = options.timing(phase.code).grace_hours
-        in_grace = game.grace_until is not None
-        # The late powers, when the policy does anything with them (HOLD does not: the turn's own
-        # reading of the orders finds who sent none).
-        late = late_powers(db, game, phase) if policy != "hold" else []
-        if late and policy.startswith("excuse"):
-            allowed = int(policy.partition(":")[2] or 1)
-            excused = [s for s in late if s.misses < allowed]
-            if excused:
-                extend = timedelta(hours=options.timing(phase.code).next_hours)
-                game.deadline = clear_of_absences(db, game, (game.deadline or now) + extend)
-                for seat in excused:
-                    seat.misses += 1
-                    mail_seat(db, judge, seat, f"Diplomacy deadline extended {game.name}",
-                              f"You sent no orders for {phase.code}.  This miss is excused ({seat.misses} of "
-                              f"{allowed}); the deadline is now {format_deadline(game.deadline)}.\n", kind="late")
-                report.graced.append(game.name)
-                return False
-        if late and policy == "wait":
-            for seat in late:
-                seat.status = SeatStatus.ABANDONED
-            game.status, game.paused_reason = GameStatus.PAUSED, "waiting for a replacement"
-            names = ", ".join(s.power or "?" for s in late)
-            mail_master(db, judge, game, f"Diplomacy game {game.name} waits for replacements",
-                        f"No orders from {names} for {phase.code}.  Those powers are now open for TAKEOVER;\n"
-                        f"the game waits until they have players (or REPLACE, or RESUME to process).\n")
-            announce_abandoned(db, judge, game, late, f"was abandoned: no orders for {phase.code}; "
-                                                      f"the game waits for a new player", master=False)
-            report.paused.append(game.name)
-            return False
-        if late and grace > 0 and not in_grace and policy != "hold":
-            game.grace_until = (game.deadline or now) + timedelta(hours=grace)
-            game.deadline = None
-            for seat in late:
-                mail_seat(db, judge, seat, f"Diplomacy late notice {game.name}",
-                          f"Diplomacy Game:   {game.name}\nCurrent Phase:    {phase.code}\n"
-                          f"Missed Deadline:  {format_deadline(phase.deadline)}\n\n"
-                          f"Your orders are late.  The grace period ends {format_deadline(game.grace_until)};\n"
-                          f"a power still late then will be "
-                          f"{'dismissed' if policy == 'dismiss' else 'declared in civil disorder'}.\n", kind="late")
-            mail_master(db, judge, game, f"Diplomacy late powers {game.name}",
-                        f"Late powers in {phase.code}: {', '.join(s.power or '?' for s in late)}.\n", kind="late")
+    judge.crash("tick:locked")
+    phase = queries.open_phase_of(db, game)  # remembered for the turn
+    if phase is None:
+        return False
+    now = judge.now()
+    options = options_of(game)
+    policy = options.nmr
+    grace = options.timing(phase.code).grace_hours
+    in_grace = game.grace_until is not None
+    # The late powers, when the policy does anything with them (HOLD does not: the turn's own
+    # reading of the orders finds who sent none).
+    late = late_powers(db, game, phase) if policy != "hold" else []
+    if late and policy.startswith("excuse"):
+        allowed = int(policy.partition(":")[2] or 1)
+        excused = [s for s in late if s.misses < allowed]
+        if excused:
+            extend = timedelta(hours=options.timing(phase.code).next_hours)
+            game.deadline = clear_of_absences(db, game, (game.deadline or now) + extend)
+            for seat in excused:
+                seat.misses += 1
+                mail_seat(db, judge, seat, f"Diplomacy deadline extended {game.name}",
+                          f"You sent no orders for {phase.code}.  This miss is excused ({seat.misses} of "
+                          f"{allowed}); the deadline is now {format_deadline(game.deadline)}.\n", kind="late")
             report.graced.append(game.name)
             return False
+    if late and policy == "wait":
         for seat in late:
-            if policy == "dismiss":
-                seat.status = SeatStatus.RESIGNED
-            elif policy == "cd":
-                seat.status = SeatStatus.CD
-        judge.crash("tick:policy_applied")
-        outcome = process_turn(db, judge, game)
-        report.processed.append(game.name)
+            seat.status = SeatStatus.ABANDONED
+        game.status, game.paused_reason = GameStatus.PAUSED, "waiting for a replacement"
+        names = ", ".join(s.power or "?" for s in late)
+        mail_master(db, judge, game, f"Diplomacy game {game.name} waits for replacements",
+                    f"No orders from {names} for {phase.code}.  Those powers are now open for TAKEOVER;\n"
+                    f"the game waits until they have players (or REPLACE, or RESUME to process).\n")
+        announce_abandoned(db, judge, game, late, f"was abandoned: no orders for {phase.code}; "
+                                                  f"the game waits for a new player", master=False)
+        report.paused.append(game.name)
+        return False
+    if late and grace > 0 and not in_grace and policy != "hold":
+        game.grace_until = (game.deadline or now) + timedelta(hours=grace)
+        game.deadline = None
+        for seat in late:
+            mail_seat(db, judge, seat, f"Diplomacy late notice {game.name}",
+                      f"Diplomacy Game:   {game.name}\nCurrent Phase:    {phase.code}\n"
+                      f"Missed Deadline:  {format_deadline(phase.deadline)}\n\n"
+                      f"Your orders are late.  The grace period ends {format_deadline(game.grace_until)};\n"
+                      f"a power still late then will be "
+                      f"{'dismissed' if policy == 'dismiss' else 'declared in civil disorder'}.\n", kind="late")
+        mail_master(db, judge, game, f"Diplomacy late powers {game.name}",
+                    f"Late powers in {phase.code}: {', '.join(s.power or '?' for s in late)}.\n", kind="late")
+        report.graced.append(game.name)
+        return False
+    for seat in late:
         if policy == "dismiss":
-            announce_abandoned(db, judge, game, late, f"was abandoned: its player was dismissed, "
-                                                      f"no orders for {phase.code}")
+            seat.status = SeatStatus.RESIGNED
         elif policy == "cd":
-            announce_civil_disorder(db, judge, game, late, phase.code)
-        return outcome.due_at_once
+            seat.status = SeatStatus.CD
+    judge.crash("tick:policy_applied")
+    outcome = process_turn(db, judge, game)
+    report.processed.append(game.name)
+    if policy == "dismiss":
+        announce_abandoned(db, judge, game, late, f"was abandoned: its player was dismissed, "
+                                                  f"no orders for {phase.code}")
+    elif policy == "cd":
+        announce_civil_disorder(db, judge, game, late, phase.code)
+    return outcome.due_at_once
 
 
-def send_reminders(judge: Judge, report: TickReport) -> None:
+def send_reminders(db: Session, judge: Judge, report: TickReport) -> None:
+    """Remind the players still without orders, once a phase, ``SET REMINDER hours`` before the deadline."""
     now = judge.now()
-    with judge.sessions.begin() as db:
-        games = db.scalars(select(Game).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None),
-                                              Game.deadline > now)).all()
-        for game in games:
-            hours = options_of(game).reminder_hours
-            if hours <= 0 or game.reminded_phase == game.phase or game.deadline is None:
-                continue
-            if game.deadline - timedelta(hours=hours) > now:
-                continue
-            phase = queries.open_phase(db, game.id)
-            if phase is None:
-                continue
-            game.reminded_phase = game.phase
-            for seat, status in order_service.seat_statuses(db, game, phase):
-                if not status.needs_orders or status.complete or seat.status != SeatStatus.ACTIVE:
-                    continue
-                missing = ", ".join(status.missing) or f"{status.builds_missing} adjustment orders"
-                mail_seat(db, judge, seat, f"Diplomacy deadline reminder {game.name} {game.phase}",
-                          f"The deadline for {game.phase} in '{game.name}' is {format_deadline(game.deadline)}.\n"
-                          f"Still without orders: {missing}.\n", kind="reminder")
-            report.reminded.append(game.name)
-
-
-def tick(judge: Judge) -> TickReport:
-    """One scheduler tick; safe to run in several processes at once."""
-    report = TickReport()
-    _outage_guard(judge, report)
-    pending = deque(_due_ids(judge, judge.now()))
-    while pending:
-        tried: list[int] = []
-        try:
-            at_once = _process_first_due(judge, pending, report, tried)
-        except Exception:
-            log.exception("processing game %s failed", tried[-1] if tried else None)
+    games = db.scalars(select(Game).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None),
+                                          Game.deadline > now)).all()
+    for game in games:
+        hours = options_of(game).reminder_hours
+        if hours <= 0 or game.reminded_phase == game.phase or game.deadline is None:
             continue
-        for _ in range(_AT_ONCE - 1):  # a phase due at once after this one (turn_disorder.due_at_once)
-            if not at_once:
-                break
-            try:
-                at_once = process_due_game(judge, tried[-1], report)
-            except Exception:
-                log.exception("processing game %s failed", tried[-1])
-                break
-    send_reminders(judge, report)
-    return report
+        if game.deadline - timedelta(hours=hours) > now:
+            continue
+        phase = queries.open_phase(db, game.id)
+        if phase is None:
+            continue
+        game.reminded_phase = game.phase
+        for seat, status in order_service.seat_statuses(db, game, phase):
+            if not status.needs_orders or status.complete or seat.status != SeatStatus.ACTIVE:
+                continue
+            missing = ", ".join(status.missing) or f"{status.builds_missing} adjustment orders"
+            mail_seat(db, judge, seat, f"Diplomacy deadline reminder {game.name} {game.phase}",
+                      f"The deadline for {game.phase} in '{game.name}' is {format_deadline(game.deadline)}.\n"
+                      f"Still without orders: {missing}.\n", kind="reminder")
+        report.reminded.append(game.name)
 
 
 def resume_game(db: Session, judge: Judge, game: Game) -> None:
