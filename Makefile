@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-python-engine bench system-deps browser
+.PHONY: run test test-python-engine test-servers bench system-deps browser
 
 # What the judge needs from Debian (the fonts of the map pictures; a C compiler and the Python
 # headers for the compiled engine): the same script, and the same list, as the Dockerfile's.
@@ -34,14 +34,19 @@ run: $(VENV)/.installed system-deps $(ENGINE)
 # keeps about one core busy: make -j2), then the whole suite on the compiled engine: both must
 # pass, and `native` fails at once on a stale build. The tests that run the compiled engine
 # themselves (marked compiled_engine) wait for the second run. One worker process a core
-# (pytest-xdist); tests sharing a server or a module's set-up stay in one worker (--dist
-# loadgroup, tests/conftest.py). HYPOTHESIS_PROFILE=thorough for the full number of property
+# (pytest-xdist), each with its own mail servers; tests sharing a module's set-up stay in one
+# worker (--dist loadgroup, tests/conftest.py). HYPOTHESIS_PROFILE=thorough for the full number of property
 # examples (tests/support/hypothesis_profiles.py).
 PYTEST_WORKERS ?= auto
-test: $(VENV)/.installed system-deps browser
+test: $(VENV)/.installed system-deps
 	$(BIN)/ruff check app tests benchmarks tools
-	$(MAKE) --no-print-directory -j2 $(ENGINE) test-python-engine
+	$(MAKE) --no-print-directory -j2 $(ENGINE) test-python-engine test-servers
 	POSTAL_JUDGE_ENGINE=native $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
+
+# What the server and browser tests take from Debian (chromium, dovecot), one apt-get after the
+# other, while the engine builds; both scripts do nothing when it is there.
+test-servers: browser
+	bash scripts/mail-services.sh install
 
 test-python-engine: $(VENV)/.installed
 	POSTAL_JUDGE_ENGINE=python $(BIN)/python -m pytest -q -m "not compiled_engine" tests/engine

@@ -3,6 +3,7 @@
 # small SMTP server (tests/support/smtp_server.py, aiosmtpd) that delivers every message
 # into the recipient's dovecot maildir, both on loopback.
 #
+#   scripts/mail-services.sh install     install dovecot-imapd if missing (what `start` does first)
 #   scripts/mail-services.sh start       install dovecot-imapd if missing, start both (idempotent)
 #   scripts/mail-services.sh stop        stop both (idempotent)
 #   scripts/mail-services.sh status      exit 0 when both run
@@ -197,6 +198,9 @@ stop_dovecot() {
 
 cmd="${1:-}"
 case "$cmd" in
+    install)
+        install_dovecot
+        ;;
     start)
         install_dovecot
         mkdir -p "$DIR"
@@ -232,7 +236,7 @@ case "$cmd" in
         doveadm -c "$CONF" kick "$2" </dev/null >/dev/null 2>&1 || true
         ;;
     *)
-        echo "usage: $0 start|stop|status|smtp-down|smtp-up|kick USER" >&2
+        echo "usage: $0 install|start|stop|status|smtp-down|smtp-up|kick USER" >&2
         exit 2
         ;;
 esac

@@ -60,7 +60,7 @@ def postgres_template() -> Iterator[PostgresTemplate]:
 
 
 # ---------------------------------------------------------------------------------- pytest-xdist
-# Tests that share a server or a module's set-up run in one worker (tests/support/xdist_groups.py).
+# Tests that share a module's set-up run in one worker (tests/support/xdist_groups.py).
 
 
 @pytest.hookimpl(optionalhook=True)

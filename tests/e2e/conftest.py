@@ -22,14 +22,15 @@ from pathlib import Path
 import pytest
 
 from tests.support.databases import PostgresTemplate
+from tests.support.xdist_groups import mail_ports
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = os.environ.get("JUDGE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 # Our own instance of the test mail servers (ports and directory of its own), so that other
-# test modules starting and stopping theirs never disturb these tests.
-IMAP_PORT = int(os.environ.get("JUDGE_E2E_IMAP_PORT", "10243"))
-SMTP_PORT = int(os.environ.get("JUDGE_E2E_SMTP_PORT", "10125"))
-MAIL_DIR = os.environ.get("JUDGE_E2E_MAIL_DIR", "/tmp/postal-judge-mail-e2e")
+# test modules starting and stopping theirs never disturb these tests; one a pytest-xdist worker.
+IMAP_PORT, SMTP_PORT, MAIL_DIR = mail_ports(int(os.environ.get("JUDGE_E2E_IMAP_PORT", "10243")),
+                                            int(os.environ.get("JUDGE_E2E_SMTP_PORT", "10125")),
+                                            os.environ.get("JUDGE_E2E_MAIL_DIR", "/tmp/postal-judge-mail-e2e"))
 # PYTHON: the SMTP server runs on this interpreter (it has aiosmtpd), as tests/support/mail_services.py does.
 MAIL_ENV = {**os.environ, "IMAP_PORT": str(IMAP_PORT), "SMTP_PORT": str(SMTP_PORT), "MAIL_TEST_DIR": MAIL_DIR,
             "PYTHON": sys.executable}

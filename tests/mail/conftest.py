@@ -18,7 +18,8 @@ from tests.support.mail_services import (
 
 @pytest.fixture(scope="session")
 def mail_services() -> Iterator[MailServices]:
-    """dovecot on 127.0.0.1:10143 and the test SMTP server on 127.0.0.1:10025.
+    """dovecot on 127.0.0.1:10143 and the test SMTP server on 127.0.0.1:10025 (ports 200 up for
+    each further xdist worker: tests/support/xdist_groups.py `mail_ports`).
 
     Skipped only where they cannot run at all (not root and dovecot missing, or no
     apt-get); under CI that is a failure, never a skip.

@@ -2,9 +2,10 @@
 each test gets a copy of it (never used in production).
 
 SQLite: the template is a file, a test's database a copy of it (well under a millisecond, where
-an Alembic upgrade takes 0.1-0.2 s). PostgreSQL: a randomly named template database, and each
-test a ``CREATE DATABASE ... TEMPLATE`` of it, dropped afterwards (other users share the server,
-so every name is random).
+an Alembic upgrade takes 0.1-0.2 s). PostgreSQL: a randomly named template database (other users
+share the server, so every name is random), and each test a database made from it: the first a
+``CREATE DATABASE ... TEMPLATE`` of it, each later one the same database put back as the template
+holds it (every table emptied and the template's rows copied back in, the sequences set back).
 
 A template can also hold what many tests set up the same way (``prepare``: the started game of
 tests/server/conftest.py): that set-up then runs once per test process, and each test gets a copy
@@ -19,6 +20,7 @@ import secrets
 import shutil
 import sqlite3
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -157,12 +159,15 @@ def copy_sqlite(template: Path, path: Path) -> str:
 
 
 class PostgresTemplate:
-    """A migrated template database; ``copy()`` yields the URL of a fresh copy, dropped afterwards.
-    Given ``based_on`` and ``prepare``: a copy of that template after ``prepare(url)`` ran on it
-    (which must close its connections).
+    """A migrated template database; ``copy()`` yields the URL of a database that holds what the
+    template holds. Given ``based_on`` and ``prepare``: a copy of that template after
+    ``prepare(url)`` ran on it (which must close its connections).
 
-    The next copy is made, and the last one dropped, by a thread of its own while a test runs
-    (a copy or a drop takes 0.1-0.5 s of PostgreSQL's time; the test need not wait for it)."""
+    A test's database is made, or put back for the next test, by a thread of its own while a
+    test runs (the test need not wait for it). Putting back: whoever is still connected is
+    disconnected, every table emptied and the template's rows copied back in (foreign keys
+    unchecked while they are: ``session_replication_role = replica``), each sequence set where the
+    template's is. A database that cannot be put back is dropped and a new copy made."""
 
     def __init__(self, based_on: PostgresTemplate | None = None, prepare: Callable[[str], None] | None = None) -> None:
         from app.db.migrate import upgrade
@@ -182,11 +187,12 @@ class PostgresTemplate:
             with admin_connect() as conn:  # nobody may be connected to a template while it is copied
                 conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
                              (self.name,))
+            self._tables, self._rows, self._sequences = _contents(self.name)
         except BaseException:
             drop_database(self.name)
             raise
         self._jobs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postgres-template")
-        self._spare: Future[str] = self._jobs.submit(self.create)
+        self._ready: deque[Future[str]] = deque([self._jobs.submit(self.create)])
 
     def create(self) -> str:
         """A new database copied from the template; returns its name."""
@@ -196,17 +202,61 @@ class PostgresTemplate:
             no_wait_for_disk(conn, name)
         return name
 
+    def put_back(self, name: str) -> str:
+        """Database ``name``, used by a test, made to hold what the template holds again (or, when
+        that fails, a new copy); returns its name."""
+        import psycopg
+
+        try:
+            with admin_connect() as conn:
+                conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+            with psycopg.connect(postgres_url(name).replace("+psycopg", ""), connect_timeout=5) as conn:
+                conn.execute("SET session_replication_role = replica")
+                conn.execute("TRUNCATE " + ", ".join(f'"{t}"' for t in self._tables) + " RESTART IDENTITY")
+                with conn.cursor() as cursor:
+                    for table, rows in self._rows.items():
+                        with cursor.copy(f'COPY "{table}" FROM STDIN') as copy:
+                            copy.write(rows)
+                    for sequence, value in self._sequences:
+                        cursor.execute("SELECT setval(%s, %s, %s)", (sequence, value or 1, value is not None))
+            return name
+        except Exception:
+            drop_database(name)
+            return self.create()
+
     @contextmanager
     def copy(self) -> Iterator[str]:
-        spare, self._spare = self._spare, self._jobs.submit(self.create)
-        name = spare.result()
+        ready = self._ready.popleft() if self._ready else self._jobs.submit(self.create)
+        name = ready.result()
         try:
             yield postgres_url(name)
         finally:
-            self._jobs.submit(drop_database, name)
+            self._ready.append(self._jobs.submit(self.put_back, name))
 
     def drop(self) -> None:
         self._jobs.shutdown(wait=True)
-        if self._spare.exception() is None:
-            drop_database(self._spare.result())
+        for ready in self._ready:
+            if ready.exception() is None:
+                drop_database(ready.result())
         drop_database(self.name)
+
+
+def _contents(name: str) -> tuple[list[str], dict[str, bytes], list[tuple[str, int | None]]]:
+    """Of database ``name``: its tables (but ``alembic_version``, which no test changes), the rows
+    of those that have any (``COPY`` text), and its sequences with their last values."""
+    import psycopg
+
+    with psycopg.connect(postgres_url(name).replace("+psycopg", ""), autocommit=True, connect_timeout=5) as conn:
+        tables = [row[0] for row in conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version' "
+            "ORDER BY tablename")]
+        rows: dict[str, bytes] = {}
+        with conn.cursor() as cursor:
+            for table in tables:
+                with cursor.copy(f'COPY "{table}" TO STDOUT') as copy:
+                    data = b"".join(bytes(block) for block in copy)
+                if data:
+                    rows[table] = data
+        sequences = [(f"public.{row[0]}", row[1]) for row in conn.execute(
+            "SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = 'public'")]
+    return tables, rows, sequences

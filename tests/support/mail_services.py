@@ -21,6 +21,8 @@ from pathlib import Path
 
 from imapclient import IMAPClient
 
+from tests.support.xdist_groups import mail_ports
+
 __all__ = ["MailServices", "services_running", "skip_reason", "start_mail_services", "stop_mail_services"]
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "mail-services.sh"
@@ -107,10 +109,12 @@ class MailServices:
 
 
 def _services(directory: Path | None) -> MailServices:
-    """Where and on which ports: MAIL_TEST_DIR, IMAP_PORT and SMTP_PORT as the script reads them."""
-    directory = directory or Path(os.environ.get("MAIL_TEST_DIR", DEFAULT_DIR))
-    imap_port = int(os.environ.get("IMAP_PORT", "10143"))
-    smtp_port = int(os.environ.get("SMTP_PORT", "10025"))
+    """Where and on which ports: MAIL_TEST_DIR, IMAP_PORT and SMTP_PORT as the script reads them,
+    this xdist worker's own (``mail_ports``)."""
+    imap_port, smtp_port, folder = mail_ports(int(os.environ.get("IMAP_PORT", "10143")),
+                                              int(os.environ.get("SMTP_PORT", "10025")),
+                                              os.environ.get("MAIL_TEST_DIR", str(DEFAULT_DIR)))
+    directory = directory or Path(folder)
     env = dict(
         os.environ,
         MAIL_TEST_DIR=str(directory),

@@ -1,12 +1,11 @@
 """Which tests must run in the same pytest-xdist worker (`make test` runs ``-n auto --dist loadgroup``).
 
-- Every test using a session fixture that starts and stops servers on fixed ports
-  (``mail_services``: the shared dovecot + SMTP of tests/mail, the end-to-end instance of
-  tests/e2e): one worker would otherwise stop them under another's tests, and a test that takes
-  the SMTP server down would fail the tests of the other worker.
 - The tests of a module whose fixtures are set up once per module (the dashboard's games,
   the browser): set up once, not once per worker.
-- Any other test goes wherever a worker is free.
+- Any other test goes wherever a worker is free.  The mail servers are no reason to keep tests
+  together: each worker starts its own instance, on ports and in a folder of its own
+  (``mail_ports``), so one worker stopping its servers, or taking its SMTP server down on
+  purpose, never touches another's.
 
 The groups of tests that start servers (``SLOW``: a `judge serve`, the mail servers, the
 browser) are handed out first, the most such tests first, then the others, the biggest first:
@@ -28,9 +27,8 @@ from typing import Any
 
 import pytest
 
-__all__ = ["SHARED_SERVERS", "SLOW", "finish", "group_of", "make_scheduler", "publish_groups", "slow", "start"]
+__all__ = ["SLOW", "finish", "group_of", "mail_ports", "make_scheduler", "publish_groups", "slow", "start", "worker_index"]
 
-SHARED_SERVERS = ("mail_services",)
 SLOW = ("server_factory", "mail_services", "chromium")  # fixtures that start servers
 _FOLDER = "JUDGE_TEST_XDIST_GROUPS"
 
@@ -43,11 +41,23 @@ def group_of(item: pytest.Item) -> str:
     group = item.nodeid
     for name in info.names_closure:
         for fixturedef in info.name2fixturedefs.get(name, ()):
-            if name in SHARED_SERVERS:
-                return f"{name}@{fixturedef.baseid}"
             if fixturedef.scope in ("package", "module", "class"):
                 group = module
     return group
+
+
+def worker_index() -> int:
+    """This pytest-xdist worker's number (``gw3`` -> 3); 0 outside xdist."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(worker[2:]) if worker.startswith("gw") and worker[2:].isdigit() else 0
+
+
+def mail_ports(imap: int, smtp: int, directory: str) -> tuple[int, int, str]:
+    """This worker's own instance of the test mail servers: its ports 200 apart from the next
+    worker's (the bases of tests/mail and tests/e2e differ by 100 and never meet), its folder
+    suffixed ``-gwN`` (worker 0 keeps the plain folder)."""
+    index = worker_index()
+    return imap + 200 * index, smtp + 200 * index, directory + (f"-gw{index}" if index else "")
 
 
 def slow(item: pytest.Item) -> bool:
