@@ -35,8 +35,8 @@ run: $(VENV)/.installed system-deps $(ENGINE)
 # pass, and `native` fails at once on a stale build. The tests that run the compiled engine
 # themselves (marked compiled_engine) wait for the second run. One worker process a core
 # (pytest-xdist), each with its own mail servers; tests sharing a module's set-up stay in one
-# worker (--dist loadgroup, tests/conftest.py). HYPOTHESIS_PROFILE=thorough for the full number of property
-# examples (tests/support/hypothesis_profiles.py).
+# worker (--dist loadgroup, tests/conftest.py). HYPOTHESIS_PROFILE=thorough for the full
+# number of property examples (tests/support/hypothesis_profiles.py).
 PYTEST_WORKERS ?= auto
 test: $(VENV)/.installed system-deps
 	$(BIN)/ruff check app tests benchmarks tools
