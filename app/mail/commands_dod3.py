@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import app.mail.dod3_gm  # noqa: F401  -- registers the GM's DOD3 entries
 from app.db.statuses import GameStatus
@@ -17,10 +16,8 @@ from app.dod3.political import PlayStatus
 from app.dod3.report import play_line, roll_lines
 from app.mail.commands import CommandError, CommandRole, register
 from app.mail.dod3_door import Dod3Command, actor_of, name, step_outcome
+from app.mail.session import MailSession
 from app.services.dod3 import gm_entries, options, player_commands, report, setup
-
-if TYPE_CHECKING:
-    from app.mail.session import MailSession
 
 __all__ = ["status_text"]
 

@@ -6,18 +6,14 @@ value it returns into the reply.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from app.mail.commands import CommandError, register
 from app.mail.commands_gm import MasterCommand
+from app.mail.session import MailSession
 from app.services.errors import DomainError
 from app.services.mailout.notify import mail_master
 from app.services.ruleset.options import options_of
 from app.services.turns import control as turn_control
 from app.services.turns.publish import render_results
-
-if TYPE_CHECKING:
-    from app.mail.session import MailSession
 
 
 @register

@@ -6,18 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from app.dod3.exact import format_number
 from app.dod3.variant import SHORT_NAMES
 from app.mail.commands import Command, CommandError
+from app.mail.session import MailSession
 from app.services.dod3.store import ROLE
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.outcome import TurnOutcome
-
-if TYPE_CHECKING:
-    from app.mail.session import MailSession
 
 __all__ = ["Dod3Command", "actor_of", "name", "refused", "signed", "step_outcome"]
 

@@ -6,19 +6,16 @@ PEHIDDEN, EFFECT, RECORD, WEATHER and TALLY. Each parses its words and calls a u
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from app.dod3.exact import format_number, parse_number
 from app.dod3.powers import normalise_power
 from app.dod3.report import tally_lines
 from app.mail.commands import CommandError, CommandRole, register
 from app.mail.dod3_door import Dod3Command, actor_of, name, signed
+from app.mail.session import MailSession
 from app.services.dod3 import gm_entries, options, report, setup
 from app.services.dod3.gm_entries import NumberEntry, PowerField
 from app.services.dod3.setup import SetupItem
-
-if TYPE_CHECKING:
-    from app.mail.session import MailSession
 
 __all__ = ["number_entry"]
 
