@@ -107,7 +107,7 @@ def _check_observer_press(game: Game, request: PressRequest) -> None:
     a reader must always know that an observer, not a power, wrote it."""
     if not options_of(game).observer_press:
         raise DomainError("observer_press", f"observers may not send press in game '{game.name}' (the GM may "
-                                            f"allow it: SET PRESS ... OBSERVERS)")
+                                            f"allow it)", game=game.name)
     if request.grey or game.press.lower() == "grey":
         raise DomainError("observer_grey", "an observer's press is always signed: observers send no grey press")
 

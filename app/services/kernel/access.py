@@ -40,7 +40,7 @@ def actor_game(db: Session, actor: Actor) -> Game:
     """The game the actor signed on to."""
     game = db.get(Game, actor.game_id) if actor.game_id is not None else None
     if game is None:
-        raise DomainError("not_signed_on", "sign on to a game first (SIGNON <power letter><game> <password>)")
+        raise DomainError("not_signed_on", "sign on to a game first")
     return game
 
 

@@ -147,7 +147,8 @@ def check_absence_cap(judge: Judge, db: Session, game: Game, seat: Player, begin
     if total > cap + 1e-9:
         raise DomainError("absence_cap", f"absences are capped at {cap} days in any {window} days of a game "
                                          f"({used:.1f} days already taken; this one would make {total:.1f}); "
-                                         f"ask the game master to GRANT ABSENCE")
+                                         f"ask the game master to grant more", cap=cap, window=window,
+                          used=f"{used:.1f}", total=f"{total:.1f}")
 
 
 def record_absence(judge: Judge, db: Session, actor: Actor, game: Game, seat: Player, begins: datetime,

@@ -146,7 +146,7 @@ def announce_vacancy(db: Session, judge: Judge, game: Game, seat: Player, name: 
 
 def _vacant_seat(judge: Judge, db: Session, game: Game, power: str) -> tuple[Player, str]:
     if power.lower() == "master":
-        raise DomainError("master_not_vacant", "the master role is handed over by the GM with REPLACE")
+        raise DomainError("master_not_vacant", "the master role is handed over by the GM")
     book = book_of(judge, game)
     pid = book.find(power)
     if pid is None:
