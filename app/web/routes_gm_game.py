@@ -12,7 +12,7 @@ from starlette.datastructures import FormData
 from app.services.dod3 import setup as dod3_setup
 from app.services.games import gm, lobby
 from app.services.games.press import PressRequest, plan_press, send_press
-from app.services.games.settings import PHASE_KINDS, SettingsChange, change_settings
+from app.services.games.settings import PHASE_KINDS, SettingsChange
 from app.services.readmodels.forming import assign_power
 from app.services.ruleset.kinds import ruleset_for
 from app.web.deps import Db, JudgeDep, PageGame, PostedForm, game_row
@@ -22,7 +22,7 @@ __all__ = ["router", "settings_change"]
 
 router = APIRouter(include_in_schema=False)
 
-_OPTION_FIELDS = ("nmr", "takeover", "press", "orders", "early", "timezone", "reminder_hours")
+_OPTION_FIELDS = ("nmr", "takeover", "press", "orders", "early", "timezone", "reminder_hours", "layout")
 _TIMING_KEYS = ("next_hours", "grace_hours", "at", "days")
 
 
@@ -34,7 +34,9 @@ def settings_change(form: FormData) -> SettingsChange:
               if f"{kind}_{key}" in form]
     if form_text(form, "grace_hours"):
         timing += [(kind, "grace_hours", form_text(form, "grace_hours")) for kind in PHASE_KINDS]
-    return SettingsChange(**options, timing=tuple(timing))
+    observers = (form_text(form, "observer_press") == "yes") if "observer_press_shown" in form else None
+    rule = (form_text(form, "rule_option"), form_text(form, "rule_value")) if form_text(form, "rule_option") else None
+    return SettingsChange(**options, timing=tuple(timing), observer_press=observers, rule=rule)
 
 
 def _done(name: str, note: str, anchor: str = "admin") -> Response:
@@ -68,12 +70,6 @@ def dod3_seat(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedF
     dod3_setup.seat_player(judge, db, actor, form_text(form, "player"), form_text(form, "address"),
                            form_text(form, "password"))
     return _done(name, "seated", "forming")
-
-
-@router.post("/games/{name}/settings")
-def settings(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
-    change_settings(judge, db, actor, settings_change(form), game_row(db, name))
-    return _done(name, "settings", "settings")
 
 
 @router.post("/games/{name}/eject")

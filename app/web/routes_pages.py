@@ -45,9 +45,10 @@ router = APIRouter(include_in_schema=False)
 @router.get("/")
 def overview(request: Request, judge: JudgeDep, db: Db, principal: PageGm) -> Response:
     actor = Actor(principal.email, Role.KEEPER if principal.keeper else Role.GM)
-    games = list_games(judge, db, actor)
+    games = list_games(judge, db, actor, co_games=principal.proven)
     mailbox = judge.settings.mail_mode == "embedded" and getattr(request.app.state, "inbox_writer", None) is not None
-    return pages(request).render(request, "overview.html.j2", title="Your games", games=games, mailbox=mailbox)
+    return pages(request).render(request, "overview.html.j2", title="Your games", games=games, mailbox=mailbox,
+                                 done=request.query_params.get("done", ""))
 
 
 @router.get("/games/{name}")

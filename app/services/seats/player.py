@@ -99,7 +99,7 @@ def set_draw(judge: Judge, db: Session, actor: Actor, powers: str | None) -> Dra
 
 def _declare_agreed_draw(judge: Judge, db: Session, game: Game, by: str) -> bool:
     """Every surviving power with a player voted for the same draw: the game ends in it."""
-    votes = {s.draw for s in _surviving(game) if s.status not in (SeatStatus.CD, SeatStatus.ABANDONED)}
+    votes = {s.draw for s in _surviving(game) if s.status not in (SeatStatus.CD, SeatStatus.DUMMY, SeatStatus.ABANDONED)}
     if len(votes) != 1 or None in votes:
         return False
     wanted = sorted(p for p in (votes.pop() or "").split(",") if p)
@@ -134,7 +134,7 @@ def set_concede(judge: Judge, db: Session, actor: Actor, power: str | None) -> C
     if pid is None:
         raise DomainError("unknown_power", f"no power called '{power}'")
     seat.concede = pid
-    others = [s for s in _surviving(game) if s.power != pid and s.status not in (SeatStatus.CD, SeatStatus.ABANDONED)]
+    others = [s for s in _surviving(game) if s.power != pid and s.status not in (SeatStatus.CD, SeatStatus.DUMMY, SeatStatus.ABANDONED)]
     if not (others and all(s.concede == pid for s in others)):
         return Concession(pid, book.name(pid))
     game.status, game.deadline = GameStatus.FINISHED, None
