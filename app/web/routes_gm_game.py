@@ -11,6 +11,7 @@ from starlette.datastructures import FormData
 
 from app.services.dod3 import setup as dod3_setup
 from app.services.games import gm, lobby
+from app.services.games.dummy import dummy, revive
 from app.services.games.press import PressRequest, plan_press, send_press
 from app.services.games.settings import PHASE_KINDS, SettingsChange
 from app.services.readmodels.forming import assign_power
@@ -105,3 +106,26 @@ def broadcast(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedF
     body = form_text(form, "text", strip=False)
     send_press(judge, db, actor, plan_press(judge, db, actor, PressRequest(broadcast=True)), body)
     return _done(name, "broadcast")
+
+
+@router.post("/games/{name}/press")
+def press_to_one(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
+    """The GM's press to one power (``PRESS TO power`` from the master): mailed to its player now
+    (postal press: with the next results); in the mail log and the audit (issue 28.6)."""
+    power = form_text(form, "power")
+    if not power:
+        raise HTTPException(status_code=400, detail="Choose the power to write to.")
+    plan = plan_press(judge, db, actor, PressRequest(broadcast=False, powers=power))
+    sent = send_press(judge, db, actor, plan, form_text(form, "text", strip=False))
+    return _done(name, "kept for the next results" if sent.postal else f"mailed to {', '.join(sent.to_names)}")
+
+
+@router.post("/games/{name}/dummy")
+def dummy_power(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
+    """``DUMMY power`` (civil disorder now) or, with ``action=revive``, ``REVIVE power`` (issue 28.7)."""
+    power = form_text(form, "power")
+    if form_text(form, "action") == "revive":
+        done = revive(judge, db, actor, power)
+        return _done(name, f"{done.power_name} given back to {done.address}", "players")
+    done = dummy(judge, db, actor, power)
+    return _done(name, f"{done.power_name} in civil disorder", "players")

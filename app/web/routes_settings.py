@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.services.errors import DomainError
 from app.services.games import gm
+from app.services.games.co_masters import add_co_master, co_masters_of, hand_over, remove_co_master
 from app.services.games.settings import change_settings
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
@@ -33,10 +34,12 @@ router = APIRouter(include_in_schema=False)
 
 def _page(request: Request, judge: Judge, db: Session, actor: Actor, name: str, *, status: int = 200,
           form: dict[str, str] | None = None, errors: dict[str, WebRefusal] | None = None) -> Response:
-    page = settings_page(judge, actor, game_row(db, name))
+    game = game_row(db, name)
+    page = settings_page(judge, actor, game)
     return pages(request).render(request, "settings.html.j2", status_code=status, title=f"Settings of {page.game}",
                                  p=page, form=form or {}, errors=errors or {}, nmr_policies=gm.NMR_POLICIES,
-                                 done=request.query_params.get("done", ""))
+                                 done=request.query_params.get("done", ""), masters=co_masters_of(db, actor, game),
+                                 co_master=actor.co_master)
 
 
 def _refused(request: Request, judge: Judge, db: Session, actor: Actor, name: str, form: PostedForm,
@@ -78,6 +81,28 @@ def deadline(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGa
     if form_text(form, "back") == "settings":
         return RedirectResponse(f"/games/{name}/settings?done=deadline", status_code=303)
     return RedirectResponse(f"/games/{name}?done=deadline#admin", status_code=303)
+
+
+_MASTERS = {"add": add_co_master, "remove": remove_co_master}
+
+
+@router.post("/games/{name}/masters")
+def masters(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
+    """The game's GMs (issue 28.5): ``action=add`` or ``remove`` a co-GM (``address``; as ``PROMOTE`` and
+    ``DEMOTE`` by mail), ``handover`` the game to a co-GM (as ``HANDOVER``)."""
+    action, address = form_text(form, "action"), form_text(form, "address")
+    try:
+        with savepoint(db):
+            if action == "handover":
+                hand_over(judge, db, actor, address)
+            else:
+                _MASTERS.get(action, add_co_master)(judge, db, actor, address)
+    except DomainError as error:
+        return _refused(request, judge, db, actor, name, form, error, "address")
+    if action == "handover":  # the page is the new master's now; the old one stays a co-GM
+        return RedirectResponse(f"/games/{name}?done=handed over to {address}", status_code=303)
+    done = "co-GM added" if action != "remove" else "co-GM removed"
+    return RedirectResponse(f"/games/{name}/settings?done={done}#masters", status_code=303)
 
 
 @router.post("/games/{name}/absence")

@@ -320,6 +320,7 @@ def add_note(judge: Judge, db: Session, actor: Actor, text: str) -> None:
     settings = dict(game.settings)
     settings["notes"] = [*settings.get("notes", []), text[:1000]]
     game.settings = settings
+    audit(db, actor, game, "note", text=text[:1000])
 
 
 def terminate(judge: Judge, db: Session, actor: Actor) -> None:
