@@ -69,6 +69,7 @@ def game_page(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageG
                                  seats=seat_board(judge, db, actor, name),
                                  dod3=_dod3_status(judge, db, actor, detail.summary.variant),
                                  settings=settings_of(game) if map_game and game is not None else None,
+                                 map_game=map_game,
                                  nmr_policies=NMR_POLICIES)
 
 
