@@ -8,6 +8,8 @@ written or told (``kernel.uow.savepoint``)."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
@@ -99,8 +101,9 @@ def masters(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGam
                 _MASTERS.get(action, add_co_master)(judge, db, actor, address)
     except DomainError as error:
         return _refused(request, judge, db, actor, name, form, error, "address")
-    if action == "handover":  # the page is the new master's now; the old one stays a co-GM
-        return RedirectResponse(f"/games/{name}?done=handed over to {address}", status_code=303)
+    if action == "handover":  # the game is the new master's now; the old one stays a co-GM (its account
+        # runs the game again once it has proven its address by a mailed code)
+        return RedirectResponse(f"/?done={quote(f'{name} handed over to {address}')}", status_code=303)
     done = "co-GM added" if action != "remove" else "co-GM removed"
     return RedirectResponse(f"/games/{name}/settings?done={done}#masters", status_code=303)
 
