@@ -363,3 +363,25 @@ def test_the_correction_preview_names_no_order_key(chromium: object, served: Ser
     assert diff.get_by_text("BUILD A PAR").count() >= 1
     assert "#WAIVE" not in diff.inner_text() and "#" not in diff.locator("td:nth-child(2)").all_inner_texts()
     context.close()  # type: ignore[attr-defined]
+
+
+SMALL_WORLD = ["NORTH_AMERICA", "AFRICA", "CHINA", "ISLAM", "RUSSIA", "SOUTH_AMERICA", "WESTERN_EUROPE", "PACIFIC_EMPIRE"]
+
+
+@pytest.mark.parametrize("width", [1280, 768])
+def test_long_power_names_keep_the_players_table_in_its_columns(chromium: object, served: Served,  # noqa: F811
+                                                                width: int) -> None:
+    """Item 21: Small World's "North America", "Western Europe" broke over two lines, and the players'
+    table ran out of its box on a tablet."""
+    base, h = served.url, served.harness
+    name = f"smallw{width}"
+    new_game(h, name, "smallworld", powers=SMALL_WORLD)
+    context, page = signed_in(chromium, base, width=width)
+    page.goto(f"{base}/games/{name}#players")
+    lines = page.evaluate("() => [...document.querySelectorAll('table.seats td:first-child strong')]"
+                          ".map(s => [s.innerText, s.getClientRects().length])")
+    assert len(lines) == 8 and all(count == 1 for _, count in lines), lines
+    box = page.locator("#players .table-wrap").evaluate("e => [e.clientWidth, e.scrollWidth]")
+    assert box[1] <= box[0] + 1, box
+    _shot(page, f"players-small-world-{width}", full_page=False)
+    context.close()  # type: ignore[attr-defined]
