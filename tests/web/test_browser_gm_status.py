@@ -123,6 +123,11 @@ def test_the_settings_page_saves_every_setting_tells_the_players_once_and_audits
     assert page.locator("tr", has_text="NMR policy cd → hold").count() == 1
     _shot(page, "audit-detail", full_page=False)
     context.close()  # type: ignore[attr-defined]
+    phone, small = signed_in(chromium, base, width=390)
+    small.goto(f"{base}/games/setg/settings")  # type: ignore[attr-defined]
+    assert small.evaluate("document.documentElement.scrollWidth") <= 390  # type: ignore[attr-defined]
+    _shot(small, "settings-page-phone", full_page=False)
+    phone.close()  # type: ignore[attr-defined]
 
 
 def test_a_refused_setting_comes_back_filled_in_with_the_error_beside_its_field(
@@ -143,6 +148,8 @@ def test_a_refused_setting_comes_back_filled_in_with_the_error_beside_its_field(
     assert field.input_value() == "500" and field.get_attribute("aria-describedby") == "err-movement_next_hours"
     assert page.get_by_label("When a player sends no orders (NMR)").input_value() == "hold"  # the other edits kept
     assert page.get_by_label("Time zone").input_value() == "Europe/Paris"
+    assert page.get_by_role("alert").inner_text().startswith("Nothing was changed: hours to the deadline are 1 to 336")
+    field.scroll_into_view_if_needed()
     _shot(page, "settings-refused", full_page=False)
     game = _game(h, "refg")
     assert "nmr" not in game.settings or game.settings["nmr"] == "cd"  # nothing of the refused save
