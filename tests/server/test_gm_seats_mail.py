@@ -124,15 +124,16 @@ def test_a_forming_games_settings_are_told_to_nobody(harness: Harness) -> None:
 def test_the_gms_own_press_is_held_to_no_press_rule_and_notes_are_audited(started: Harness) -> None:
     h = started
     h.send("gm@example.com", MASTER + "SET PRESS none\nPRESS TO France\nYour orders are late.\nENDPRESS\n"
-                                      "NOTE Italy has a new player.")
-    press = [m for m in h.outbox(kind="press") if m.recipients == [player("FRANCE")]]
-    assert len(press) == 1 and "Your orders are late." in press[0].body_text
+                                      "NOTE Italy has a new player.\nBROADCAST\nWelcome all.\nENDPRESS")
+    press = [m.body_text for m in h.outbox(kind="press") if m.recipients == [player("FRANCE")]]
+    assert len(press) == 2 and "Your orders are late." in press[0] and "Welcome all." in press[1]
     h.send(player("FRANCE"), signon("FRANCE") + "PRESS TO Germany\nhello\nENDPRESS")
     assert "has no press" in h.last_reply(player("FRANCE"))  # the players' press is still refused
     with h.judge.sessions() as db:
         details = {a.action: a.detail for a in db.scalars(select(AuditEntry))}
     assert details["press"] == {"to": "France", "text": "Your orders are late."}
     assert details["note"] == {"text": "Italy has a new player."}
+    assert details["broadcast"] == {"to": "everyone", "text": "Welcome all."}
 
 
 def test_the_mails_refusals_keep_their_words(started: Harness) -> None:
