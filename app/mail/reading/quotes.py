@@ -1,0 +1,147 @@
+"""Step 4 of the reading: where the writer's own text ends.
+
+Lines quoted with ``>`` are never run (the command finder skips them), and reading goes on
+below them: a player may answer under a quote.  A client that quotes *without* ``>`` (Outlook,
+Outlook for iOS, Outlook.com, AOL, Yahoo, Zimbra, Outlook Express, Windows Live Mail) puts the
+message it answers below a separator, and there reading stops:
+
+- ``-----Original Message-----``, ``----- Original Message -----`` and their translations,
+  ``----- Forwarded message -----``, ``Begin forwarded message:``;
+- a ``____`` rule followed by a ``From:`` line;
+- a ``From:`` line followed by ``Sent:``/``Date:``/``Subject:`` (in the client's language too:
+  ``De :``/``Envoyé :``/``Objet :``, ``Von:``/``Gesendet:``/``Betreff:``, ...);
+- an attribution line (``On ... wrote:``, ``Le ... a écrit :``, ``Am ... schrieb ...:``, ...)
+  that no ``>`` quote follows.
+
+An attribution line that a ``>`` quote follows is dropped (client furniture) and reading goes
+on.  The judge's own lines (``app.mail.reading.own``) end the text whatever a client did.
+The patterns follow those of the quotequail library (MIT, closeio/quotequail), widened.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.mail.reading.own import OwnMarks, own_line
+
+__all__ = ["Stop", "find_stop", "is_attribution"]
+
+_ORIGINAL = re.compile(
+    r"^\s*[-_=*]{2,}\s*(original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht|"
+    r"message d'origine|message transféré|mensaje original|mensaje reenviado|messaggio originale|"
+    r"messaggio inoltrato|oorspronkelijk bericht|doorgestuurd bericht|mensagem original|mensagem encaminhada|"
+    r"originalmeddelande|vidarebefordrat meddelande|oprindelig meddelelse|opprinnelig melding|"
+    r"alkuperäinen viesti|wiadomość oryginalna|исходное сообщение|пересылаемое сообщение|"
+    r"reply message|original email)\s*[-_=*]{2,}\s*$", re.IGNORECASE)
+_FORWARD = re.compile(r"^\s*(begin forwarded message|anfang der weitergeleiteten e-mail|début du message réexpédié|"
+                      r"inicio del mensaje reenviado)\s*:\s*$", re.IGNORECASE)
+_RULE = re.compile(r"^\s*_{8,}\s*$")
+_HEADER = re.compile(r"^\s*[*>\s]*\*?([^\W\d_][\w .'-]{0,24}?)\s*\*?\s*:\*?(\s|$)", re.UNICODE)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_FROM_KEYS = _words("from de von van da från fra od от lähettäjä feladó kimden")
+_DATE_KEYS = _words("sent date datum gesendet envoyé envoye enviado enviada inviato verzonden skickat sendt "
+                    "lähetetty wysłano отправлено дата fecha data")
+_SUBJECT_KEYS = _words("subject betreff objet asunto oggetto onderwerp assunto ämne emne aihe temat тема")
+_ATTRIBUTION = re.compile(
+    r"((\bwrote|\ba écrit|\bescribió|\bha scritto|\bgeschreven|\bescreveu|\bnapisał\(a\)|\bnapisał|"
+    r"\bнаписал\(а\)|\bнаписал|\bkirjoitti|\bírta|\byazdı)\s*:?|\b(schrieb|schreef|skrev)\b.*:)\s*$", re.IGNORECASE)
+_ATTRIBUTION_START = re.compile(
+    r"^\s*(on|le|am|el|il|op|em|den|på|w dniu|dne|\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\w{3}, |"
+    r"[A-Z][a-z]{2,8} \d{1,2}, \d{4})", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Reading stops before line ``index`` (0-based) because of ``why`` (a phrase)."""
+
+    index: int
+    why: str
+
+
+def _key(line: str) -> str | None:
+    match = _HEADER.match(line)
+    return match.group(1).strip().lower() if match else None
+
+
+def _header_block(lines: list[str], i: int) -> bool:
+    """Line ``i`` starts a quoted header block: a From-like key, then a Date-like key or a subject
+    within the next few lines (headers may wrap)."""
+    if _key(lines[i]) not in _FROM_KEYS:
+        return False
+    keys = {_key(line) for line in lines[i + 1:i + 8]}
+    return bool(keys & (_DATE_KEYS | _SUBJECT_KEYS))
+
+
+def is_attribution(lines: list[str], i: int) -> int:
+    """How many lines (1 to 3) the attribution line starting at ``i`` spans, or 0."""
+    if lines[i].lstrip().startswith(">") or not _ATTRIBUTION_START.match(lines[i]):
+        return 0
+    for span in (1, 2, 3):
+        if i + span > len(lines):
+            break
+        joined = " ".join(line.strip() for line in lines[i:i + span])
+        if len(joined) > 300 or (span > 1 and not lines[i + span - 1].strip()):
+            break
+        if _ATTRIBUTION.search(joined):
+            return span
+    return 0
+
+
+def _quote_follows(lines: list[str], i: int) -> bool:
+    for line in lines[i:]:
+        if line.strip():
+            return line.lstrip().startswith(">")
+    return True  # nothing follows: the attribution is all that is left
+
+
+def find_stop(lines: list[str], own: OwnMarks | None = None) -> tuple[Stop | None, set[int]]:
+    """Where the writer's own text ends (None: it runs to the end), and the attribution lines above
+    ``>`` quotes, which are dropped."""
+    dropped: set[int] = set()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if not stripped or stripped.startswith(">"):
+            i += 1
+            continue
+        if own_line(line, own):
+            return Stop(_header_start(lines, i), f"a line of the judge's own making ({stripped[:60]!r})"), dropped
+        if _ORIGINAL.match(line) or _FORWARD.match(line):
+            return Stop(i, f"a quoted message begins ({stripped[:60]!r})"), dropped
+        if _RULE.match(line) and any(_key(nxt) in _FROM_KEYS for nxt in lines[i + 1:i + 4] if nxt.strip()):
+            return Stop(i, f"a quoted message begins ({stripped[:20]!r} and a 'From:' line)"), dropped
+        if _header_block(lines, i):
+            return Stop(i, f"a quoted message's header begins ({stripped[:60]!r})"), dropped
+        span = is_attribution(lines, i)
+        if span:
+            if _quote_follows(lines, i + span):
+                dropped.update(range(i, i + span))
+                i += span
+                continue
+            return Stop(i, f"a quoted message begins ({stripped[:60]!r})"), dropped
+        i += 1
+    return None, dropped
+
+
+def _header_start(lines: list[str], i: int) -> int:
+    """Back from the judge's own line at ``i`` over the quoted header above it (header lines, rules,
+    blank lines, an attribution): the quoted message starts there."""
+    start = i
+    j = i - 1
+    while j >= 0:
+        line = lines[j]
+        stripped = line.strip()
+        if stripped and not (_key(line) is not None or _RULE.match(line) or _ORIGINAL.match(line)
+                             or re.match(r"^\s*[-=_*]{3,}\s*$", line) or _ATTRIBUTION.search(stripped)):
+            break
+        if stripped:
+            start = j
+        j -= 1
+    return start
