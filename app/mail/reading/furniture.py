@@ -24,7 +24,7 @@ _SENT_FROM = re.compile(
     r"do you yahoo!\?|yahoo! (mail|messenger|groups|personals|photos)\b|get your free|express yourself instantly|"
     r"msn (messenger|hotmail)\b|join the world's largest e-?mail service)",
     re.IGNORECASE)
-_RULE = re.compile(r"^\s*([_]{5,}|-{5,}|={5,}|\*{5,})\s*$")
+_RULE = re.compile(r"^\s*(_{5,}|-{2,}|={5,}|\*{5,})\s*$")
 _FOOTER_WORDS = re.compile(
     r"(https?://|www\.|mailing list|listinfo|unsubscribe|list-?serv|\byahoo!|hotmail|\bmsn\b|messenger|"
     r"free e-?mail|get your own|do you yahoo|\bemail address\b|to post to this group|google groups|"
