@@ -111,14 +111,14 @@ def find_stop(lines: list[str], own: OwnMarks | None = None) -> tuple[Stop | Non
         if not stripped or stripped.startswith(">"):
             i += 1
             continue
-        if own_line(line, own):
-            return Stop(_header_start(lines, i), f"a line of the judge's own making ({stripped[:60]!r})"), dropped
         if _ORIGINAL.match(line) or _FORWARD.match(line):
             return Stop(i, f"a quoted message begins ({stripped[:60]!r})"), dropped
         if _RULE.match(line) and any(_key(nxt) in _FROM_KEYS for nxt in lines[i + 1:i + 4] if nxt.strip()):
             return Stop(i, f"a quoted message begins ({stripped[:20]!r} and a 'From:' line)"), dropped
         if _header_block(lines, i):
             return Stop(i, f"a quoted message's header begins ({stripped[:60]!r})"), dropped
+        if own_line(line, own):
+            return Stop(_header_start(lines, i), f"a line of the judge's own making ({stripped[:60]!r})"), dropped
         span = is_attribution(lines, i)
         if span:
             if _quote_follows(lines, i + span):
