@@ -14,10 +14,9 @@ import re
 __all__ = ["drop_furniture", "is_furniture"]
 
 _SENT_FROM = re.compile(
-    r"^\s*(sent from (my|mail for|yahoo mail|outlook|aol|samsung|the all new aol|gmail|proton)|"
-    r"sent (via|using|with) |sent from \S+ (for|on) (ios|android|iphone|ipad|windows)|"
+    r"^\s*(sent (from|via|using|with) \S|"
     r"get (outlook|aol|yahoo mail|the \S+ app) for (ios|android)|"
-    r"envoyé (de|depuis) (mon|l'application|yahoo|outlook)|von meinem \S+ gesendet|gesendet von (meinem|mail|outlook)|"
+    r"envoyé (de|depuis|à partir de) |von meinem \S+ gesendet|gesendet von (meinem|mail|outlook)|"
     r"enviado (desde|de) (mi|meu|o meu|yahoo|outlook)|inviato da (il mio )?\S+|verzonden (vanaf|met) (mijn|outlook)|"
     r"skickat från (min|outlook)|sendt fra (min|outlook)|wysłano z (mojego|mojej|outlook)|отправлено с|"
     r"lähetetty (iphonesta|android)|this e-?mail has been (checked|scanned) (for viruses|by)|"

@@ -31,7 +31,8 @@ _ORIGINAL = re.compile(
     r"^\s*[-_=*]{2,}\s*(original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht|"
     r"message d'origine|message transféré|mensaje original|mensaje reenviado|messaggio originale|"
     r"messaggio inoltrato|oorspronkelijk bericht|doorgestuurd bericht|mensagem original|mensagem encaminhada|"
-    r"originalmeddelande|vidarebefordrat meddelande|oprindelig meddelelse|opprinnelig melding|"
+    r"originalmeddelande|vidarebefordrat meddelande|oprindelig meddelelse|oprindelig besked|opprinnelig melding|"
+    r"original message|originalnachricht|mail original|message original|originale|"
     r"alkuperäinen viesti|wiadomość oryginalna|исходное сообщение|пересылаемое сообщение|"
     r"reply message|original email)\s*[-_=*]{2,}\s*$", re.IGNORECASE)
 _FORWARD = re.compile(r"^\s*(begin forwarded message|anfang der weitergeleiteten e-mail|début du message réexpédié|"
@@ -45,15 +46,21 @@ def _words(text: str) -> frozenset[str]:
 
 
 _FROM_KEYS = _words("from de von van da från fra od от lähettäjä feladó kimden")
-_DATE_KEYS = _words("sent date datum gesendet envoyé envoye enviado enviada inviato verzonden skickat sendt "
+_DATE_KEYS = _words("sent date datum dato gesendet envoyé envoye enviado enviada inviato verzonden skickat sendt "
                     "lähetetty wysłano отправлено дата fecha data")
 _SUBJECT_KEYS = _words("subject betreff objet asunto oggetto onderwerp assunto ämne emne aihe temat тема")
 _ATTRIBUTION = re.compile(
     r"((\bwrote|\ba écrit|\bescribió|\bha scritto|\bgeschreven|\bescreveu|\bnapisał\(a\)|\bnapisał|"
     r"\bнаписал\(а\)|\bнаписал|\bkirjoitti|\bírta|\byazdı)\s*:?|\b(schrieb|schreef|skrev)\b.*:)\s*$", re.IGNORECASE)
 _ATTRIBUTION_START = re.compile(
-    r"^\s*(on|le|am|el|il|op|em|den|på|w dniu|dne|\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\w{3}, |"
-    r"[A-Z][a-z]{2,8} \d{1,2}, \d{4})", re.IGNORECASE)
+    r"^\s*(-\s+)?(on|le|am|el|il|op|em|den|på|w dniu|dne|in data)\b", re.IGNORECASE)
+_DATE_START = re.compile(r"^\s*(\S{1,4}[.,]?\s+)?\d{1,4}[./, -]")
+# Gmail in some languages names no verb: ``ср, 30 апр. 2025 г. в 15:19, John Doe <doe@example.com>:``
+_ADDRESS_COLON = re.compile(r"<[^<>\s]+@[^<>\s]+>\s*:\s*$")
+# Zoho: ``---- On Wed, 24 Feb 2021 14:02:50 +0530 john@gmail.com wrote ----``
+_DASHED_ATTRIBUTION = re.compile(r"^\s*-{2,}\s*\S.*\b(wrote|a écrit|schrieb|escribió|ha scritto)\s*-{2,}\s*$",
+                                 re.IGNORECASE)
+_SEPARATOR = re.compile(r"^\s*([-_=*]{3,}.*[-_=*]{3,}|[-_=*]{3,})\s*$")
 
 
 @dataclass(frozen=True)
@@ -66,7 +73,7 @@ class Stop:
 
 def _key(line: str) -> str | None:
     match = _HEADER.match(line)
-    return match.group(1).strip().lower() if match else None
+    return match.group(1).strip().lower().split(" ")[0] if match else None
 
 
 def _header_block(lines: list[str], i: int) -> bool:
@@ -80,15 +87,25 @@ def _header_block(lines: list[str], i: int) -> bool:
 
 def is_attribution(lines: list[str], i: int) -> int:
     """How many lines (1 to 3) the attribution line starting at ``i`` spans, or 0."""
-    if lines[i].lstrip().startswith(">") or not _ATTRIBUTION_START.match(lines[i]):
+    first = lines[i]
+    if first.lstrip().startswith(">"):
         return 0
-    for span in (1, 2, 3):
+    # its first line starts with the clients' own first word or a date, or (on one line) holds a date or an address
+    starts = bool(_ATTRIBUTION_START.match(first) or _DATE_START.match(first))
+    if not (starts or "@" in first or any(c.isdigit() for c in first)):
+        return 0
+    for span in (1, 2, 3) if starts else (1,):
         if i + span > len(lines):
             break
-        joined = " ".join(line.strip() for line in lines[i:i + span])
-        if len(joined) > 300 or (span > 1 and not lines[i + span - 1].strip()):
+        last = lines[i + span - 1]
+        wrapped_address = last.strip().startswith(">:")  # Gmail wraps ``<test@example.com\n>:``
+        if span > 1 and (not last.strip() or (last.lstrip().startswith(">") and not wrapped_address)):
             break
-        if _ATTRIBUTION.search(joined):
+        joined = " ".join(line.strip() for line in lines[i:i + span])
+        if len(joined) > 300:
+            break
+        if (_ATTRIBUTION.search(joined) or (_ADDRESS_COLON.search(joined) and any(
+                c.isdigit() for c in joined))):
             return span
     return 0
 
@@ -111,12 +128,13 @@ def find_stop(lines: list[str], own: OwnMarks | None = None) -> tuple[Stop | Non
         if not stripped or stripped.startswith(">"):
             i += 1
             continue
-        if _ORIGINAL.match(line) or _FORWARD.match(line):
-            return Stop(i, f"a quoted message begins ({stripped[:60]!r})"), dropped
+        if _ORIGINAL.match(line) or _FORWARD.match(line) or _DASHED_ATTRIBUTION.match(line):
+            return Stop(_rules_above(lines, i), f"a quoted message begins ({stripped[:60]!r})"), dropped
         if _RULE.match(line) and any(_key(nxt) in _FROM_KEYS for nxt in lines[i + 1:i + 4] if nxt.strip()):
-            return Stop(i, f"a quoted message begins ({stripped[:20]!r} and a 'From:' line)"), dropped
+            return Stop(_rules_above(lines, i), f"a quoted message begins ({stripped[:20]!r} and a 'From:' line)"), \
+                dropped
         if _header_block(lines, i):
-            return Stop(i, f"a quoted message's header begins ({stripped[:60]!r})"), dropped
+            return Stop(_rules_above(lines, i), f"a quoted message's header begins ({stripped[:60]!r})"), dropped
         if own_line(line, own):
             return Stop(_header_start(lines, i), f"a line of the judge's own making ({stripped[:60]!r})"), dropped
         span = is_attribution(lines, i)
@@ -130,6 +148,18 @@ def find_stop(lines: list[str], own: OwnMarks | None = None) -> tuple[Stop | Non
     return None, dropped
 
 
+def _rules_above(lines: list[str], i: int) -> int:
+    """Back from line ``i`` over the separator lines (``-----``, ``-------- Oprindelig besked --------``) and
+    blank lines right above it: they belong to the quote."""
+    start = i
+    j = i - 1
+    while j >= 0 and (not lines[j].strip() or _SEPARATOR.match(lines[j])):
+        if lines[j].strip():
+            start = j
+        j -= 1
+    return start
+
+
 def _header_start(lines: list[str], i: int) -> int:
     """Back from the judge's own line at ``i`` over the quoted header above it (header lines, rules,
     blank lines, an attribution): the quoted message starts there."""
@@ -139,7 +169,7 @@ def _header_start(lines: list[str], i: int) -> int:
         line = lines[j]
         stripped = line.strip()
         if stripped and not (_key(line) is not None or _RULE.match(line) or _ORIGINAL.match(line)
-                             or re.match(r"^\s*[-=_*]{3,}\s*$", line) or _ATTRIBUTION.search(stripped)):
+                             or _SEPARATOR.match(line) or _ATTRIBUTION.search(stripped)):
             break
         if stripped:
             start = j
