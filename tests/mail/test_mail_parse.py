@@ -384,3 +384,15 @@ def test_delivery_report_is_automatic() -> None:
 
 def test_a_normal_mail_is_not_automatic() -> None:
     assert not parse_message(PLAIN).automatic
+
+
+@pytest.mark.parametrize(("header", "name", "address"), [
+    (b"Smith, John <John@Example.org>", "Smith, John", "john@example.org"),
+    (b"Dr. Who, III <who@example.org>", "Dr. Who, III", "who@example.org"),
+    (b'"Smith, John" <john@example.org>', "Smith, John", "john@example.org"),
+    (b"john@example.org", "", "john@example.org"),
+])
+def test_the_sender_is_the_last_angle_address_even_after_an_unquoted_comma(header: bytes, name: str,
+                                                                          address: str) -> None:
+    mail = parse_message(b"From: " + header + b"\r\nSubject: orders\r\n\r\nA PAR-BUR\r\n")
+    assert (mail.sender_name, mail.sender) == (name, address)

@@ -33,7 +33,7 @@ _FOOTER_LINES = 10
 
 def is_furniture(line: str) -> bool:
     """A line a client adds under what its user wrote (``Sent from my iPhone``)."""
-    return bool(_SENT_FROM.match(line)) and len(line.strip()) <= 100
+    return len(line) <= 200 and len(line.strip()) <= 100 and bool(_SENT_FROM.match(line))
 
 
 def drop_furniture(lines: list[str]) -> list[str]:

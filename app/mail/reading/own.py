@@ -33,7 +33,7 @@ _PATTERNS = [
     r"correction|press|reminder|\S+ [A-Z]\d{3,}[A-Z]\b)",
 ]
 _OWN = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
-_HEADER_KEY = re.compile(r"^\s*[*>\s]*\*?([^\W\d_][\w .'-]{0,24}?)\s*\*?\s*:", re.UNICODE)
+_HEADER_KEY = re.compile(r"^[*>\s]*([^\W\d_][\w .'-]{0,24}?)\s*\*?\s*:", re.UNICODE)
 _JUDGE_ID = re.compile(r"<[0-9a-f]{32}@([^<>\s]+)>")
 
 
@@ -64,7 +64,9 @@ def _names_judge(line: str, own: OwnMarks) -> bool:
 
 
 def own_line(line: str, own: OwnMarks | None = None) -> bool:
-    """Whether ``line`` (not quoted with ``>``) is one the judge itself writes."""
+    """Whether ``line`` (not quoted with ``>``) is one the judge itself writes (none is longer than 1000)."""
+    if len(line) > 1000:
+        return False
     if _OWN.search(line):
         return True
     return own is not None and _names_judge(line, own)

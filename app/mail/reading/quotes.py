@@ -38,7 +38,8 @@ _ORIGINAL = re.compile(
 _FORWARD = re.compile(r"^\s*(begin forwarded message|anfang der weitergeleiteten e-mail|début du message réexpédié|"
                       r"inicio del mensaje reenviado)\s*:\s*$", re.IGNORECASE)
 _RULE = re.compile(r"^\s*_{8,}\s*$")
-_HEADER = re.compile(r"^\s*[*>\s]*\*?([^\W\d_][\w .'-]{0,24}?)\s*\*?\s*:\*?(\s|$)", re.UNICODE)
+_HEADER = re.compile(r"^[*>\s]*([^\W\d_][\w .'-]{0,24}?)\s*\*?\s*:\*?(\s|$)", re.UNICODE)
+_LONGEST = 1000  # a longer line is never a header, a separator, an attribution or one of the judge's own
 
 
 def _words(text: str) -> frozenset[str]:
@@ -72,7 +73,7 @@ class Stop:
 
 
 def _key(line: str) -> str | None:
-    match = _HEADER.match(line)
+    match = _HEADER.match(line) if len(line) <= _LONGEST else None
     return match.group(1).strip().lower().split(" ")[0] if match else None
 
 
@@ -125,7 +126,7 @@ def find_stop(lines: list[str], own: OwnMarks | None = None) -> tuple[Stop | Non
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
-        if not stripped or stripped.startswith(">"):
+        if not stripped or stripped.startswith(">") or len(line) > _LONGEST:
             i += 1
             continue
         if _ORIGINAL.match(line) or _FORWARD.match(line) or _DASHED_ATTRIBUTION.match(line):
