@@ -41,3 +41,13 @@ def test_a_rule_above_orders_is_no_footer() -> None:
 
 def test_furniture_is_dropped_from_the_text_read() -> None:
     assert read_text("A Ber-Pru\n\nSent from my iPhone\n").text == "A Ber-Pru\n\n"
+
+
+@pytest.mark.parametrize("line", [
+    "Get [Outlook for Android](https://aka.ms/ghei36)", "Verzonden met BlackBerry Work", "Verstuurd vanaf mijn iPhone",
+    "Enviado do meu iPhone", "Wysłane z mojego iPhone'a", "Envoyé à partir de Outlook pour iOS<https://aka.ms/o0ukef>",
+    "Sent from a magnificent torch of pixels", "Sent from TypeApp<http://www.typeapp.com/r?b=2621>",
+    "Virus-free. www.avast.com",
+])
+def test_more_client_furniture(line: str) -> None:
+    assert is_furniture(line)

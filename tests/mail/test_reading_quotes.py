@@ -99,3 +99,39 @@ def test_a_players_lines_are_not_the_judges(line: str) -> None:
 def test_a_players_lines_with_colons_are_read_to_the_end() -> None:
     text = "SIGNON Gclients pw\nPRESS TO F\nFrom: the Kaiser\nTo: the Tsar\nWe hold.\nENDPRESS\nA Ber-Pru\n"
     assert read_text(text, OWN).text == text
+
+
+@pytest.mark.parametrize("attribution", [
+    "2016-10-24 15:36 GMT+02:00 judge <\njudge@judge.test>:",  # Gmail, older
+    "Max Mustermann <max@example.org> schrieb am Fr., 28.\nApr. 2017 um 11:53 Uhr:",  # Gmail (German)
+    "* judge <judge@judge.test> [2026-12-03 18:02]:",  # mutt's other attribution
+    "judge <judge@judge.test> 于2026年12月3日周四 18:02写道：",  # Gmail (Chinese)
+    "tir. 18. apr. 2017 kl. 13:09 skrev judge <judge@judge.test\n>:",  # Gmail (Norwegian), the address wrapped
+    "ср, 30 апр. 2025 г. в 15:19, judge <judge@judge.test>:",  # Gmail (Russian): no verb
+    "- On 2021-04-09 23:25, judge a wrote:",  # Zimbra
+    "Dne čt 3. 12. 2026 18:02 uživatel judge <judge@judge.test> napsal:",  # Gmail (Czech)
+])
+def test_attributions_above_a_quote_are_dropped(attribution: str) -> None:
+    text = f"A Ber-Pru\n\n{attribution}\n> Current orders for Germany:\n>   A BER - SIL\n"
+    reading = read_text(text, OWN)
+    assert [line for line in reading.text.splitlines() if line and not line.startswith(">")] == ["A Ber-Pru"]
+
+
+@pytest.mark.parametrize("quote", [
+    "----- Ursprüngliche Mail -----\nVon: judge\n\n",  # Zimbra (German)
+    "---- On Wed, 24 Feb 2021 14:02:50 +0530 judge@judge.test wrote ----\n\n",  # Zoho
+    "judge@judge.test wrote on 03/12/2026 18:02:\n\n",  # Lotus Notes
+    "差出人: judge\n送信日時: 2026年12月3日 18:02\n件名: Diplomacy\n\n",  # Outlook (Japanese)
+    "-------- Oprindelig besked --------\nFra: judge\nDato: 03.12.2026 18.02\n\n",  # Samsung Email (Danish)
+])
+def test_more_separators_stop_reading(quote: str) -> None:
+    assert _read(quote) == ["A Ber-Pru", "A Mun-Bur", "F Kie-Hol"]
+
+
+@pytest.mark.parametrize("line", [
+    "On Thursday, I get proper rendering.",  # starts like an attribution, is none
+    "On average, this works well.",
+    "A Ber-Pru 1901",
+])
+def test_lines_that_only_look_like_attributions_are_read(line: str) -> None:
+    assert read_text(f"{line}\nA Mun-Bur\n", OWN).text == f"{line}\nA Mun-Bur\n"

@@ -15,13 +15,16 @@ __all__ = ["drop_furniture", "is_furniture"]
 
 _SENT_FROM = re.compile(
     r"^\s*(sent (from|via|using|with) \S|"
-    r"get (outlook|aol|yahoo mail|the \S+ app) for (ios|android)|"
+    r"(get|download) \[?(outlook|aol|yahoo mail|the \S+ app) for (ios|android)|obtenir outlook pour|"
+    r"verzonden met |gesendet mit |envoyé avec |inviato con |enviado con |"
+    r"outlook für (ios|android) (beziehen|herunterladen)|verstuurd vanaf|wysłane z|"
     r"envoyé (de|depuis|à partir de) |von meinem \S+ gesendet|gesendet von (meinem|mail|outlook)|"
-    r"enviado (desde|de) (mi|meu|o meu|yahoo|outlook)|inviato da (il mio )?\S+|verzonden (vanaf|met) (mijn|outlook)|"
+    r"enviado (desde|de|do) (mi|meu|o meu|yahoo|outlook|iphone|ipad)|inviato da (il mio )?\S+|verzonden (vanaf|met) (mijn|outlook)|"
     r"skickat från (min|outlook)|sendt fra (min|outlook)|wysłano z (mojego|mojej|outlook)|отправлено с|"
     r"lähetetty (iphonesta|android)|this e-?mail has been (checked|scanned) (for viruses|by)|"
     r"do you yahoo!\?|yahoo! (mail|messenger|groups|personals|photos)\b|get your free|express yourself instantly|"
-    r"msn (messenger|hotmail)\b|join the world's largest e-?mail service)",
+    r"msn (messenger|hotmail)\b|join the world's largest e-?mail service|virus-free\.? ?(www\.)?avast|"
+    r"\[?external( email| sender)?\]?:? (this|caution|do not)|caution: this (e-?mail|message) originated)",
     re.IGNORECASE)
 _RULE = re.compile(r"^\s*(_{5,}|-{2,}|={5,}|\*{5,})\s*$")
 _FOOTER_WORDS = re.compile(

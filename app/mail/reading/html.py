@@ -27,11 +27,14 @@ _BLOCK_NAMES = ("address article aside blockquote body center div dl dt dd field
 _BLOCKS = frozenset(_BLOCK_NAMES.split())
 _SKIPPED = frozenset({"script", "style", "head", "title", "template", "noscript", "xml"})
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
-_OUTLOOK_IDS = re.compile(r"(^|_)(divRplyFwdMsg|appendonsend|stopSpelling)$", re.IGNORECASE)
-_OUTLOOK_CLASSES = re.compile(r"(^|\s)(OutlookMessageHeader|divRplyFwdMsg)(\s|$)", re.IGNORECASE)
-_BORDER_TOP = re.compile(r"border-top:\s*solid\s*#(B5C4DF|E1E1E1)", re.IGNORECASE)
-_QUOTE_CLASSES = re.compile(r"(^|\s)(gmail_quote|gmail_attr|yahoo_quoted|moz-cite-prefix|"
-                            r"x_gmail_quote|x_yahoo_quoted)(\s|$)", re.IGNORECASE)
+_OUTLOOK_IDS = re.compile(r"(^|_)(divRplyFwdMsg|appendonsend|stopSpelling|zwchr|"
+                          r"mail-editor-reference-message-container)$", re.IGNORECASE)
+_OUTLOOK_CLASSES = re.compile(r"(^|\s)(OutlookMessageHeader|divRplyFwdMsg|ms-outlook-mobile-reference-message)(\s|$)",
+                              re.IGNORECASE)
+_OUTLOOK_NAMES = re.compile(r"^messageReplySection$", re.IGNORECASE)
+_BORDER_TOP = re.compile(r"border-top(-style)?:\s*solid", re.IGNORECASE)
+_QUOTE_CLASSES = re.compile(r"(^|\s)(x_)?(gmail_quote|gmail_attr|yahoo_quoted|moz-cite-prefix|protonmail_quote|"
+                            r"zmail_extra)(\s|$)", re.IGNORECASE)
 
 
 @dataclass
@@ -69,7 +72,8 @@ class _Lines(HTMLParser):
 
     def _marker(self, tag: str, attrs: dict[str, str]) -> str | None:
         """The name of the Outlook reply marker ``tag`` is, if it is one."""
-        if _OUTLOOK_IDS.search(attrs.get("id", "")) or _OUTLOOK_CLASSES.search(attrs.get("class", "")):
+        if (_OUTLOOK_IDS.search(attrs.get("id", "")) or _OUTLOOK_CLASSES.search(attrs.get("class", ""))
+                or _OUTLOOK_NAMES.search(attrs.get("name", ""))):
             return f"Outlook's reply header ({attrs.get('id') or attrs.get('class')})"
         if tag == "div" and _BORDER_TOP.search(attrs.get("style", "")):
             return "Outlook's reply header (the rule above the quoted message)"

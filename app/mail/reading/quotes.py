@@ -32,7 +32,8 @@ _ORIGINAL = re.compile(
     r"message d'origine|message transféré|mensaje original|mensaje reenviado|messaggio originale|"
     r"messaggio inoltrato|oorspronkelijk bericht|doorgestuurd bericht|mensagem original|mensagem encaminhada|"
     r"originalmeddelande|vidarebefordrat meddelande|oprindelig meddelelse|oprindelig besked|opprinnelig melding|"
-    r"original message|originalnachricht|mail original|message original|originale|"
+    r"original message|originalnachricht|mail original|message original|originale|ursprüngliche mail|"
+    r"e-mail original|original e-mail|oryginalna wiadomość|původní zpráva|eredeti üzenet|原始邮件|原始郵件|"
     r"alkuperäinen viesti|wiadomość oryginalna|исходное сообщение|пересылаемое сообщение|"
     r"reply message|original email)\s*[-_=*]{2,}\s*$", re.IGNORECASE)
 _FORWARD = re.compile(r"^\s*(begin forwarded message|anfang der weitergeleiteten e-mail|début du message réexpédié|"
@@ -46,18 +47,20 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_FROM_KEYS = _words("from de von van da från fra od от lähettäjä feladó kimden")
+_FROM_KEYS = _words("from de von van da från fra od от lähettäjä feladó kimden 差出人 发件人 寄件者 보낸사람")
 _DATE_KEYS = _words("sent date datum dato gesendet envoyé envoye enviado enviada inviato verzonden skickat sendt "
-                    "lähetetty wysłano отправлено дата fecha data")
-_SUBJECT_KEYS = _words("subject betreff objet asunto oggetto onderwerp assunto ämne emne aihe temat тема")
+                    "lähetetty wysłano отправлено дата fecha data 送信日時 发送时间 日期 寄件日期 날짜 보낸날짜")
+_SUBJECT_KEYS = _words("subject betreff objet asunto oggetto onderwerp assunto ämne emne aihe temat тема 件名 主题 主旨 "
+                       "제목 předmět tárgy konu")
 _ATTRIBUTION = re.compile(
-    r"((\bwrote|\ba écrit|\bescribió|\bha scritto|\bgeschreven|\bescreveu|\bnapisał\(a\)|\bnapisał|"
-    r"\bнаписал\(а\)|\bнаписал|\bkirjoitti|\bírta|\byazdı)\s*:?|\b(schrieb|schreef|skrev)\b.*:)\s*$", re.IGNORECASE)
+    r"((\bwrote|\ba écrit|\bescribió|\bha scritto|\bgeschreven|\bescreveu|\bnapisał\(a\)|\bnapisał|\bnapsal[a]?|"
+    r"\bnapisao( je)?|\bнаписал\(а\)|\bнаписал[а]?|\bпише|\bkirjoitti|\bírta|\byazdı|\ba scris|\bέγραψε|"
+    r"\bđã viết|写道|寫道|작성)\s*[:：]?|\b(schrieb|schreef|skrev|wrote on)\b.*[:：])\s*$", re.IGNORECASE)
 _ATTRIBUTION_START = re.compile(
     r"^\s*(-\s+)?(on|le|am|el|il|op|em|den|på|w dniu|dne|in data)\b", re.IGNORECASE)
 _DATE_START = re.compile(r"^\s*(\S{1,4}[.,]?\s+)?\d{1,4}[./, -]")
 # Gmail in some languages names no verb: ``ср, 30 апр. 2025 г. в 15:19, John Doe <doe@example.com>:``
-_ADDRESS_COLON = re.compile(r"<[^<>\s]+@[^<>\s]+>\s*:\s*$")
+_ADDRESS_COLON = re.compile(r"<\s*[^<>\s]+@[^<>\s]+\s*>\s*[:：]\s*$")
 # Zoho: ``---- On Wed, 24 Feb 2021 14:02:50 +0530 john@gmail.com wrote ----``
 _DASHED_ATTRIBUTION = re.compile(r"^\s*-{2,}\s*\S.*\b(wrote|a écrit|schrieb|escribió|ha scritto)\s*-{2,}\s*$",
                                  re.IGNORECASE)
@@ -92,7 +95,7 @@ def is_attribution(lines: list[str], i: int) -> int:
     if first.lstrip().startswith(">"):
         return 0
     # its first line starts with the clients' own first word or a date, or (on one line) holds a date or an address
-    starts = bool(_ATTRIBUTION_START.match(first) or _DATE_START.match(first))
+    starts = bool(_ATTRIBUTION_START.match(first) or _DATE_START.match(first) or "@" in first)
     if not (starts or "@" in first or any(c.isdigit() for c in first)):
         return 0
     for span in (1, 2, 3) if starts else (1,):
@@ -138,7 +141,8 @@ def find_stop(lines: list[str], own: OwnMarks | None = None) -> tuple[Stop | Non
             return Stop(_rules_above(lines, i), f"a quoted message's header begins ({stripped[:60]!r})"), dropped
         if own_line(line, own):
             return Stop(_header_start(lines, i), f"a line of the judge's own making ({stripped[:60]!r})"), dropped
-        span = is_attribution(lines, i)
+        span = is_attribution(lines, i) or (1 if "@" in line and stripped.endswith(":") and _quote_follows(lines, i + 1)
+                                            else 0)
         if span:
             if _quote_follows(lines, i + span):
                 dropped.update(range(i, i + span))
