@@ -135,3 +135,17 @@ def test_more_separators_stop_reading(quote: str) -> None:
 ])
 def test_lines_that_only_look_like_attributions_are_read(line: str) -> None:
     assert read_text(f"{line}\nA Mun-Bur\n", OWN).text == f"{line}\nA Mun-Bur\n"
+
+
+def test_a_press_letter_is_the_players_own_text_to_its_end() -> None:
+    press = ("PRESS TO F\nOn Monday, 3 May, France wrote:\nLe 3 mai, la France a écrit :\nFrom: the Kaiser\n"
+             "Sent: 1901\nWe hold.\nENDPRESS\n")
+    text = f"SIGNON Gclients pw\n{press}A Ber-Pru\n\nOn Thu, Dec 3, 2026 at 6:02 PM judge wrote:\n" + ACK
+    reading = read_text(text, OWN)
+    assert reading.text == f"SIGNON Gclients pw\n{press}A Ber-Pru\n"
+    assert reading.stopped.startswith("a quoted message begins ('On Thu, Dec 3, 2026")
+
+
+def test_the_judges_own_lines_end_a_press_too() -> None:
+    reading = read_text("PRESS TO F\nWe hold.\n\n" + ACK, OWN)
+    assert reading.text == "PRESS TO F\nWe hold.\n"

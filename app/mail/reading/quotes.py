@@ -67,6 +67,10 @@ _DASHED_ATTRIBUTION = re.compile(r"^\s*-{2,}\s*\S.*\b(wrote|a écrit|schrieb|esc
 _SEPARATOR = re.compile(r"^\s*([-_=*]{3,}.*[-_=*]{3,}|[-_=*]{3,})\s*$")
 
 
+_PRESS_STARTS = frozenset({"PRESS", "BROADCAST"})
+_PRESS_ENDS = frozenset({"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST", "SIGNOFF", "SIGN OFF", "--"})
+
+
 @dataclass(frozen=True)
 class Stop:
     """Reading stops before line ``index`` (0-based) because of ``why`` (a phrase)."""
@@ -108,9 +112,9 @@ def is_attribution(lines: list[str], i: int) -> int:
         joined = " ".join(line.strip() for line in lines[i:i + span])
         if len(joined) > 300:
             break
-        if (_ATTRIBUTION.search(joined) or (_ADDRESS_COLON.search(joined) and any(
-                c.isdigit() for c in joined))):
-            return span
+        dated = any(c.isdigit() for c in joined)
+        if ("@" in joined or dated) and (_ATTRIBUTION.search(joined) or (_ADDRESS_COLON.search(joined) and dated)):
+            return span  # every client's attribution names a date or an address
     return 0
 
 
@@ -125,11 +129,22 @@ def find_stop(lines: list[str], own: OwnMarks | None = None) -> tuple[Stop | Non
     """Where the writer's own text ends (None: it runs to the end), and the attribution lines above
     ``>`` quotes, which are dropped."""
     dropped: set[int] = set()
+    in_press = False
     i = 0
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
         if not stripped or stripped.startswith(">") or len(line) > _LONGEST:
+            i += 1
+            continue
+        words = stripped.upper().split()
+        if in_press or words[0] in _PRESS_STARTS or words[:2] == ["POSTAL", "PRESS"]:
+            # a press's text is the player's own letter: only the judge's own lines and a clear separator end it
+            in_press = " ".join(words[:2]) not in _PRESS_ENDS and words[0] not in _PRESS_ENDS
+            if own_line(line, own):
+                return Stop(_header_start(lines, i), f"a line of the judge's own making ({stripped[:60]!r})"), dropped
+            if _ORIGINAL.match(line) or _FORWARD.match(line):
+                return Stop(_rules_above(lines, i), f"a quoted message begins ({stripped[:60]!r})"), dropped
             i += 1
             continue
         if _ORIGINAL.match(line) or _FORWARD.match(line) or _DASHED_ATTRIBUTION.match(line):
