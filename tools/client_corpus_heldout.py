@@ -23,6 +23,7 @@ QUOTEQUAIL = ("closeio/quotequail", "MIT")
 ORIGIN = ("felixfw1990/email-origin", "MIT")
 MAILGEM = ("mikel/mail", "MIT")
 CRISP = ("crisp-oss/email-reply-parser", "MIT")
+IRRD = ("irrdnet/irrd", "BSD-2-Clause")
 
 PLAYS: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
     (("A Ber-Sil", "A Mun S A Ber-Sil", "F Kie-Den"), ("A BER - SIL", "A MUN S BER - SIL", "F KIE - DEN")),
@@ -192,6 +193,13 @@ _SOURCES = [
     Source("apple_picture", "Apple Mail (a picture between two text parts)", MAILGEM,
            "spec/fixtures/emails/attachment_emails/attachment_with_quoted_filename.eml", "mail_apple_picture.eml",
            "apple_mixed", ack_after="wrote:", split=2, play=PLAYS[0]),
+    # signed with OpenPGP (GPG Suite in Apple Mail): inline, the armour around the text; and PGP/MIME
+    Source("pgp_inline", "Apple Mail with GPG Suite (an inline OpenPGP signature)", IRRD,
+           "irrd/utils/tests/test_email.py (test_parse_valid_inline_signed_ascii)", "irrd_inline_signed.eml", "eml",
+           own="span:test 1 2 3|test 1 2 3"),
+    Source("pgp_mime", "Apple Mail with GPG Suite (PGP/MIME, multipart/signed)", IRRD,
+           "irrd/utils/tests/test_email.py (test_parse_valid_multipart_signed_ascii)", "irrd_multipart_signed.eml",
+           "eml", own="span:test 1 2 3|test 1 2 3"),
 ]
 
 
