@@ -1,6 +1,11 @@
 """Build ``tests/mail/clients/``: real client mails with a player's sign-on and orders spliced in.
 
     python -m tools.client_corpus SOURCES_DIR
+    python -m tools.client_corpus SOURCES_DIR --heldout   # tests/mail/clients_heldout/
+
+The held-out set's sources are in ``tools/client_corpus_heldout.py`` (its README names them); it
+may quote the judge's results instead of its acknowledgement, hold a press, and be played in a
+``whole_set`` game (``.expect``: ``quotes``, ``press``, ``mode``).
 
 ``SOURCES_DIR`` holds the fixtures named in ``tools/client_corpus_sources.py`` (each copied from
 its public test suite, see ``tests/mail/clients/README.md``).  For each source the player's own
