@@ -30,7 +30,7 @@ def _body(text: str, charset: str, cte: str) -> str:
         return quopri.encodestring(data).decode("ascii").replace("\r\n", "\n")
     if cte == "base64":
         return base64.encodebytes(data).decode("ascii")
-    return data.decode(charset).replace("\r\n", "\n")
+    return data.decode("utf-8", "surrogateescape").replace("\r\n", "\n")  # the charset's own bytes, as they are
 
 
 def _part(ctype: str, text: str, charset: str, cte: str, extra: str = "") -> str:
@@ -84,7 +84,7 @@ def outlook(text: str, number: int, source: Source) -> str:
             '<div class=WordSection1>' + "".join(msonormal.format(escape(x) or "&nbsp;") for x in own)
             + "<div style='border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0cm 0cm 0cm'>"
             + "".join(msonormal.format(escape(x) or "&nbsp;") for x in rest) + "</div></div></body></html>")
-    charset = "us-ascii" if text.isascii() else "iso-8859-1"
+    charset = source.charset or ("us-ascii" if text.isascii() else "iso-8859-1")
     return _alternative(head, f"_000_VI1PR0{number:02d}MB1234_", _part("text/plain", text, charset, "quoted-printable"),
                         _part("text/html", html, charset, "quoted-printable"))
 
@@ -109,8 +109,11 @@ def gmail(text: str, number: int, source: Source) -> str:
             '<blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);'
             'padding-left:1ex">' + "<br>".join(escape(x) for x in quoted) + "</blockquote></div>")
     cte = "quoted-printable" if not text.isascii() or max(map(len, text.split("\n"))) > 76 else "7bit"
+    charset = source.charset or "UTF-8"
+    if charset.lower() == "iso-2022-jp":  # a 7-bit charset (Japanese Gmail)
+        cte = "7bit"
     return _alternative(_head(number, source), f"000000000000{number:02d}a1b2c3d4e5f6",
-                        _part("text/plain", text, "UTF-8", cte), _part("text/html", html, "UTF-8", "quoted-printable"))
+                        _part("text/plain", text, charset, cte), _part("text/html", html, "UTF-8", "quoted-printable"))
 
 
 def yahoo(text: str, number: int, source: Source) -> str:
@@ -123,12 +126,102 @@ def yahoo(text: str, number: int, source: Source) -> str:
                         _part("text/html", html, "UTF-8", "quoted-printable"))
 
 
+def gmx(text: str, number: int, source: Source) -> str:
+    """GMX and Web.de: the quoted header (``Sent:`` first) and message below the answer, unmarked in the
+    text, in a ``<div name="quote">`` in the HTML."""
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith(("Sent:", "Gesendet:")))
+    header = [line for line in lines[at:] if line.strip()]
+    head_lines = header[:4]
+    html = ('<html><head></head><body><div style="font-family: Verdana;font-size: 12.0px;"><div>'
+            + "<br/>".join(escape(x) for x in lines[:at] if x.strip()) + '</div><div>&nbsp;</div>'
+            '<div name="quote" style="margin:10px 5px 5px 10px; padding: 10px 0 10px 10px; border-left:2px solid '
+            '#C3D9E5;"><div style="margin:0 0 10px 0;">'
+            + "<br/>".join("<b>{}</b>&nbsp;{}".format(*map(escape, x.split(" ", 1))) for x in head_lines)
+            + '</div><div name="quoted-content">' + "<br/>".join(escape(x) for x in header[4:])
+            + "</div></div></div></body></html>")
+    head = _head(number, source, "Importance: normal\nSensitivity: Normal\n")
+    return _alternative(head, f"=_Part_{number:02d}_gmx", _part("text/plain", text, "UTF-8", "quoted-printable"),
+                        _part("text/html", html, "UTF-8", "quoted-printable"))
+
+
+def proton(text: str, number: int, source: Source) -> str:
+    """ProtonMail: ``‐‐‐‐‐‐‐ Original Message ‐‐‐‐‐‐‐`` (Unicode hyphens) and the attribution above a quote
+    marked ``>`` in the text, a ``protonmail_quote`` in the HTML."""
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if "Original Message" in line)
+    own = [x for x in lines[:at] if x.strip() and not x.startswith("Sent with")]
+    rest = [x for x in lines[at:] if x.strip()]
+    quoted = [x[1:].lstrip() if x.startswith(">") else x for x in rest[2:]]
+    html = (_html_lines(own, "<div>", "</div>") + '<div><br></div><div class="protonmail_signature_block"><div '
+            'class="protonmail_signature_block-proton">Sent with <a href="https://protonmail.com">ProtonMail</a> Secure '
+            'Email.</div></div><div><br></div><div class="protonmail_quote">' + escape(rest[0]) + "<br>"
+            + escape(rest[1]) + '<br><blockquote class="protonmail_quote" type="cite">'
+            + "<br>".join(escape(x) for x in quoted) + "</blockquote></div>")
+    return _alternative(_head(number, source), f"b1_{number:02d}proton", _part("text/plain", text, "utf-8",
+                        "quoted-printable"), _part("text/html", html, "utf-8", "base64"))
+
+
 def _plain(extra_headers: str, charset: str, cte: str, params: str = "",
            transform: Callable[[str], str] = lambda t: t) -> Callable[[str, int, Source], str]:
     def build(text: str, number: int, source: Source) -> str:
         head = _head(number, source, extra_headers.format(version=source.version))
-        return head + _part("text/plain", transform(text), charset, cte, params)
+        return head + _part("text/plain", transform(text), source.charset or charset, cte, params)
     return build
+
+
+def flowed_delsp(text: str, width: int = 72) -> str:
+    """``text`` as format=flowed with ``DelSp=yes`` (Apple Mail): the space ending a soft-broken line is
+    the client's own, so a break between words keeps the word's space before it."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        quote = re.match(r"^(>+ ?)", line)
+        prefix = quote.group(1).rstrip() + " " if quote else ""
+        body = line[len(quote.group(1)):] if quote else line
+        if not quote and (body.startswith((" ", "From ")) or body.startswith(">")):
+            body = " " + body
+        while len(prefix) + len(body) > width and " " in body[: width - len(prefix)]:
+            cut = body.rindex(" ", 0, width - len(prefix)) + 1
+            out.append(prefix + body[:cut] + " ")
+            body = body[cut:]
+        out.append((prefix + body) if body or not quote else prefix.rstrip())
+    return "\n".join(out)
+
+
+def apple_reply(raw: bytes) -> str:
+    """An Apple Mail reply to the mail ``raw`` (its own attribution line, the quote below it)."""
+    from email import message_from_bytes
+    from email.utils import parseaddr, parsedate_to_datetime
+    msg = message_from_bytes(raw)
+    when = parsedate_to_datetime(str(msg["Date"]))
+    name, address = parseaddr(str(msg["From"]))
+    return (f"Hi\n\nOn {when:%b} {when.day}, {when:%Y}, at {when:%-I:%M} {when:%p}, {name} <{address}> wrote:\n\n"
+            "> Here it is.\n")
+
+
+def apple_mixed(raw: bytes, text: str, number: int, source: Source) -> bytes:
+    """Apple Mail's ``multipart/mixed`` as in ``raw`` (a picture pasted into the mail), with the text
+    written above the picture and the text below it in parts of their own (format=flowed; delsp=yes)."""
+    from email import message_from_bytes
+    from email.policy import compat32
+    msg = message_from_bytes(raw, policy=compat32)
+    parts = msg.get_payload()
+    assert isinstance(parts, list)
+    picture = parts[0]
+    lines = text.split("\n")
+    above, below = "\n".join(lines[:source.split]), "\n".join(lines[source.split:])
+
+    def part(body: str) -> object:
+        piece = message_from_bytes(("Content-Type: text/plain;\n\tcharset=US-ASCII;\n\tformat=flowed;\n\tdelsp=yes\n"
+                                    "Content-Transfer-Encoding: 7bit\n\n" + flowed_delsp(body) + "\n").encode(),
+                                   policy=compat32)
+        return piece
+    msg.set_payload([part(above), picture, part(below)])
+    del msg["To"]
+    msg["To"] = f"Germany <judge+tok{number:02d}germany@judge.test>" if source.token else "judge@judge.test"
+    del msg["Message-Id"]
+    msg["Message-Id"] = f"<corpus-{number:02d}@players.example>"
+    return msg.as_bytes(policy=compat32)
 
 
 PROFILES: dict[str, Callable[[str, int, Source], str]] = {
@@ -136,6 +229,8 @@ PROFILES: dict[str, Callable[[str, int, Source], str]] = {
     "outlook_mobile": outlook_mobile,
     "gmail": gmail,
     "yahoo": yahoo,
+    "gmx": gmx,
+    "proton": proton,
     "apple": _plain("X-Mailer: Apple Mail (2.3731.500.231)\n", "utf-8", "quoted-printable"),
     "iphone": _plain("X-Mailer: iPhone Mail (20B101)\n", "utf-8", "quoted-printable"),
     "thunderbird": _plain("User-Agent: Mozilla Thunderbird\n", "UTF-8", "7bit", "; format=flowed", flowed),
@@ -146,5 +241,9 @@ PROFILES: dict[str, Callable[[str, int, Source], str]] = {
                      "Thread-Topic: Diplomacy orders\n", "utf-8", "quoted-printable"),
     "mutt": _plain("User-Agent: Mutt/2.2.12 (2023-09-09)\nContent-Disposition: inline\n", "us-ascii", "7bit"),
     "android": _plain("X-Mailer: {version}\n", "UTF-8", "base64"),
+    "apple_flowed": _plain("X-Mailer: Apple Mail (2.1085)\n", "utf-8", "quoted-printable", "; format=flowed; delsp=yes",
+                           flowed_delsp),
+    "roundcube": _plain("User-Agent: Roundcube Webmail/1.2.2\n", "UTF-8", "7bit", "; format=flowed", flowed),
+    "thebat": _plain("X-Mailer: The Bat! (v3.99.3) Professional\n", "koi8-r", "8bit"),
     "generic": _plain("X-Mailer: {version}\n", "utf-8", "8bit"),
 }

@@ -50,6 +50,15 @@ class Source:
     html_ack_after: str = ""
     html_break: str = "<br>"
     html_ack_prefix: str = ""
+    # the held-out set (tools/client_corpus_heldout.py) also uses:
+    play: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # (the player's order lines, the orders current)
+    press: tuple[str, ...] = ()  # a press to England (PRESS TO England ... ENDPRESS) above the orders
+    mode: str = "per_unit"  # the game's order mode (whole_set: one refused line voids the mail's orders)
+    quote: str = "ack"  # the judge's mail quoted: its acknowledgement ("ack") or its results ("results")
+    html_insert_after: str = ""  # the player's lines go in after this (an answer below the quote)
+    charset: str = ""  # the charset of a bare HTML body or a profile's text
+    split: int = 0  # apple_mixed: how many of the player's lines are in the text part above the picture
+    html_drop: tuple[str, ...] = ()  # more of the writer's own HTML text, taken out (its first occurrence each)
 
     @property
     def repo(self) -> str:

@@ -51,3 +51,11 @@ def test_furniture_is_dropped_from_the_text_read() -> None:
 ])
 def test_more_client_furniture(line: str) -> None:
     assert is_furniture(line)
+
+
+@pytest.mark.parametrize("line", [
+    "使用Zoho Mail发送", "发自我的iPhone", "发自我的 iPad", "從我的 iPhone 傳送", "iPhoneから送信", "나의 iPhone에서 보냄",
+])
+def test_chinese_japanese_and_korean_client_furniture(line: str) -> None:
+    assert is_furniture(line)
+    assert read_text(f"A Ber-Pru\n\n{line}\n").text == "A Ber-Pru\n\n"

@@ -63,3 +63,17 @@ def test_quotes_in_an_element_of_their_own_are_left_out_and_reading_goes_on(quot
 def test_any_other_blockquote_is_quoted_with_marks() -> None:
     assert html_lines("<div>A Ber-Pru</div><blockquote><div>A BER - SIL</div></blockquote>").lines == [
         "A Ber-Pru", "> A BER - SIL"]
+
+
+@pytest.mark.parametrize("quote", [
+    # GMX and Web.de: the quoted header and message in a <div name="quote">, the date first
+    '<div name="quote" style="margin:10px 5px 5px 10px;"><div style="margin:0 0 10px 0;"><b>Gesendet:</b>&nbsp;'
+    'Donnerstag, 03. Dezember 2026 um 18:02 Uhr<br/><b>Von:</b>&nbsp;judge<br/><b>Betreff:</b>&nbsp;Befehle</div>'
+    '<div name="quoted-content">Hello Germany<br/>A BER - SIL</div></div>',
+    # Yahoo's class names carry a prefix of its own
+    '<div class="ydp9b1f0a55yahoo_quoted" id="ydp9b1f0a55yahoo_quoted_5894033310"><div>On Thursday, September 4, '
+    '2025 at 11:30:41 AM EDT, Jane Roe wrote:</div><div>Hello Germany</div><div>A BER - SIL</div></div>',
+])
+def test_more_clients_quote_elements_are_left_out_and_an_answer_below_is_read(quote: str) -> None:
+    read = html_lines(f"<div>A Ber-Pru</div>{quote}<div>A Mun-Bur</div>")
+    assert [line for line in read.lines if line] == ["A Ber-Pru", "A Mun-Bur"]

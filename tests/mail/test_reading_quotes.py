@@ -149,3 +149,52 @@ def test_a_press_letter_is_the_players_own_text_to_its_end() -> None:
 def test_the_judges_own_lines_end_a_press_too() -> None:
     reading = read_text("PRESS TO F\nWe hold.\n\n" + ACK, OWN)
     assert reading.text == "PRESS TO F\nWe hold.\n"
+
+
+# ---- the held-out client corpus (tests/mail/clients_heldout/) and more clients' languages
+
+OTHER = "Hello Germany\nA BER - SIL\n"  # a quoted message that is not the judge's: no guard of its own stops it
+
+
+def _read_other(quote: str) -> list[str]:
+    return [line for line in read_text(ORDERS + quote + OTHER).text.splitlines()
+            if line.strip() and not line.lstrip().startswith(">")]
+
+
+@pytest.mark.parametrize("quote", [
+    "‐‐‐‐‐‐‐ Original Message ‐‐‐‐‐‐‐\nOn Thursday, December 3rd, 2026 at 18:02, judge <judge@example.org> wrote:\n\n",
+    "Sent: Thursday, December 03, 2026 at 6:02 PM\nFrom: \"judge\" <judge@example.org>\nTo: germany@gmx.com\n"
+    "Subject: orders\n",  # GMX: the date first
+    "Gesendet: Donnerstag, 03. Dezember 2026 um 18:02 Uhr\nVon: judge <judge@example.org>\nAn: Germany\n"
+    "Betreff: Befehle\n",  # Web.de
+    "发件人：judge\n发送时间：2026年12月3日 18:02\n收件人：Germany\n主题：orders\n",  # a full-width colon
+    "보낸 사람: judge <judge@example.org>\n보낸 날짜: 2026년 12월 3일 목요일 오후 6:02\n받는 사람: Germany\n제목: orders\n",
+    "De la: judge <judge@example.org>\nTrimis: joi, 3 decembrie 2026 18:02\nCătre: Germany\nSubiect: orders\n",
+    "Από: judge <judge@example.org>\nΣτάλθηκε: Πέμπτη, 3 Δεκεμβρίου 2026 6:02 μμ\nΠρος: Germany\nΘέμα: orders\n",
+    "Від: judge <judge@example.org>\nНадіслано: 3 грудня 2026 р. 18:02\nКому: Germany\nТема: orders\n",
+    "מאת: judge <judge@example.org>\nנשלח: יום חמישי 03 דצמבר 2026 18:02\nאל: Germany\nנושא: orders\n",
+    "من: judge <judge@example.org>\nتاريخ الإرسال: الخميس، 3 ديسمبر، 2026 6:02 م\nإلى: Germany\nالموضوع: orders\n",
+    "Gönderen: judge <judge@example.org>\nGönderildi: 3 Aralık 2026 Perşembe 18:02\nAlıcı: Germany\nKonu: orders\n",
+    "Od: judge <judge@example.org>\nOdoslané: štvrtok 3. decembra 2026 18:02\nKomu: Germany\nPredmet: orders\n",
+    "Šalje: judge <judge@example.org>\nPoslano: četvrtak, 3. prosinca 2026. 18:02\nPrima: Germany\nPredmet: orders\n",
+    ">>> judge <judge@example.org> 12/3/2026 6:02 PM >>>\n",  # GroupWise, the message below it unmarked
+])
+def test_a_quoted_message_of_anyone_stops_reading_in_more_clients_forms(quote: str) -> None:
+    assert _read_other(quote) == ["A Ber-Pru", "A Mun-Bur", "F Kie-Hol"]
+
+
+@pytest.mark.parametrize("attribution", [
+    "judge <judge@example.org> ezt írta (időpont: 2026. dec. 3., Cs 18:02):",  # Gmail (Hungarian)
+    "Dne čt 3. 12. 2026 18:02 judge <judge@example.org>\nnapsal(a):",  # Gmail (Czech), wrapped
+    "في الخميس، 3 ديسمبر 2026 في 6:02 م <judge@example.org> كتب:",  # Gmail (Arabic)
+    "\u202bבתאריך יום ה׳, 3 בדצמ׳ 2026 ב-18:02 מאת \u202ajudge <judge@example.org>\u202c\u200f:\u202c",  # (Hebrew)
+    "เมื่อ พฤ. 3 ธ.ค. 2026 เวลา 18:02 judge <judge@example.org> เขียนว่า:",  # Gmail (Thai)
+    "Pada tanggal Kam, 3 Des 2026 pukul 18.02 judge <judge@example.org> menulis:",  # Gmail (Indonesian)
+    "El dj., 3 de des. 2026, a les 18:02, judge (<judge@example.org>) va escriure:",  # Gmail (Catalan)
+    "星期二, 七月 2, 2019 6:09 晚上，judge <judge@example.org> 来信：",  # ProtonMail (Chinese)
+])
+def test_more_attributions_stop_reading_or_are_dropped_above_a_quote(attribution: str) -> None:
+    assert _read_other(attribution + "\n") == ["A Ber-Pru", "A Mun-Bur", "F Kie-Hol"]  # the message unmarked below
+    text = ORDERS + attribution + "\n> Hello Germany\n> A BER - SIL\n\nA Ber-Kie\n"  # an answer below the quote
+    assert [line for line in read_text(text).text.splitlines() if line and not line.startswith(">")] == [
+        "A Ber-Pru", "A Mun-Bur", "F Kie-Hol", "A Ber-Kie"]

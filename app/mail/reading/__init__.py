@@ -1,7 +1,8 @@
 """Reading an incoming mail the way the player's own mail client shows it: one pipeline of steps.
 
 1. ``parts``: the text parts a client shows, decoded, in the order it shows them;
-2. ``flowed``: ``format=flowed`` text joined (RFC 3676);
+2. ``flowed``: ``format=flowed`` text joined (RFC 3676); ``armor``: the text of an inline OpenPGP
+   signature without its armour (RFC 4880, section 7);
 3. ``html``: an HTML part to lines, up to Outlook's reply marker;
 4. ``quotes`` (with ``own``, the judge's guard): where the writer's own text ends;
 5. ``furniture``: client and server furniture dropped.
@@ -16,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from email.message import Message
 
+from app.mail.reading.armor import unarmor
 from app.mail.reading.flowed import unflow
 from app.mail.reading.furniture import drop_furniture
 from app.mail.reading.html import html_lines
@@ -57,7 +59,7 @@ def _part_lines(part: Part, problems: list[str]) -> tuple[list[str], list[str], 
     text = part.text.replace("\r\n", "\n").replace("\r", "\n")
     if part.flowed:
         text = unflow(text, part.delsp)
-    return text.split("\n"), [], None
+    return unarmor(text.split("\n")), [], None
 
 
 def read_body(msg: Message, problems: list[str], own: OwnMarks | None = None) -> Reading:

@@ -1,7 +1,8 @@
 """Step 5 of the reading: the lines a mail client or a mail server adds, dropped without a word.
 
 ``Sent from my iPhone``, ``Get Outlook for iOS``, ``Sent from my Android device`` and their
-kin (in the common client languages), and a footer that a mailing list, an ISP or a webmail
+kin (in the common client languages, Chinese, Japanese and Korean too: ``使用Zoho Mail发送``,
+``发自我的iPhone``, ``iPhoneから送信``), and a footer that a mailing list, an ISP or a webmail
 appends below a rule (``____`` or ``----``) at the end of the mail: a link, an
 advertisement, a list's address.  They are no commands, so they are never answered with an
 error, and in ``whole_set`` order mode they never void a player's orders.
@@ -24,7 +25,9 @@ _SENT_FROM = re.compile(
     r"lähetetty (iphonesta|android)|this e-?mail has been (checked|scanned) (for viruses|by)|"
     r"do you yahoo!\?|yahoo! (mail|messenger|groups|personals|photos)\b|get your free|express yourself instantly|"
     r"msn (messenger|hotmail)\b|join the world's largest e-?mail service|virus-free\.? ?(www\.)?avast|"
-    r"\[?external( email| sender)?\]?:? (this|caution|do not)|caution: this (e-?mail|message) originated)",
+    r"\[?external( email| sender)?\]?:? (this|caution|do not)|caution: this (e-?mail|message) originated|"
+    r"使用\s*\S.{0,30}发送|使用\s*\S.{0,30}傳送|发自我的|從我的\s*\S.{0,20}傳送|从我的\s*\S.{0,20}发送|"
+    r"\S.{0,20}から送信|나의 \S.{0,20}에서 보냄)",
     re.IGNORECASE)
 _RULE = re.compile(r"^\s*(_{5,}|-{2,}|={5,}|\*{5,})\s*$")
 _FOOTER_WORDS = re.compile(

@@ -10,8 +10,9 @@ The clients' reply markers are honoured:
   everything below is the quoted message (``Html.quoted`` keeps it, for the count);
 - a quote the client wraps in an element of its own -- Gmail's ``gmail_quote``, Yahoo's
   ``yahoo_quoted``, Thunderbird's ``moz-cite-prefix`` attribution, Apple's and Thunderbird's
-  ``<blockquote type="cite">`` -- is left out, and reading goes on after it (a bottom-posted
-  or inline answer).  Any other ``<blockquote>`` becomes ``> `` lines, which are not run.
+  ``<blockquote type="cite">``, GMX's and Web.de's ``<div name="quote">`` -- is left out, and
+  reading goes on after it (a bottom-posted or inline answer).  Any other ``<blockquote>`` becomes
+  ``> `` lines, which are not run.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ _OUTLOOK_CLASSES = re.compile(r"(^|\s)(OutlookMessageHeader|divRplyFwdMsg|ms-out
                               re.IGNORECASE)
 _OUTLOOK_NAMES = re.compile(r"^messageReplySection$", re.IGNORECASE)
 _BORDER_TOP = re.compile(r"border-top(-style)?:\s*solid", re.IGNORECASE)
-_QUOTE_CLASSES = re.compile(r"(^|\s)(x_)?(gmail_quote|gmail_attr|yahoo_quoted|moz-cite-prefix|protonmail_quote|"
+# a class name may carry a prefix of the client's (Yahoo's ``ydp9b1f0a55yahoo_quoted``, Outlook's ``x_``)
+_QUOTE_CLASSES = re.compile(r"(^|\s)[\w-]*?(gmail_quote|gmail_attr|yahoo_quoted|moz-cite-prefix|protonmail_quote|"
                             r"zmail_extra)(\s|$)", re.IGNORECASE)
+_QUOTE_NAMES = re.compile(r"^quote$", re.IGNORECASE)  # GMX's and Web.de's ``<div name="quote">``
 
 
 @dataclass
@@ -80,7 +83,7 @@ class _Lines(HTMLParser):
         return None
 
     def _hides(self, tag: str, attrs: dict[str, str]) -> bool:
-        if _QUOTE_CLASSES.search(attrs.get("class", "")):
+        if _QUOTE_CLASSES.search(attrs.get("class", "")) or _QUOTE_NAMES.search(attrs.get("name", "")):
             return True
         return tag == "blockquote" and attrs.get("type", "").lower() == "cite"
 
