@@ -10,6 +10,7 @@ door's own ``CommandError`` both become an ``Error: ...`` reply line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
@@ -58,6 +59,11 @@ class Found:
     command: Command
     name: str
     args: str
+
+
+_LIST_MARK = re.compile(r"^(?:[-\u2013\u2014*\u2022\u00b7]|\d{1,2}[.)])\s+")
+"""A list's marker before an order: a bulleted (``- A Ber-Pru``, an HTML ``<li>``) or numbered
+(``1. A Ber-Pru``) list written by the player's client; no order begins with one."""
 
 
 def find(line: str) -> Found | None:
@@ -149,7 +155,7 @@ def run_commands(ctx: MailSession, lines: Iterable[str]) -> int:
             break
         if found is None:
             if ctx.can_order():
-                order = stripped.partition("//")[0].rstrip()  # ``A Par-Bur // to Burgundy``: a DPjudge comment
+                order = _LIST_MARK.sub("", stripped.partition("//")[0].rstrip())  # ``// to Bur``: a DPjudge comment
                 if order:
                     ctx.order_line(order)
                 continue

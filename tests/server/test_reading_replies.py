@@ -137,3 +137,16 @@ def test_a_sender_name_with_an_unquoted_comma_is_answered(started: Harness) -> N
     msg["From"] = f"Bismarck, Otto <{player('GERMANY')}>"
     _send_mime(started, msg)
     assert orders(started) == NEW_ORDERS
+
+
+def test_orders_written_as_a_list_are_read_as_orders(started: Harness) -> None:
+    """Gmail's plain text of a bulleted list ('   - A Ber-Pru'), an Outlook numbered list ('1.  A Ber-Pru')
+    and an HTML list (<li>, read as '- '): the list marker is the client's, the order the player's."""
+    started.send(player("GERMANY"), signon("GERMANY") + "   - A Ber-Pru\n1.  A Mun-Bur\n2) F Kie-Hol\n")
+    assert orders(started) == NEW_ORDERS
+    assert errors(started) == []
+    html = MIMEText("<html><body><ul><li>A Ber-Sil</li><li>A Mun H</li><li>F Kie H</li></ul></body></html>", "html")
+    html["From"] = player("GERMANY")
+    _send_mime(started, html, to=token_address(started, "GERMANY"))
+    assert orders(started) == ["A BER - SIL", "A MUN H", "F KIE H"]
+    assert errors(started) == []
