@@ -12,7 +12,6 @@ from app.services.games import identity
 from app.services.kernel.render import format_deadline
 from app.services.readmodels.game_status import game_overview
 from app.services.ruleset.kinds import ruleset_for
-from app.services.ruleset.phases import PhaseName
 from app.services.ruleset.powers import full_stop
 from app.services.seats import player
 from app.services.seats.absence import end_text as absence_end_text
@@ -38,8 +37,6 @@ class PhaseCommand(Command):
     def process(self, ctx: MailSession, args: str) -> None:
         ctx.set_target_phase(args)
         target = ctx.target_phase
-        if target and ctx.layout() == "judge":  # the judge layout's name for W1902A is F1902B
-            target = PhaseName(target).header_code
         ctx.add_note(f"Orders that follow are for {target or 'the current phase'}.")
 
 

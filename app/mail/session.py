@@ -29,7 +29,7 @@ from app.services.orders import submit as order_service
 from app.services.orders.acknowledge import advance_orders, retreat_choices
 from app.services.ruleset.kinds import ruleset_for
 from app.services.ruleset.options import GameOptions, options_of
-from app.services.ruleset.phases import PhaseName, parse_phase_words
+from app.services.ruleset.phases import parse_phase_words
 from app.services.ruleset.powers import PowerBook
 
 __all__ = ["Collector", "CommandRole", "EchoItem", "MailSession", "parse_sign_on_target"]
@@ -314,8 +314,7 @@ class MailSession:
             self.orders_accepted += len(pending.items)
             for item, _ in pending.items:
                 if not item.notes:
-                    named = PhaseName(receipt.phase).header_code if self.layout() == "judge" else receipt.phase
-                    item.notes.append(f"Stored for {named}; it will be checked when that phase begins.")
+                    item.notes.append(f"Stored for {receipt.phase}; it will be checked when that phase begins.")
             return
         for (item, part), result in zip(pending.items, receipt.lines, strict=False):
             if not result.ok:
@@ -406,8 +405,8 @@ class MailSession:
             "judge_id": self.judge.settings.judge_id,
             "game": game.name,
             "variant": game.variant,
-            "phase_code": PhaseName(game.phase).header_code if game.phase else "forming",
-            "phase": game.phase or "forming",  # the zine's own name for it (W1901A, not F1901B)
+            "phase_code": game.phase or "forming",  # one name a phase everywhere (W1901A; F1901B read on input)
+            "phase": game.phase or "forming",
             "deadline_text": format_deadline(game.deadline, options_of(game).timezone),
         }
 

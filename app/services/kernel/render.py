@@ -11,8 +11,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
 
-from app.services.ruleset.phases import PhaseName
-
 __all__ = ["Templates", "format_deadline"]
 
 DEFAULT_DIR = Path(__file__).resolve().parents[3] / "templates"  # the repository's templates/
@@ -52,7 +50,6 @@ class Templates:
         )
         env.filters["wrap"] = _wrap
         env.filters["deadline"] = format_deadline
-        env.filters["header_code"] = lambda code: PhaseName(str(code)).header_code if code else code
         return env
 
     def render(self, name: str, **context: Any) -> str:

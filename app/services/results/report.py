@@ -147,6 +147,26 @@ def _sort_key(order: Order | None, text: str, public: Mapping[str, str]) -> tupl
     return (0, words[1] if len(words) > 1 else "")
 
 
+def _unit_province(order: Order) -> str | None:
+    unit = getattr(order, "unit", None)
+    return province_of(unit.location) if unit is not None else None
+
+
+def _held_instead(read: Sequence[tuple[StoredOrder, Order | None]]) -> dict[str, StoredOrder]:
+    """In a movement phase, the units whose order was void (illegal when adjudicated, or one of
+    several different orders): the unit held instead, and the judge's default hold is no line of
+    its own.  Province -> that default hold (its result: was the unit dislodged?)."""
+    voided = {_unit_province(order) for entry, order in read
+              if order is not None and not entry.default and entry.result.strip().lower() == "invalid"}
+    return {province: entry for entry, order in read
+            if entry.default and order is not None and (province := _unit_province(order)) in voided
+            and province is not None}
+
+
+def _was_dislodged(entry: StoredOrder) -> bool:
+    return isinstance(entry.outcome, outcomes.Dislodged) or bool(entry.dislodged_by)
+
+
 ConvoyPath = Callable[[str, str, list[str], bool], Sequence[str]]
 _BY_SEA = (outcomes.NoConvoyRoute, outcomes.ConvoyDisrupted, outcomes.Paradox)
 
@@ -247,15 +267,19 @@ def build_results_view(
         blocks[pid] = PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers)
     read = [(entry, read_order(entry.text)) for entry in result.orders]
     paths = _convoy_paths(read, convoy_path) if convoy_path else {}
+    held = _held_instead(read) if phase.kind == "movement" else {}
     for entry, order in sorted(read, key=lambda pair: _sort_key(pair[1], pair[0].text, public)):
         if phase.kind == "retreat" and _destroyed_before(entry):
             continue  # the movement results said it was destroyed (njudge lists it once)
+        if entry.default and order is not None and _unit_province(order) in held:
+            continue  # its void order is the unit's line: no second "No Order Processed" (issue 28.17)
         pid = entry.power
         block = blocks.setdefault(pid, PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers))
         text = (describe_order(order, names, units_at, book, public, place=names.place,
                                default=entry.default, path=paths.get(id(entry), ()))
                 if order is not None else entry.text)
-        note = annotation(entry)
+        twin = held.get(_unit_province(order)) if order is not None and not entry.default else None
+        note = annotation(entry, also_dislodged=twin is not None and _was_dislodged(twin))
         why = default_note(entry, order)
         if phase.kind == "movement":
             block.lines.append(f"{block.name}: {text}.{note}{why}")
