@@ -19,6 +19,9 @@ def render_games(rows: tuple[GameRow, ...]) -> str:
 def render_game_info(info: GameInfo) -> str:
     lines = [f"Game '{info.name}': {info.variant}, {info.status}, press {info.press}.",
              f"Phase {info.phase or '-'}, deadline {format_deadline(info.deadline, info.timezone)}."]
+    if info.grace_until is not None:  # the deadline passed (issue 28.14)
+        lines[-1] = lines[-1][:-1] + " (passed);"
+        lines.append(f"the grace period ends {format_deadline(info.grace_until, info.timezone)}.")
     lines.extend(f"  {seat.label:<10} {seat_status(seat.status)}" for seat in info.seats)
     return "\n".join(lines)
 

@@ -23,7 +23,7 @@ from app.services.games import identity
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
-from app.services.kernel.render import format_deadline
+from app.services.kernel.render import deadline_text
 from app.services.mailout.redact import mask_passwords
 from app.services.orders import submit as order_service
 from app.services.orders.acknowledge import advance_orders, retreat_choices
@@ -392,7 +392,7 @@ class MailSession:
                     "adjustment": phase.code.endswith("A"),
                     "retreats": retreats,
                     "advance": [advance_view(a) for a in advance_orders(self.db, game, power, phase.code)],
-                    "deadline_text": format_deadline(game.deadline, options_of(game).timezone),
+                    **self._deadline(game, phase),
                 }
             )
         return views
@@ -407,8 +407,16 @@ class MailSession:
             "variant": game.variant,
             "phase_code": game.phase or "forming",  # one name a phase everywhere (W1901A; F1901B read on input)
             "phase": game.phase or "forming",
-            "deadline_text": format_deadline(game.deadline, options_of(game).timezone),
+            **self._deadline(game, queries.open_phase_of(self.db, game) if game.grace_until is not None else None),
         }
+
+    @staticmethod
+    def _deadline(game: Game, phase: Phase | None) -> dict[str, Any]:
+        """``deadline_text`` (the date of the ``::`` line), ``deadline_sentence`` ("is ...", or in the
+        grace period "passed on ...; the grace period ends ..."), ``grace_ends``."""
+        shown = deadline_text(game.deadline, game.grace_until, phase.deadline if phase else None,
+                              options_of(game).timezone)
+        return {"deadline_text": shown.at, "deadline_sentence": shown.sentence, "grace_ends": shown.grace_ends}
 
     def layout(self) -> str:
         return options_of(self.game).layout if self.game else GameOptions().layout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
@@ -11,7 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
 
-__all__ = ["Templates", "format_deadline"]
+__all__ = ["DeadlineText", "Templates", "deadline_text", "format_deadline"]
 
 DEFAULT_DIR = Path(__file__).resolve().parents[3] / "templates"  # the repository's templates/
 
@@ -26,6 +27,32 @@ def format_deadline(when: datetime | None, zone: str = "UTC") -> str:
         tz = ZoneInfo("UTC")
     local = when.astimezone(tz)
     return local.strftime("%a %b %d %Y %H:%M ") + (local.tzname() or zone)
+
+
+@dataclass(frozen=True)
+class DeadlineText:
+    """A phase's deadline as the answers print it: ``at`` (the date of the ``::`` line), and while the
+    grace period runs, when it ends (``grace_ends``: the deadline passed; late orders still count)."""
+
+    at: str
+    grace_ends: str | None = None
+
+    @property
+    def sentence(self) -> str:
+        """The words after "The deadline for S1901M orders ...": ``is Mon ...`` or ``passed on Mon ...;
+        the grace period ends Tue ...`` (issue 28.14: never "is none set" for a late order)."""
+        if self.grace_ends is not None:
+            return f"passed on {self.at}; the grace period ends {self.grace_ends}"
+        return f"is {self.at}"
+
+
+def deadline_text(deadline: datetime | None, grace_until: datetime | None, phase_deadline: datetime | None,
+                  zone: str = "UTC") -> DeadlineText:
+    """The game's deadline (``games.deadline``), or in the grace period (the game's deadline is then
+    cleared) the deadline that passed (the phase's) and the end of the grace."""
+    if grace_until is not None:
+        return DeadlineText(format_deadline(phase_deadline or deadline, zone), format_deadline(grace_until, zone))
+    return DeadlineText(format_deadline(deadline, zone))
 
 
 def _wrap(text: str, width: int = 72, indent: str = "") -> str:

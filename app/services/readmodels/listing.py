@@ -48,9 +48,10 @@ class GameInfo:
     status: str
     press: str  # the press rule, ``white (postal)`` when press is published with the results
     phase: str | None
-    deadline: datetime | None
+    deadline: datetime | None  # in the grace period: the deadline that passed
     timezone: str
     seats: tuple[SeatRow, ...]
+    grace_until: datetime | None = None  # the grace period runs until then
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,12 @@ def game_info(judge: Judge, db: Session, actor: Actor, name: str) -> GameInfo:
     seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email) for s in game.players)
     options = options_of(game)
     press = game.press + (" (postal)" if options.postal_press else "")
-    return GameInfo(game.name, game.variant, game.status, press, game.phase, game.deadline,
-                    options.timezone, seats)
+    deadline = game.deadline
+    if game.grace_until is not None:
+        phase = queries.open_phase_of(db, game)
+        deadline = phase.deadline if phase is not None else None
+    return GameInfo(game.name, game.variant, game.status, press, game.phase, deadline,
+                    options.timezone, seats, game.grace_until)
 
 
 def game_history(judge: Judge, db: Session, actor: Actor, name: str, start: str | None = None,

@@ -21,7 +21,7 @@ from app.services.mailout.notify import mail_game, mail_master, mail_seat
 from app.services.orders import submit as order_service
 from app.services.ruleset.options import options_of
 from app.services.seats.absence import clear_of_absences
-from app.services.turns.disorder import announce_abandoned, announce_civil_disorder
+from app.services.turns.disorder import announce_abandoned
 from app.services.turns.map_turn import everyone_ready, late_powers
 from app.services.turns.process import process_turn
 
@@ -204,19 +204,11 @@ def process_first_due(db: Session, judge: Judge, candidates: deque[int], report:
                     f"Late powers in {phase.code}: {', '.join(s.power or '?' for s in late)}.\n", kind="late")
         report.graced.append(game.name)
         return False
-    for seat in late:
-        if policy == "dismiss":
-            seat.status = SeatStatus.RESIGNED
-        elif policy == "cd":
-            seat.status = SeatStatus.CD
     judge.crash("tick:policy_applied")
+    # The turn counts each missed deadline and applies the NMR policy to it (turns/disorder.py
+    # apply_missed_deadlines), as it does when the GM processes the phase after its deadline.
     outcome = process_turn(db, judge, game)
     report.processed.append(game.name)
-    if policy == "dismiss":
-        announce_abandoned(db, judge, game, late, f"was abandoned: its player was dismissed, "
-                                                  f"no orders for {phase.code}")
-    elif policy == "cd":
-        announce_civil_disorder(db, judge, game, late, phase.code)
     return outcome.due_at_once
 
 
