@@ -24,7 +24,8 @@ __all__ = ["REGISTRY", "Command", "CommandError", "CommandRole", "masked_line", 
 
 MAX_LINES = 2000
 MAX_ERRORS_BEFORE_SIGNON = 10
-END_PRESS = {"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST", "SIGNOFF", "SIGN OFF"}
+END_PRESS = {"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST", "ENDSTATEMENT", "END STATEMENT", "SIGNOFF",
+             "SIGN OFF"}
 
 
 class Command:

@@ -38,6 +38,8 @@ def render_summary(summary: Summary) -> str:
     lines.append("")
     lines.append("Players:")
     lines.extend(f"  {seat.label:<10} {seat.email} ({seat_status(seat.status)})" for seat in summary.players)
+    if summary.ending:
+        lines.extend(["", summary.ending.rstrip("\n")])
     return "\n".join(lines)
 
 

@@ -25,6 +25,7 @@ from app.services.override.diff import order_diffs, position_diff
 from app.services.override.mail import queue_correction
 from app.services.override.plan import RedonePhase, ReplayPlan, plan_override
 from app.services.override.preview import OverrideCommitted, OverridePreview, ReplayedPhase
+from app.services.results.ending import Ending, clear_ending, record_ending
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.options import options_of
 from app.services.ruleset.stored import StoredState, stored_state
@@ -105,8 +106,11 @@ def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None
                 db.delete(order_row)
         return
     if plan.open_code is None or plan.open_state is None:
+        last = plan.replayed[-1] if plan.replayed else plan.target
         game.status, game.deadline, game.grace_until = GameStatus.FINISHED, None, None
-        game.phase = (plan.replayed[-1] if plan.replayed else plan.target).code
+        game.phase = last.code
+        if last.winner:  # how it ends now (issue 28.20)
+            record_ending(game, Ending("solo", (last.winner.upper(),), "board", last.code, judge.now()))
         return
     top = db.scalar(select(func.max(Phase.seq)).where(Phase.game_id == game.id)) or 0
     deadline = clear_of_absences(db, game, next_deadline(options_of(game), plan.open_code, judge.now()))
@@ -118,6 +122,7 @@ def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None
     game.phase, game.deadline, game.grace_until, game.reminded_phase = plan.open_code, deadline, None, None
     if game.status == GameStatus.FINISHED:
         game.status = GameStatus.ACTIVE
+        clear_ending(game)
 
 
 def _nmr(redone: RedonePhase) -> list[str]:

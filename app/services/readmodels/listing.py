@@ -11,11 +11,12 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
-from app.db.statuses import LIVE_GAMES, SeatRole
+from app.db.statuses import LIVE_GAMES, GameStatus, SeatRole
 from app.services.kernel.access import book_of, find_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.results.centres import projected_centres
+from app.services.results.ending import ending_of, ending_text
 from app.services.results.report import Names
 from app.services.ruleset.kinds import ruleset_for
 from app.services.ruleset.options import options_of
@@ -57,7 +58,7 @@ class GameInfo:
 @dataclass(frozen=True)
 class History:
     game_name: str
-    results: tuple[str, ...]  # the results text of each phase asked for
+    results: tuple[str, ...]  # the results text of each phase asked for (then how the game ended)
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class Summary:
     powers: tuple[str, ...]  # power ids, in the variant's order
     centres: tuple[tuple[str, tuple[int, ...]], ...]  # (phase, supply centres per power)
     players: tuple[SeatRow, ...]  # label: the power's name, or "?"
+    ending: str | None = None  # how a finished game ended, in the results' words (results/ending.py)
 
 
 def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameRow, ...]:
@@ -102,7 +104,10 @@ def game_history(judge: Judge, db: Session, actor: Actor, name: str, start: str 
         if active and phase.results_text:
             chunks.append(phase.results_text)
         if end and phase.code.upper() == end.upper():
-            break
+            return History(game.name, tuple(chunks))
+    ending = ending_of(game) if game.status == GameStatus.FINISHED else None
+    if ending is not None and active:  # the end of the game closes its history
+        chunks.append(ending_text(judge, game, ending))
     return History(game.name, tuple(chunks))
 
 
@@ -125,7 +130,9 @@ def game_summary(judge: Judge, db: Session, actor: Actor, name: str) -> Summary:
         centres.append((phase.code, tuple(len(held.get(p, ())) for p in book.ids)))
     players = tuple(SeatRow(book.name(s.power) if s.power else "?", s.status, s.email)
                     for s in game.players if s.role == SeatRole.PLAYER)
-    return Summary(game.name, game.variant, game.status, tuple(book.ids), tuple(centres), players)
+    ending = ending_of(game) if game.status == GameStatus.FINISHED else None
+    return Summary(game.name, game.variant, game.status, tuple(book.ids), tuple(centres), players,
+                   ending_text(judge, game, ending, header=False) if ending is not None else None)
 
 
 def _fall_before_retreats(code: str, state_after: StoredState) -> bool:

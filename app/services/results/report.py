@@ -278,7 +278,7 @@ def build_results_view(
         text = (describe_order(order, names, units_at, book, public, place=names.place,
                                default=entry.default, path=paths.get(id(entry), ()))
                 if order is not None else entry.text)
-        twin = held.get(_unit_province(order)) if order is not None and not entry.default else None
+        twin = held.get(_unit_province(order) or "") if order is not None and not entry.default else None
         note = annotation(entry, also_dislodged=twin is not None and _was_dislodged(twin))
         why = default_note(entry, order)
         if phase.kind == "movement":

@@ -27,13 +27,13 @@ from app.db.models import Game, OrderRow, Phase, Player
 from app.db.statuses import SeatStatus
 from app.services.kernel.access import book_of
 from app.services.kernel.context import Judge
-from app.services.mailout.notify import mail_game
+from app.services.mailout.notify import mail_game, mail_seat
 from app.services.orders.submit import seat_statuses
 from app.services.ruleset.options import GameOptions, options_of
 from app.services.seats.takeover import abandon_after, announce_vacancy
 
 __all__ = ["AT_THE_BOARD", "announce_abandoned", "announce_civil_disorder", "announce_missed_deadlines", "due_at_once",
-           "miss_consequence", "reached_abandonment"]
+           "miss_consequence", "reached_abandonment", "tell_eliminated"]
 
 AT_THE_BOARD = (SeatStatus.ACTIVE, SeatStatus.ABSENT)  # a player who sends orders: the phase waits for him
 
@@ -87,6 +87,18 @@ def announce_missed_deadlines(db: Session, judge: Judge, game: Game, disordered:
         if seat.status == SeatStatus.CD:
             why += " (its units are in civil disorder until a new player orders them)"
         announce_abandoned(db, judge, game, [seat], why)
+
+
+def tell_eliminated(db: Session, judge: Judge, game: Game, seats: Sequence[Player], phase_code: str) -> None:
+    """Each power the turn of ``phase_code`` eliminated is told so (issue 28.20); it still gets the
+    results, as an observer does."""
+    book = book_of(judge, game)
+    for seat in seats:
+        name = book.name(seat.power or "")
+        mail_seat(db, judge, seat, f"Diplomacy game {game.name}: {name} eliminated",
+                  f"{name} has neither units nor supply centres left after {phase_code}:\n"
+                  f"it is out of game '{game.name}'.  You will still receive the results until the game\n"
+                  f"ends.  Thank you for playing.\n", kind="notice")
 
 
 def announce_abandoned(db: Session, judge: Judge, game: Game, seats: Sequence[Player], why: str, *,

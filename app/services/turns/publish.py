@@ -19,7 +19,7 @@ from app.services.results.maps import content_id, inline_map_html, phase_map
 from app.services.results.report import Names, ResultsView, build_results_view
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.options import options_of
-from app.services.ruleset.powers import PowerBook, full_stop
+from app.services.ruleset.powers import PowerBook
 from app.services.ruleset.stored import StoredResult, StoredState, stored_result, stored_state
 from app.services.turns.adjudicate import Adjudicated
 from app.services.turns.store import StoredTurn
@@ -121,7 +121,4 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
     mails = mail_game(db, judge, game, f"Diplomacy results {game.name} {phase.code}", text, html=html,
                       kind="results", map_id=picture.id if picture else None)
     crash("turn:results_queued")
-    if stored.winner:
-        mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
-                  f"Game '{game.name}' has been won by {full_stop(book.name(stored.winner))}  Congratulations!\n", kind="end")
-    return mails
+    return mails  # a winner: the end of the game is mailed by the turn (map_turn, results/ending.py)

@@ -39,15 +39,20 @@ class StoredTurn:
     abandoned: tuple[int, ...] = ()  # the seats this turn's miss abandoned (issue 22.3)
     disordered: tuple[int, ...] = ()  # the seats this turn's miss put in civil disorder (issue 28.13)
     dismissed: tuple[int, ...] = ()  # the seats whose player this turn's miss dismissed
+    eliminated: tuple[int, ...] = ()  # the seats this turn eliminated (issue 28.20)
     next_orders: tuple[OrderRow, ...] | None = None  # the next phase's orders as it opens (None: not known)
 
 
-def eliminate(game: Game, state_after: StoredState) -> None:
-    """Powers with neither units nor centres left are out."""
+def eliminate(game: Game, state_after: StoredState) -> list[int]:
+    """Powers with neither units nor centres left are out; the seats that just went out."""
     in_play = state_after.in_play()
+    out: list[int] = []
     for seat in game.players:
         if seat.role == SeatRole.PLAYER and seat.power and seat.power not in in_play:
+            if seat.status != SeatStatus.ELIMINATED:
+                out.append(seat.id)
             seat.status = SeatStatus.ELIMINATED
+    return out
 
 
 def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None, state_after: dict[str, Any],
@@ -112,7 +117,7 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
             seat.missed_in_row = 0
         if seat.wait:  # (a seat left as it was is no work for the flush)
             seat.wait = False  # draw votes stand until withdrawn (issue 22.4)
-    eliminate(game, outcome.typed_after)
+    eliminated = eliminate(game, outcome.typed_after)
     crash("turn:seats_updated")
     next_code = outcome.next_phase
     with db.no_autoflush:  # the absences are audit rows, which a turn does not write: the turn is written once, later
@@ -123,4 +128,5 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     return StoredTurn(phase_code=phase.code, deadline=deadline, next_phase=next_code, next_deadline=next_at,
                       winner=outcome.winner, abandoned=tuple(abandoned),
                       disordered=tuple(consequences[SeatStatus.CD]), dismissed=tuple(consequences[SeatStatus.RESIGNED]),
+                      eliminated=tuple(eliminated),
                       next_orders=None if opened is None else tuple(opened))
