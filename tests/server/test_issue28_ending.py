@@ -190,3 +190,31 @@ def test_a_rollback_of_a_game_that_ended_reopens_it_and_drops_its_end(started: H
     assert "The game had ended; it is in play again." in notice
     summary, _ = _summary_and_history(started)
     assert "declared a draw" not in summary
+
+
+# -- item 20: a solo is kept too ---------------------------------------------------------------------
+
+def test_a_solo_is_recorded_in_summary_and_history(started: Harness) -> None:
+    hold_all(started)
+    started.send("gm@example.com", GM + "PROCESS")
+    with started.judge.sessions.begin() as db:  # France holds 17 centres; its army in Burgundy takes the 18th
+        game = queries.game_by_name(db, "alpha")
+        assert game is not None
+        phase = queries.open_phase(db, game.id)
+        assert phase is not None and phase.code == "F1901M"
+        state = dict(phase.state_before)
+        taken = ["BER", "KIE", "MUN", "HOL", "DEN", "SPA", "POR", "LON", "EDI", "LVP", "NWY", "SWE", "ROM", "NAP"]
+        centres = {p: [c for c in cs if c not in taken] for p, cs in state["centers"].items()}
+        centres["FRANCE"] = ["BRE", "MAR", "PAR", *taken]
+        units = {p: [u for u in us if u.split()[1][:3] not in taken] for p, us in state["units"].items()}
+        units["FRANCE"] = ["A BUR", "A PAR", "F BRE"]
+        phase.state_before = {**state, "centers": centres, "units": units}
+    started.send(player("FRANCE"), signon("FRANCE") + "A Bur - Bel")
+    started.send("gm@example.com", GM + "PROCESS")
+    assert _status(started) == "finished"
+    final = started.outbox(to=player("ITALY"), kind="end")[-1].body_text
+    assert "Game 'alpha' has been won by France." in final and "with the results of F1901M" in final, final
+    summary, history = _summary_and_history(started)
+    assert "has been won by France." in summary and "The game ended with the results of F1901M." in summary
+    assert "(* VICTORY!! *)" in history and history.rstrip().endswith("The game is over.  Thank you for playing.")
+    assert "has been won by France." in history
