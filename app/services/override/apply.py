@@ -32,7 +32,7 @@ from app.services.ruleset.stored import StoredState, stored_state
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.adjudicate import orders_as_json, orders_as_text
-from app.services.turns.publish import previous_centres, render_results, results_view
+from app.services.turns.publish import previous_owners, render_results, results_view
 from app.services.turns.store import eliminate
 
 __all__ = ["OverrideCommitted", "OverridePreview", "ReplayedPhase", "commit_override", "preview_override"]
@@ -138,7 +138,7 @@ def _rerender(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
         row = db.get_one(Phase, phase.stored.id)
         following = redone[index + 1].stored.deadline if index + 1 < len(redone) else game.deadline
         view = results_view(judge, game, row, phase.typed_results, phase.typed_after, _nmr(phase), row.deadline,
-                            following if phase.winner is None else None, previous_centres(db, game, row.seq))
+                            following if phase.winner is None else None, previous_owners(db, game, row.seq))
         row.results_text = render_results(judge, view, layout)[0]
 
 

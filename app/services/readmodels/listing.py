@@ -40,6 +40,7 @@ class SeatRow:
     label: str  # the power's name, or the seat's role (observer, or a player before the start)
     status: str
     email: str
+    observer: bool = False  # an observer's seat: no power (LIST counts them apart, issue 28.21)
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,8 @@ def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameRow, ...]:
 def game_info(judge: Judge, db: Session, actor: Actor, name: str) -> GameInfo:
     game = find_game(db, name)
     book = book_of(judge, game)
-    seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email) for s in game.players)
+    seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email, s.role == SeatRole.OBSERVER)
+                  for s in game.players)
     options = options_of(game)
     press = game.press + (" (postal)" if options.postal_press else "")
     deadline = game.deadline

@@ -128,7 +128,7 @@ class ResultsView:
     units_left_out: int = 0
     units_waiting: int = 0
     owners: list[tuple[str, str]] = field(default_factory=list)  # the zine's (power, its centres)
-    changes: list[str] = field(default_factory=list)  # centres that changed hands: ``Bel F→E``
+    changes: list[str] = field(default_factory=list)  # centres that changed hands: ``Bel F->E``
     awaiting_retreat: int = 0  # Spring units counted in the zine's chart that still have to retreat
 
 
@@ -254,6 +254,7 @@ def build_results_view(
     nmr_powers: list[str],
     read_order: Callable[[str], Order | None],
     previous_centres: dict[str, int] | None = None,
+    previous_owners: Mapping[str, Sequence[str]] | None = None,
     convoy_path: ConvoyPath | None = None,
 ) -> ResultsView:
     """``result`` as the engine gave it; ``read_order`` reads an order's stored text (the engine's
@@ -305,7 +306,10 @@ def build_results_view(
         in_play = {p: [*units_after.get(p, []), *waiting.get(p, [])] for p in {*units_after, *waiting}}
         report.chart = centre_report(book, names, charted, in_play, names.centres, show=False, winner=None,
                                      before=previous_centres).chart
-    owners, changes = centre_owners(book, charted, state_before.centres, names.centres)
+    # "Changed hands" since the same position as the Change column counts from (the last adjustment):
+    # a Winter's changes are the year's, never "none" beside a chart of gains (issue 28.21)
+    owners, changes = centre_owners(book, charted, state_before.centres if previous_owners is None
+                                    else previous_owners, names.centres)
     retreating = unit_count([d.unit for d in result.retreating])
     # Small World 11.2: the retreats are ordered with the Winter adjustments, counted as if they get away;
     # a Spring chart counts them in play and says so itself (awaiting_retreat).

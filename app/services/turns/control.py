@@ -33,7 +33,7 @@ from app.services.seats.absence import clear_of_absences
 from app.services.turns import snapshot
 from app.services.turns.adjudicate import adjudicate_open_phase, phase_orders
 from app.services.turns.process import process_turn
-from app.services.turns.publish import previous_centres, results_view
+from app.services.turns.publish import previous_owners, results_view
 
 __all__ = ["RolledBack", "RolledForward", "TurnPreview", "preview_turn", "process_now", "rollback", "rollforward"]
 
@@ -117,7 +117,7 @@ def preview_turn(judge: Judge, db: Session, actor: Actor, game: Game) -> TurnPre
     phase, adjudication = adjudicate_open_phase(db, game)
     outcome = adjudication.outcome
     view = results_view(judge, game, phase, outcome.typed_results, outcome.typed_after, adjudication.nmr,
-                        phase.deadline or game.deadline, None, previous_centres(db, game))
+                        phase.deadline or game.deadline, None, previous_owners(db, game))
     view.preview = True
     picture = phase_map(db, game, phase.code, phase.state_before, outcome.results, kind="preview")
     db.flush()
