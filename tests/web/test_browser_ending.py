@@ -68,3 +68,15 @@ def test_a_refused_ruling_ends_nothing(world: World) -> None:
     with world.judge.sessions.begin() as db:
         game = queries.game_by_name(db, "alpha")
         assert game is not None and game.status == "active"
+
+
+def test_a_plain_set_draw_shows_as_a_vote_for_every_survivor(world: World) -> None:
+    """Issue 28.12 on the game page: a DIAS vote (stored as such) reads "every survivor"."""
+    h = world.harness
+    h.send(player("FRANCE"), "SIGNON Falpha pwfrance\nSET DRAW")
+    h.send(player("GERMANY"), "SIGNON Galpha pwgermany\nSET DRAW")
+    page = signed_in(world, GM, GM_PASSWORD).get("/games/alpha").text
+    assert "Draw votes: <strong>2 of 7</strong> (all so far for Austria, England, France, Germany, Italy, " \
+           "Russia, Turkey)" in page, page
+    assert '<td data-label="Draw vote">every survivor</td>' in page
+    assert '<td data-label="Draw vote">*</td>' not in page

@@ -55,6 +55,14 @@ def deadline_text(deadline: datetime | None, grace_until: datetime | None, phase
     return DeadlineText(format_deadline(deadline, zone))
 
 
+def _wrap_items(items: list[str], width: int = 72, indent: str = "", head: str = "", end: str = "") -> str:
+    """``head``, then ``items`` joined by commas, then ``end``, filled to ``width`` without breaking
+    inside an item (``Por -->F`` stays whole); continuation lines start with ``indent``."""
+    keep = "\x00"  # stands for the spaces inside an item while the line is filled
+    joined = ", ".join(item.replace(" ", keep) for item in items)
+    return _wrap(head + joined + end, width, indent).replace(keep, " ")
+
+
 def _wrap(text: str, width: int = 72, indent: str = "") -> str:
     """Each line of ``text`` filled to ``width`` (the lines of a listing stay lines)."""
     return f"\n{indent}".join(textwrap.fill(line, width=width, subsequent_indent=indent, break_on_hyphens=False)
@@ -76,6 +84,7 @@ class Templates:
             undefined=jinja2.StrictUndefined,
         )
         env.filters["wrap"] = _wrap
+        env.filters["wrap_items"] = _wrap_items
         env.filters["deadline"] = format_deadline
         return env
 

@@ -11,6 +11,7 @@ in the judge layout (map tools read it), and the same text closes ``HISTORY`` an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -89,7 +90,13 @@ def ending_text(judge: Judge, game: Game, ending: Ending, *, header: bool = True
     return judge.templates.render(
         "mail/common/ending.txt.j2", game=game.name, variant=game.variant, judge_id=judge.settings.judge_id,
         ending=ending, names=names_text(names), phase_code=ending.phase or "-",
-        header=header and options_of(game).layout == "judge", deadline_text=format_deadline(ending.at, zone))
+        header=header and options_of(game).layout == "judge", deadline_text=format_deadline(ending.at, zone),
+        paragraphs=paragraphs(ending.statement))
+
+
+def paragraphs(text: str) -> list[str]:
+    """The statement's paragraphs (blank lines apart), each one line to be filled to the mail's width."""
+    return [" ".join(block.split()) for block in re.split(r"\n\s*\n", text) if block.strip()]
 
 
 def end_game(judge: Judge, db: Session, game: Game, ending: Ending, who: Actor | str) -> int:

@@ -308,8 +308,7 @@ def build_results_view(
                                      before=previous_centres).chart
     # "Changed hands" since the same position as the Change column counts from (the last adjustment):
     # a Winter's changes are the year's, never "none" beside a chart of gains (issue 28.21)
-    owners, changes = centre_owners(book, charted, state_before.centres if previous_owners is None
-                                    else previous_owners, names.centres)
+    owners, changes = centre_owners(book, charted, previous_owners or state_before.centres, names.centres)
     retreating = unit_count([d.unit for d in result.retreating])
     # Small World 11.2: the retreats are ordered with the Winter adjustments, counted as if they get away;
     # a Spring chart counts them in play and says so itself (awaiting_retreat).
