@@ -25,7 +25,8 @@ __all__ = ["REGISTRY", "Command", "CommandError", "CommandRole", "masked_line", 
 
 MAX_LINES = 2000
 MAX_ERRORS_BEFORE_SIGNON = 10
-END_PRESS = {"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST", "SIGNOFF", "SIGN OFF"}
+END_PRESS = {"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST", "ENDSTATEMENT", "END STATEMENT", "SIGNOFF",
+             "SIGN OFF"}
 
 
 class Command:
@@ -36,6 +37,7 @@ class Command:
     role: ClassVar[CommandRole] = CommandRole.ANYONE
     secret_args: ClassVar[bool] = False  # mask the password when echoing
     secret_from: ClassVar[int] = 1  # with ``secret_args``: the argument words from this one on are masked
+    secret_words: ClassVar[int | None] = None  # with ``secret_args``: only this many are (None: all the rest)
 
     def process(self, ctx: MailSession, args: str) -> None:
         raise NotImplementedError
@@ -106,7 +108,11 @@ def _masked(found: Found, line: str) -> str:
         return mask_passwords(line.strip())
     words = line.split()
     keep = found.name.count(" ") + 1 + found.command.secret_from
-    return mask_passwords(" ".join(words[:keep] + ["****"]) if len(words) > keep else " ".join(words))
+    if len(words) <= keep:
+        return mask_passwords(" ".join(words))
+    count = found.command.secret_words
+    shown = words[keep + count:] if count is not None else []
+    return mask_passwords(" ".join(words[:keep] + ["****"] + shown))
 
 
 def masked_line(line: str) -> str:

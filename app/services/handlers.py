@@ -4,6 +4,9 @@ with them (Cosmic Python's ``messagebus.HANDLERS``).
 ``OrdersChanged`` (orders stored or cleared, WAIT set, press sent) -> early processing: the
 game's deadline moves to the end of its quiet period when everyone is ready
 (``turns.deadlines.check_early``), whether the change came by mail or from the dashboard.
+
+``MoveDownsChanged`` (a Democrat answered, DoD III) -> the next Democrat still to answer is called,
+once the mail's commands have all run (``dod3.player_commands.call_next_democrat``).
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from app.db.models import Game
+from app.services.dod3.player_commands import call_next_democrat
 from app.services.kernel.context import Judge
-from app.services.kernel.uow import Handlers, OrdersChanged, UnitOfWork
+from app.services.kernel.uow import Handlers, MoveDownsChanged, OrdersChanged, UnitOfWork
 from app.services.turns.deadlines import check_early
 
 __all__ = ["handlers", "transaction", "unit_of_work"]
@@ -25,7 +29,12 @@ def handlers(judge: Judge) -> Handlers:
         if game is not None:
             check_early(unit.session, judge, game)
 
-    return {OrdersChanged: (early_processing,)}
+    def next_democrat(unit: UnitOfWork, event: MoveDownsChanged) -> None:
+        game = unit.session.get(Game, event.game_id)
+        if game is not None:
+            call_next_democrat(unit.session, judge, game)
+
+    return {OrdersChanged: (early_processing,), MoveDownsChanged: (next_democrat,)}
 
 
 def unit_of_work(judge: Judge) -> UnitOfWork:

@@ -32,6 +32,7 @@ from app.services.ruleset.options import (
     check_settings,
     options_of,
 )
+from app.services.ruleset.powers import full_stop
 from app.services.ruleset.timing import parse_when
 from app.services.seats.absence import absences_at, clear_of_absences, end_text
 from app.services.seats.takeover import new_player, requested_password_hash, tell_previous_player, welcome_text
@@ -288,7 +289,7 @@ def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, p
     told = ("Your password is the one you chose when you asked to take it over." if chosen
             else f"Your password is {password}.")
     mail_seat(db, judge, seat, f"Diplomacy game {game.name}: you play {name}",
-              f"The master of '{game.name}' has made you {name}.  {told}\n\n"
+              f"The master of '{game.name}' has made you {full_stop(name)}  {told}\n\n"
               + welcome_text(judge, db, game, seat, name), kind="start")
     mail_game(db, judge, game, f"Diplomacy game {game.name}: {name} has a new player",
               f"{name} in game '{game.name}' has a new player, given the power by the master.\n",
