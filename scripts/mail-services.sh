@@ -3,7 +3,8 @@
 # small SMTP server (tests/support/smtp_server.py, aiosmtpd) that delivers every message
 # into the recipient's dovecot maildir, both on loopback.
 #
-#   scripts/mail-services.sh install     install dovecot-imapd if missing (what `start` does first)
+#   scripts/mail-services.sh install     install dovecot-imapd (and mutt, the Debian MUA the mail tests send
+#                                         with in batch mode) if missing (what `start` does first)
 #   scripts/mail-services.sh start       install dovecot-imapd if missing, start both (idempotent)
 #   scripts/mail-services.sh stop        stop both (idempotent)
 #   scripts/mail-services.sh status      exit 0 when both run
@@ -51,15 +52,19 @@ wait_port() {  # port name -> waits up to 20 s
     die "$2 did not start listening on $HOST:$1 (logs in $DIR)"
 }
 
+installed() {
+    [[ -x /usr/sbin/dovecot && -x /usr/bin/doveadm && -x /usr/lib/dovecot/imap && -x /usr/bin/mutt ]]
+}
+
 install_dovecot() {
-    if [[ -x /usr/sbin/dovecot && -x /usr/bin/doveadm && -x /usr/lib/dovecot/imap ]]; then return 0; fi
+    if installed; then return 0; fi
     [[ "$(id -u)" == 0 ]] || die "dovecot-imapd is not installed and installing it needs root"
     command -v apt-get >/dev/null || die "dovecot-imapd is not installed and apt-get is unavailable"
     # Test processes running side by side (pytest-xdist) may all start an instance: one installs.
     exec 9>/tmp/postal-judge-dovecot-install.lock
     flock 9
-    if [[ -x /usr/sbin/dovecot && -x /usr/bin/doveadm && -x /usr/lib/dovecot/imap ]]; then exec 9>&-; return 0; fi
-    log "installing dovecot-imapd"
+    if installed; then exec 9>&-; return 0; fi
+    log "installing dovecot-imapd and mutt"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >&2
     # policy-rc.d keeps the package from starting the system-wide dovecot on port 143.
@@ -67,9 +72,9 @@ install_dovecot() {
     if [[ ! -e "$policy" ]]; then
         printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && made_policy=1
     fi
-    apt-get install -y -qq --no-install-recommends dovecot-core dovecot-imapd >&2 || {
+    apt-get install -y -qq --no-install-recommends dovecot-core dovecot-imapd mutt >&2 || {
         [[ -n "$made_policy" ]] && rm -f "$policy"
-        die "apt-get install dovecot-imapd failed"
+        die "apt-get install dovecot-imapd mutt failed"
     }
     [[ -n "$made_policy" ]] && rm -f "$policy"
     exec 9>&-

@@ -5,7 +5,8 @@
 
 The game: Spring 1901 with Italy sending no orders (the NMR) and France's mail with two refused
 orders (the acknowledgement); Fall 1901 with an English army convoyed to Norway and the Austrian
-army in Galicia bounced and dislodged; its retreat; the Winter builds.
+army in Galicia bounced and dislodged; its retreat; the Winter builds; the GM's ruling that ends the game
+in a draw (DECLARE DRAW), with a statement.
 """
 
 from __future__ import annotations
@@ -137,6 +138,11 @@ def play(layout: str, folder: Path) -> dict[str, str]:
         files[f"{layout}-{phase}.txt"] = results.body_text
         if results.body_html is not None:
             files[f"{layout}-{phase}.html"] = results.body_html
+    table.send(GM, f"SIGNON master@{GAME} masterpw\nDECLARE DRAW Austria, England, France, Germany, Russia, Turkey\n"
+                   "Italy's player has not been heard of since Spring; the six others agreed by press to\n"
+                   "a draw, and I so rule.\n\nThank you all for a lively year.\nENDSTATEMENT")
+    ended = [row for row in table.mails(READER) if row.kind == "end"][-1]
+    files[f"{layout}-game-over.txt"] = ended.body_text
     return files
 
 

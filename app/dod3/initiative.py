@@ -268,7 +268,8 @@ def compute_initiative(
             pool = parse_number(value, what=f"{code} bid points")
             bid = bid_map.get(code)
             if bid is not None and bid.points > pool:
-                raise ValueError(f"{code} bid {bid.points} but has only {to_json_number(pool)} bid points")
+                held = to_json_number(pool)
+                raise ValueError(f"{code} bid {bid.points} but has only {held} bid point{'' if held == 1 else 's'}")
 
     provisional: list[dict[str, Any]] = []
     for index, power in enumerate(track):

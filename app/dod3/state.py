@@ -404,7 +404,8 @@ def apply_bonus_bid_points(state: GameState) -> GameState:
 
     def describe(items: Sequence[BonusChange]) -> str:
         return "; ".join(
-            f"{c.power} +{c.bid_points_gained} bid points" if c.money_lost == 0 else f"{c.power} -{c.money_lost} money"
+            f"{c.power} +{c.bid_points_gained} bid point{'' if c.bid_points_gained == 1 else 's'}" if c.money_lost == 0
+            else f"{c.power} -{c.money_lost} money"
             for c in items
         )
 

@@ -10,6 +10,7 @@ door's own ``CommandError`` both become an ``Error: ...`` reply line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
@@ -25,7 +26,8 @@ __all__ = ["REGISTRY", "Command", "CommandError", "CommandRole", "masked_line", 
 
 MAX_LINES = 2000
 MAX_ERRORS_BEFORE_SIGNON = 10
-END_PRESS = {"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST", "SIGNOFF", "SIGN OFF"}
+END_PRESS = {"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST", "ENDSTATEMENT", "END STATEMENT", "SIGNOFF",
+             "SIGN OFF"}
 
 
 class Command:
@@ -36,6 +38,7 @@ class Command:
     role: ClassVar[CommandRole] = CommandRole.ANYONE
     secret_args: ClassVar[bool] = False  # mask the password when echoing
     secret_from: ClassVar[int] = 1  # with ``secret_args``: the argument words from this one on are masked
+    secret_words: ClassVar[int | None] = None  # with ``secret_args``: only this many are (None: all the rest)
 
     def process(self, ctx: MailSession, args: str) -> None:
         raise NotImplementedError
@@ -59,6 +62,11 @@ class Found:
     command: Command
     name: str
     args: str
+
+
+_LIST_MARK = re.compile(r"^(?:[-\u2013\u2014*\u2022\u00b7]|\d{1,2}[.)])\s+")
+"""A list's marker before an order: a bulleted (``- A Ber-Pru``, an HTML ``<li>``) or numbered
+(``1. A Ber-Pru``) list written by the player's client; no order begins with one."""
 
 
 def find(line: str) -> Found | None:
@@ -101,7 +109,11 @@ def _masked(found: Found, line: str) -> str:
         return mask_passwords(line.strip())
     words = line.split()
     keep = found.name.count(" ") + 1 + found.command.secret_from
-    return mask_passwords(" ".join(words[:keep] + ["****"]) if len(words) > keep else " ".join(words))
+    if len(words) <= keep:
+        return mask_passwords(" ".join(words))
+    count = found.command.secret_words
+    shown = words[keep + count:] if count is not None else []
+    return mask_passwords(" ".join(words[:keep] + ["****"] + shown))
 
 
 def masked_line(line: str) -> str:
@@ -150,7 +162,7 @@ def run_commands(ctx: MailSession, lines: Iterable[str]) -> int:
             break
         if found is None:
             if ctx.can_order():
-                order = stripped.partition("//")[0].rstrip()  # ``A Par-Bur // to Burgundy``: a DPjudge comment
+                order = _LIST_MARK.sub("", stripped.partition("//")[0].rstrip())  # ``// to Bur``: a DPjudge comment
                 if order:
                     ctx.order_line(order)
                 continue

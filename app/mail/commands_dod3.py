@@ -48,7 +48,7 @@ class Bid(Dod3Command):
         options = int(match["options"]) if match["options"] is not None else 1
         done = player_commands.place_bid(ctx.judge, ctx.db, actor_of(ctx), match["power"], int(match["points"]),
                                          options)
-        ctx.add_note(f"Bid recorded: {name(done.power)} " + (f"{done.points} bid points" if done.points else "no bid")
+        ctx.add_note(f"Bid recorded: {name(done.power)} " + (f"{done.points} bid point{'' if done.points == 1 else 's'}" if done.points else "no bid")
                      + (f" for {done.options} options" if done.options > 1 else "")
                      + f". It stays secret until the deadline ({done.deadline}).")
         ctx.add_note("Your bids this turn: " + "; ".join(f"{p} {points}" + (f" for {n} options" if n != 1 else "")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.mail.commands import Command, CommandRole, register
 from app.mail.commands_dod3 import status_text
 from app.mail.errors import CommandError
+from app.mail.parting import PartingCollector
 from app.mail.press import refuse_press, start_press
 from app.mail.render_status import render_overview
 from app.mail.session import MailSession
@@ -12,9 +13,8 @@ from app.services.games import identity
 from app.services.kernel.render import format_deadline
 from app.services.readmodels.game_status import game_overview
 from app.services.ruleset.kinds import ruleset_for
-from app.services.ruleset.phases import PhaseName
 from app.services.ruleset.powers import full_stop
-from app.services.seats import player
+from app.services.seats import player, votes
 from app.services.seats.absence import end_text as absence_end_text
 
 
@@ -38,8 +38,6 @@ class PhaseCommand(Command):
     def process(self, ctx: MailSession, args: str) -> None:
         ctx.set_target_phase(args)
         target = ctx.target_phase
-        if target and ctx.layout() == "judge":  # the judge layout's name for W1902A is F1902B
-            target = PhaseName(target).header_code
         ctx.add_note(f"Orders that follow are for {target or 'the current phase'}.")
 
 
@@ -117,19 +115,29 @@ class SetNoWait(_Wait):
     wait = False
 
 
+def _lasts(one_phase: bool, withdraw: str) -> str:
+    if one_phase:
+        return "  It is good for this phase only (SET DRAW EXPIRES PHASE): vote again after it is processed."
+    return f"  Your vote stands until you withdraw it ({withdraw})."
+
+
 def _draw(ctx: MailSession, powers: str | None) -> None:
-    vote = player.set_draw(ctx.judge, ctx.db, ctx.actor(), powers)
+    vote = votes.set_draw(ctx.judge, ctx.db, ctx.actor(), powers)
     if powers is None:
         ctx.add_note("Draw vote withdrawn.")
+        return
+    if vote.dias:
+        text = f"You vote for a draw including all survivors (DIAS): now {full_stop(', '.join(vote.power_names))}"
     else:
-        ctx.add_note(f"You vote for a draw between {full_stop(', '.join(vote.power_names))}"
-                     + ("" if vote.game_over else "  Your vote stands until you withdraw it (SET NODRAW)."))
+        text = f"You vote for a draw between {full_stop(', '.join(vote.power_names))}"
+    ctx.add_note(text + ("" if vote.game_over else _lasts(vote.one_phase, "SET NODRAW")))
 
 
 @register
 class SetDraw(Command):
     names = ("SET DRAW",)
-    help = "SET DRAW [powers] | SET NODRAW -- vote for a draw (among all survivors, or those named)."
+    help = ("SET DRAW [powers] | SET NODRAW -- vote for a draw: alone, including all survivors (DIAS); "
+            "or among the powers named.")
     role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
@@ -146,11 +154,13 @@ class SetNoDraw(Command):
 
 
 def _concede(ctx: MailSession, power: str | None) -> None:
-    concession = player.set_concede(ctx.judge, ctx.db, ctx.actor(), power)
+    concession = votes.set_concede(ctx.judge, ctx.db, ctx.actor(), power)
     if concession.power is None:
         ctx.add_note("Concession withdrawn.")
-    else:
+    elif concession.game_over or not concession.one_phase:
         ctx.add_note(f"You concede to {full_stop(concession.power_name or '')}")
+    else:
+        ctx.add_note(f"You concede to {full_stop(concession.power_name or '')}" + _lasts(True, ""))
 
 
 @register
@@ -229,7 +239,8 @@ class SetAddress(Command):
 @register
 class Resign(Command):
     names = ("RESIGN", "WITHDRAW")
-    help = "RESIGN [Fgame password] -- give up your power; it is opened for TAKEOVER."
+    help = ("RESIGN [Fgame password] -- give up your power; it is opened for TAKEOVER.  The lines after it, "
+            "up to ENDPRESS, are a parting message to everyone (DPjudge).")
     secret_args = True
 
     def process(self, ctx: MailSession, args: str) -> None:
@@ -240,9 +251,5 @@ class Resign(Command):
             ctx.sign_on(words[0], words[1])
         elif ctx.game is None:
             raise CommandError("sign on first, or RESIGN <power letter><game> <password>")
-        resigned = player.resign(ctx.judge, ctx.db, ctx.actor())
-        ctx.seat = None
-        if resigned.left:
-            ctx.add_note("You have left the game.")
-        else:
-            ctx.add_note(f"You have resigned {resigned.power_name}; the power is open for TAKEOVER.")
+        ctx.require_game()
+        ctx.collector = PartingCollector()  # the resignation takes effect after the parting message

@@ -33,11 +33,21 @@ class SignOff(Command):
 @register
 class SignOn(Command):
     names = ("SIGNON", "SIGN ON")
-    help = "SIGNON Fgame password | SIGNON france@game password | SIGNON master@game password"
+    help = ("SIGNON Fgame password | SIGNON france@game password | SIGNON master@game password | "
+            "SIGNON ?game password (njudge: join a forming game, as JOIN)")
     secret_args = True
 
     def process(self, ctx: MailSession, args: str) -> None:
         words = _words(args, 2, "SIGNON <power letter><game> <password>")
+        if words[0].startswith("?"):  # njudge's SIGNON ?game password [variant]: JOIN (issue 28.19)
+            name = words[0][1:]
+            if not name:
+                raise CommandError("say which game: SIGNON ?game password (the judge does not pick one for you)")
+            extra = words[2:]
+            if extra and extra[0].lower() == ctx.find_game(name).variant.lower():
+                extra = extra[1:]  # njudge names the variant: it is the game's own
+            REGISTRY["JOIN"].process(ctx, " ".join([name, words[1], *extra]))  # the JOIN command, whatever it asks
+            return
         ctx.sign_on(words[0], words[1])
 
 
@@ -148,6 +158,7 @@ class Join(Command):
     names = ("JOIN",)
     help = "JOIN game password [preferences] | JOIN france@game password -- join a forming game."
     secret_args = True
+    secret_words = 1  # the password; the preferences after it are echoed (issue 28.21)
 
     def process(self, ctx: MailSession, args: str) -> None:
         words = _words(args, 2, "JOIN <game> <password> [power preferences]")

@@ -20,6 +20,7 @@ __all__ = [
 
 _WS = re.compile(r"\s+")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_ANGLE_ADDR = re.compile(r"<\s*([^<>\s]+@[^<>\s]+?)\s*>")
 _ADDRESS = re.compile(r"^[^\s@<>()\[\],;:\"\\]+@[^\s@<>()\[\],;:\"\\]+$")
 
 
@@ -89,7 +90,14 @@ def first_address(msg: Message, name: str, problems: list[str]) -> tuple[str, st
     values = _raw(msg, name)
     if not values:
         return "", ""
-    display, address = parseaddr(clean(values[0], 2000))
+    value = clean(values[0], 2000)
+    display, address = parseaddr(value)
+    angles = _ANGLE_ADDR.findall(value)
+    if angles and bare_address(address) not in {bare_address(a) for a in angles}:
+        # ``Smith, John <john@example.org>``: an unquoted comma in the name; the address is the
+        # last angle-addr, as mail clients read it
+        address = angles[-1]
+        display = value[:value.rfind("<")].strip().strip('"').strip()
     try:
         display = str(make_header(decode_header(display)))
     except (LookupError, UnicodeError, ValueError, AssertionError):

@@ -24,6 +24,7 @@ from app.mail.auth_results import sender_failed_authentication
 from app.mail.commands_all import run_commands, split_lines
 from app.mail.headers import clean, storable
 from app.mail.messages import IncomingMail, message_id_of, parse_message
+from app.mail.reading import OwnMarks
 from app.mail.replies import reply_context, reply_template
 from app.mail.session import MailSession, parse_sign_on_target
 from app.services.handlers import transaction
@@ -140,7 +141,7 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
         row = db.get_one(InboundMessage, inbound_id, with_for_update=True)
         if row.status not in (InboundStatus.RECEIVED, InboundStatus.FAILED):
             return InboundStatus.DUPLICATE
-        mail = parse_message(row.raw)
+        mail = parse_message(row.raw, OwnMarks(judge.settings.judge_address))
         crash("inbound:parsed")
         own = _is_own_address(judge, mail.sender)
         if mail.automatic or not mail.sender or own:
@@ -174,6 +175,7 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
             if not ctx.echoes and not ctx.sections:
                 ctx.echo("(no commands found)", [_NO_COMMAND + (f" ({'; '.join(mail.problems)})" if mail.problems
                                                                 else "")])
+        _note_reading(ctx, mail)
         if not ctx.of_record:
             answer_budget.record_stranger_answer(judge, db, ctx.sender)
         db.flush()
@@ -188,6 +190,20 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
         row.processed_at = judge.now()
         row.error = None
         return InboundStatus.DONE
+
+
+def _note_reading(ctx: MailSession, mail: IncomingMail) -> None:
+    """Say where reading stopped, how much was not read, and which parts were not read."""
+    if mail.stopped:
+        lines = f"{mail.unread_lines} non-blank line{'s' if mail.unread_lines != 1 else ''}"
+        ctx.echo("(reading stopped here)", [f"Note: reading stopped at line {mail.stopped_line} of your mail: "
+                                            f"{mail.stopped}.  What follows was taken for a quote: its {lines} "
+                                            f"were not read.  Write your commands above any quoted mail."])
+    for part in mail.unread_parts:
+        why = ("the judge cannot read Outlook's rich text format: set your mail client to send plain text or HTML"
+               if "winmail.dat" in part else "the judge reads the text of a mail, not its attachments: write your "
+               "commands in the mail itself")
+        ctx.echo("(a part of your mail was not read)", [f"Note: {part} was not read; {why}."])
 
 
 def _token_reply_to(judge: Judge, ctx: MailSession, address: str, *, verified: bool) -> str | None:

@@ -7,14 +7,11 @@ could inject headers (``ValueError``) and always marks our mail ``Auto-Submitted
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import message_from_bytes
-from email.errors import CloseBoundaryNotFoundDefect
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from email.policy import SMTP, compat32
@@ -22,7 +19,8 @@ from email.utils import format_datetime, getaddresses, make_msgid
 
 from app.mail.automatic import automatic_reasons
 from app.mail.headers import addresses, bare_address, clean, decoded, first_address, forbidden_header_char
-from app.mail.html_text import html_to_text
+from app.mail.reading import OwnMarks, Reading, read_body
+from app.mail.reading.parts import arrived_cut_defect, walk
 
 __all__ = [
     "MAX_PARSED_BYTES",
@@ -43,11 +41,7 @@ MESSAGE_ID_LIMIT = 400
 """Characters of a Message-ID (or In-Reply-To) kept: the columns that hold them."""
 MAX_PARSED_BYTES = 16 * 1024 * 1024
 """Bytes of a message that are parsed at all; the rest is ignored (and reported)."""
-_HTML_LIMIT = 1024 * 1024
-_MAX_DEPTH = 32
 _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
-# Text codecs that would turn data into something else than the text it carries.
-_REFUSED_CODECS = frozenset({"idna", "punycode", "unicode_escape", "raw_unicode_escape", "undefined"})
 _MSG_ID = re.compile(r"<[^<>\s]+>")
 _MIME_TOKEN = re.compile(r"[A-Za-z0-9!#$&^_.+-]+")
 _CUT_MARK = "were read"
@@ -68,6 +62,10 @@ class IncomingMail:
     problems: tuple[str, ...]
     auth_results: tuple[str, ...] = ()  # the Authentication-Results headers, top first
     cuts: tuple[str, ...] = ()  # where the text was cut (also in ``problems``): the reply says so
+    stopped: str = ""  # why reading stopped before the end of the text (a quoted message began), or ""
+    stopped_line: int = 0  # the line of the text as shown where it stopped (1-based)
+    unread_lines: int = 0  # the non-blank lines from there on, not read
+    unread_parts: tuple[str, ...] = ()  # parts that could have held text and were not read (attachments)
 
 
 @dataclass(frozen=True)
@@ -104,14 +102,15 @@ def derived_message_id(raw: bytes) -> str:
     return f"<sha256.{hashlib.sha256(raw).hexdigest()}@postal-judge.invalid>"
 
 
-def parse_message(raw: bytes) -> IncomingMail:
-    """Read ``raw``; never raises.  Problems found are listed, not thrown."""
+def parse_message(raw: bytes, own: OwnMarks | None = None) -> IncomingMail:
+    """Read ``raw``; never raises.  Problems found are listed, not thrown.  ``own``: the judge's own
+    marks (its address), so that a quoted header of its own ends the text read (``app.mail.reading``)."""
     try:
         data = _as_bytes(raw)
     except Exception:
         data = b""
     try:
-        return _parse(data)
+        return _parse(data, own=own)
     except Exception as exc:
         problem = f"unreadable message body ({type(exc).__name__})"
     try:
@@ -138,7 +137,7 @@ def _as_bytes(raw: object) -> bytes:
     return bytes(raw)  # type: ignore[call-overload,no-any-return]
 
 
-def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "") -> IncomingMail:
+def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "", own: OwnMarks | None = None) -> IncomingMail:
     problems: list[str] = [problem] if problem else []
     if not raw.strip():
         problems.append("empty message")
@@ -146,11 +145,13 @@ def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "") -> Inco
         problems.append(f"message of {len(raw)} bytes: only its first {MAX_PARSED_BYTES} bytes were read")
     if headers_only:
         msg = BytesHeaderParser(policy=compat32).parsebytes(raw[:MAX_PARSED_BYTES])
-        text = ""
+        reading = Reading()
     else:
         msg = message_from_bytes(raw[:MAX_PARSED_BYTES], policy=compat32)
-        text = _body_text(msg, problems, _arrived_cut(msg, raw))  # before the defects: decoding adds some
+        reading = read_body(msg, problems, own)  # before the defects: decoding adds some
+        reading.text = _finish(reading.text, problems, _cut_of(reading, msg, raw))
         problems[:0] = _defects(msg)
+    text = reading.text
 
     sender_name, sender = first_address(msg, "From", problems)
     if not sender:
@@ -174,6 +175,10 @@ def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "") -> Inco
         problems=tuple(dict.fromkeys(problems)),
         auth_results=auth_results,
         cuts=tuple(p for p in dict.fromkeys(problems) if _CUT_MARK in p),
+        stopped=reading.stopped,
+        stopped_line=reading.stopped_line,
+        unread_lines=reading.unread_lines,
+        unread_parts=tuple(dict.fromkeys(reading.unread_parts)),
     )
 
 
@@ -199,33 +204,10 @@ def message_id_of(raw: bytes) -> str:
 
 def _defects(msg: Message) -> list[str]:
     names: dict[str, None] = {}
-    for part in _walk(msg, 0, into_messages=True):
+    for part in walk(msg, 0, into_messages=True):
         for defect in getattr(part, "defects", ()):
             names.setdefault(f"malformed MIME: {type(defect).__name__}", None)
     return list(names)
-
-
-def _walk(part: Message, depth: int, into_messages: bool = False) -> Iterator[Message]:
-    yield part
-    if depth >= _MAX_DEPTH or not part.is_multipart():
-        return
-    if part.get_content_maintype() == "message" and not into_messages:
-        return  # a forwarded or bounced message: not the sender's own text
-    payload = part.get_payload()
-    if isinstance(payload, list):
-        for sub in payload:
-            if isinstance(sub, Message):
-                yield from _walk(sub, depth + 1, into_messages)
-
-
-def _is_attachment(part: Message) -> bool:
-    disposition = str(part.get("Content-Disposition", "")).split(";")[0].strip().lower()
-    if disposition == "attachment":
-        return True
-    try:
-        return disposition != "inline" and part.get_filename() is not None
-    except Exception:
-        return True
 
 
 def _arrived_cut(msg: Message, raw: bytes) -> str | None:
@@ -236,40 +218,19 @@ def _arrived_cut(msg: Message, raw: bytes) -> str | None:
         return None  # cut, if at all, at the end of a line: every line read is whole
     if len(raw) > MAX_PARSED_BYTES:
         return f"the message is longer than the {MAX_PARSED_BYTES} bytes the judge reads"
-    for part in _walk(msg, 0):
-        if any(isinstance(defect, CloseBoundaryNotFoundDefect) for defect in getattr(part, "defects", ())):
-            return "it arrived cut short (its closing MIME boundary is missing)"
+    if arrived_cut_defect(msg):
+        return "it arrived cut short (its closing MIME boundary is missing)"
     return None
 
 
-def _body_text(msg: Message, problems: list[str], arrived_cut: str | None = None) -> str:
-    every = [p for p in _walk(msg, 0) if not p.is_multipart()]
-    leaves = [p for p in every if not _is_attachment(p)]
-    for wanted in ("text/plain", "text/html"):
-        for part in leaves:
-            if part.get_content_type() == wanted:
-                text = _part_text(part, problems)
-                cut = arrived_cut if part is every[-1] else None  # only the last part runs into the cut
-                if _base64_short(part):
-                    cut = "its text part ends in the middle of its base64 encoding"
-                if wanted == "text/html":
-                    if len(text) > _HTML_LIMIT:
-                        problems.append(f"HTML body of {len(text)} characters truncated: only its first {_HTML_LIMIT} "
-                                        f"characters were read")
-                        text = text[:_HTML_LIMIT]
-                        cut = cut or "its HTML part was cut"
-                    text = html_to_text(text)
-                return _finish(text, problems, cut)
-    problems.append(f"no text part (the message is {msg.get_content_type()})")
-    return ""
-
-
-def _base64_short(part: Message) -> bool:
-    """A base64 text part whose encoding stops short (not a whole number of 4-character groups)."""
-    if str(part.get("Content-Transfer-Encoding", "")).strip().lower() != "base64":
-        return False
-    payload = part.get_payload()
-    return isinstance(payload, str) and len("".join(payload.split())) % 4 != 0
+def _cut_of(reading: Reading, msg: Message, raw: bytes) -> str | None:
+    """Why the last line read may be cut, if it may: only the message's last part runs into a cut."""
+    cut = _arrived_cut(msg, raw) if reading.ends_message else None
+    if reading.base64_short:
+        cut = "its text part ends in the middle of its base64 encoding"
+    if reading.html_cut:
+        cut = cut or "its HTML part was cut"
+    return cut
 
 
 def _finish(text: str, problems: list[str], arrived_cut: str | None = None) -> str:
@@ -304,53 +265,6 @@ def _finish(text: str, problems: list[str], arrived_cut: str | None = None) -> s
 def _without_quotes(text: str) -> str:
     """The text without quoted lines (``>``), which the command reader skips anyway."""
     return "\n".join(line for line in text.split("\n") if not line.lstrip().startswith(">"))
-
-
-def _part_text(part: Message, problems: list[str]) -> str:
-    try:
-        data = part.get_payload(decode=True)
-    except Exception:
-        problems.append("undecodable transfer encoding")
-        data = None
-    if not isinstance(data, bytes):
-        payload = part.get_payload()
-        data = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
-    try:
-        charset = part.get_content_charset()
-    except Exception:
-        charset = None
-        problems.append("unreadable charset parameter")
-    return _decode(data, charset, problems)
-
-
-def _decode(data: bytes, charset: str | None, problems: list[str]) -> str:
-    if charset is None:
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            problems.append("no charset declared and the text is not UTF-8: read as windows-1252")
-            return data.decode("cp1252", "replace")
-    try:
-        name = codecs.lookup(charset).name.replace("-", "_")
-    except (LookupError, ValueError, TypeError):
-        name = ""
-    if not name or name in _REFUSED_CODECS:
-        problems.append(f"unknown charset {clean(charset, 40)!r}: read as UTF-8")
-        return data.decode("utf-8", "replace")
-    try:
-        return data.decode(name)
-    except UnicodeDecodeError:
-        pass
-    except (LookupError, ValueError, TypeError):  # a codec that is not a text encoding
-        problems.append(f"unusable charset {clean(charset, 40)!r}: read as UTF-8")
-        return data.decode("utf-8", "replace")
-    if name == "ascii":
-        try:
-            return data.decode("utf-8")  # mislabelled UTF-8, very common
-        except UnicodeDecodeError:
-            pass
-    problems.append(f"bytes not valid in charset {clean(charset, 40)!r} were replaced")
-    return data.decode(name, "replace")
 
 
 # --------------------------------------------------------------------------- rendering

@@ -11,15 +11,29 @@ __all__ = ["render_game_info", "render_games", "render_history", "render_joined"
            "render_summary"]
 
 
+def _width(texts: list[str], least: int) -> int:
+    """A column as wide as its longest entry (a long power or variant name keeps its columns)."""
+    return max([least, *(len(text) for text in texts)])
+
+
 def render_games(rows: tuple[GameRow, ...]) -> str:
-    lines = [f"  {g.name:<16} {g.variant:<10} {g.status:<8} {g.phase or ''}" for g in rows]
+    name_w, variant_w = _width([g.name for g in rows], 16), _width([g.variant for g in rows], 10)
+    lines = [f"  {g.name:<{name_w}} {g.variant:<{variant_w}} {g.status:<8} {g.phase or ''}".rstrip() for g in rows]
     return "Games on this judge:\n" + ("\n".join(lines) if lines else "  (none)")
 
 
 def render_game_info(info: GameInfo) -> str:
     lines = [f"Game '{info.name}': {info.variant}, {info.status}, press {info.press}.",
              f"Phase {info.phase or '-'}, deadline {format_deadline(info.deadline, info.timezone)}."]
-    lines.extend(f"  {seat.label:<10} {seat_status(seat.status)}" for seat in info.seats)
+    if info.grace_until is not None:  # the deadline passed (issue 28.14)
+        lines[-1] = lines[-1][:-1] + " (passed);"
+        lines.append(f"the grace period ends {format_deadline(info.grace_until, info.timezone)}.")
+    powers = [seat for seat in info.seats if not seat.observer]
+    width = _width([seat.label for seat in powers], 10)
+    lines.extend(f"  {seat.label:<{width}} {seat_status(seat.status)}" for seat in powers)
+    observers = len(info.seats) - len(powers)
+    if observers:  # observers are no power: counted under the powers (issue 28.21)
+        lines.append(f"Observers: {observers}.")
     return "\n".join(lines)
 
 
@@ -34,7 +48,10 @@ def render_summary(summary: Summary) -> str:
     lines.extend("  " + phase.ljust(8) + "".join(f"{n:>5}" for n in counts) for phase, counts in summary.centres)
     lines.append("")
     lines.append("Players:")
-    lines.extend(f"  {seat.label:<10} {seat.email} ({seat_status(seat.status)})" for seat in summary.players)
+    width = _width([seat.label for seat in summary.players], 10)
+    lines.extend(f"  {seat.label:<{width}} {seat.email} ({seat_status(seat.status)})" for seat in summary.players)
+    if summary.ending:
+        lines.extend(["", summary.ending.rstrip("\n")])
     return "\n".join(lines)
 
 

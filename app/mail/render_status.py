@@ -32,9 +32,10 @@ def render_overview(view: GameOverview) -> str:
             f"Deadline: {format_deadline(view.deadline, zone)}."
             + (f"  Grace until {format_deadline(view.grace_until, zone)}." if view.grace_until else ""), ""]
     body = []
+    width = max([14, *(len(line.power_name) for line in view.powers)])  # a long name keeps the column
     for line in view.powers:
         last = format_deadline(line.last_mail, zone) if line.last_mail else "no mail yet"
-        body.append(f"  {line.power_name:<14} {line.player}")
+        body.append(f"  {line.power_name:<{width}} {line.player}")
         body.append(f"      status {seat_status(line.status)}; {_orders(line)}; WAIT {'set' if line.wait else 'not set'};"
                     f" last mail {last}.")
     return "\n".join(head + (body or ["  (no powers)"]))

@@ -24,13 +24,13 @@ from app.services.games import identity
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
-from app.services.kernel.render import format_deadline
+from app.services.kernel.render import deadline_text
 from app.services.mailout.redact import mask_passwords
 from app.services.orders import submit as order_service
 from app.services.orders.acknowledge import advance_orders, retreat_choices
 from app.services.ruleset.kinds import ruleset_for
 from app.services.ruleset.options import GameOptions, options_of
-from app.services.ruleset.phases import PhaseName, parse_phase_words
+from app.services.ruleset.phases import parse_phase_words
 from app.services.ruleset.powers import PowerBook
 
 __all__ = ["Collector", "CommandRole", "EchoItem", "MailSession", "parse_sign_on_target"]
@@ -315,8 +315,7 @@ class MailSession:
             self.orders_accepted += len(pending.items)
             for item, _ in pending.items:
                 if not item.notes:
-                    named = PhaseName(receipt.phase).header_code if self.layout() == "judge" else receipt.phase
-                    item.notes.append(f"Stored for {named}; it will be checked when that phase begins.")
+                    item.notes.append(f"Stored for {receipt.phase}; it will be checked when that phase begins.")
             return
         for (item, part), result in zip(pending.items, receipt.lines, strict=False):
             if not result.ok:
@@ -394,7 +393,7 @@ class MailSession:
                     "adjustment": phase.code.endswith("A"),
                     "retreats": retreats,
                     "advance": [advance_view(a) for a in advance_orders(self.db, game, power, phase.code)],
-                    "deadline_text": format_deadline(game.deadline, options_of(game).timezone),
+                    **self._deadline(game, phase),
                 }
             )
         return views
@@ -407,10 +406,18 @@ class MailSession:
             "judge_id": self.judge.settings.judge_id,
             "game": game.name,
             "variant": game.variant,
-            "phase_code": PhaseName(game.phase).header_code if game.phase else "forming",
-            "phase": game.phase or "forming",  # the zine's own name for it (W1901A, not F1901B)
-            "deadline_text": format_deadline(game.deadline, options_of(game).timezone),
+            "phase_code": game.phase or "forming",  # one name a phase everywhere (W1901A; F1901B read on input)
+            "phase": game.phase or "forming",
+            **self._deadline(game, queries.open_phase_of(self.db, game) if game.grace_until is not None else None),
         }
+
+    @staticmethod
+    def _deadline(game: Game, phase: Phase | None) -> dict[str, Any]:
+        """``deadline_text`` (the date of the ``::`` line), ``deadline_sentence`` ("is ...", or in the
+        grace period "passed on ...; the grace period ends ..."), ``grace_ends``."""
+        shown = deadline_text(game.deadline, game.grace_until, phase.deadline if phase else None,
+                              options_of(game).timezone)
+        return {"deadline_text": shown.at, "deadline_sentence": shown.sentence, "grace_ends": shown.grace_ends}
 
     def layout(self) -> str:
         return options_of(self.game).layout if self.game else GameOptions().layout

@@ -21,6 +21,7 @@ from app.web import (
     routes_api_tools,
     routes_auth,
     routes_dod3,
+    routes_ending,
     routes_gm_game,
     routes_mailbox,
     routes_maps,
@@ -91,7 +92,8 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
     guarded = [Depends(csrf_protect)]
     for router in (routes_auth.router, routes_admin.router, routes_gm_game.router, routes_turns.router, routes_dod3.router,
                    routes_pages.router, routes_override.router, routes_maps.router, routes_public.router,
-                   routes_api.router, routes_api_tools.router, routes_mailbox.router, routes_settings.router):
+                   routes_api.router, routes_api_tools.router, routes_mailbox.router, routes_ending.router,
+                   routes_settings.router):
         app.include_router(router, dependencies=guarded)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
 

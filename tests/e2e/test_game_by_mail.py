@@ -152,5 +152,7 @@ def test_two_game_years_by_mail(pg_url: str, mail_services: None,
         result_subjects = [s for s in subjects if "results" in s]
         assert len(result_subjects) == 6, subjects
         assert len(set(result_subjects)) == 6, subjects
+    # The GM's copy of the last results may be sent after the players' (the drain's order): wait for it.
+    gm.wait_for(subject_has(f"results {game} F1902M"), what="the GM's F1902M results", timeout=90)
     gm_subjects = [str(m["Subject"]) for _, m in gm.fetch_all()]
     assert len([s for s in gm_subjects if "results" in s]) == 6, gm_subjects

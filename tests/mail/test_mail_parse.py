@@ -282,7 +282,9 @@ def test_mime_nested_too_deep_still_yields_the_sender() -> None:
 def test_twenty_thousand_parts() -> None:
     parts = b"".join(b"--b\r\nContent-Type: text/plain\r\n\r\npart %d\r\n" % i for i in range(20000))
     raw = b'From: p@example.org\r\nContent-Type: multipart/mixed; boundary="b"\r\n\r\n' + parts + b"--b--\r\n"
-    assert parse_message(raw).text == "part 0"  # the CRLF before a boundary belongs to it
+    text = parse_message(raw).text  # every inline text part is read (a client shows them all), up to TEXT_LIMIT
+    assert text.startswith("part 0\n\npart 1\n\npart 2\n")  # the CRLF before a boundary belongs to it
+    assert len(text) <= TEXT_LIMIT
 
 
 @pytest.mark.parametrize("raw", [bytearray(PLAIN), memoryview(PLAIN), PLAIN.decode()])
@@ -382,3 +384,15 @@ def test_delivery_report_is_automatic() -> None:
 
 def test_a_normal_mail_is_not_automatic() -> None:
     assert not parse_message(PLAIN).automatic
+
+
+@pytest.mark.parametrize(("header", "name", "address"), [
+    (b"Smith, John <John@Example.org>", "Smith, John", "john@example.org"),
+    (b"Dr. Who, III <who@example.org>", "Dr. Who, III", "who@example.org"),
+    (b'"Smith, John" <john@example.org>', "Smith, John", "john@example.org"),
+    (b"john@example.org", "", "john@example.org"),
+])
+def test_the_sender_is_the_last_angle_address_even_after_an_unquoted_comma(header: bytes, name: str,
+                                                                          address: str) -> None:
+    mail = parse_message(b"From: " + header + b"\r\nSubject: orders\r\n\r\nA PAR-BUR\r\n")
+    assert (mail.sender_name, mail.sender) == (name, address)

@@ -145,3 +145,12 @@ def test_handler_tempfail_switch(local_smtp: tuple[int, Path]) -> None:
         smtp.sendmail(JUDGE, ["a@judge.test"], b"Subject: x\r\n\r\nx\r\n")
     assert refused.value.smtp_code == 451
     assert not (root / "mail").exists()
+
+
+def test_the_test_smtp_server_delivers_a_sub_address_to_its_base_mailbox() -> None:
+    from tests.support.smtp_server import base_address
+
+    assert base_address("judge+tok3n@judge.test") == "judge@judge.test"
+    assert base_address("judge-ab12+t@judge.test") == "judge-ab12@judge.test"
+    assert base_address("plain@judge.test") == "plain@judge.test"
+    assert base_address("+only@judge.test") == "+only@judge.test"

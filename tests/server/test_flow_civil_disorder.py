@@ -25,7 +25,9 @@ def _miss_spring(harness: Harness) -> None:
         game = queries.game_by_name(db, "alpha")
         assert game is not None
         queries.clear_orders(db, game.id, "S1901M", "TURKEY")
-        game.deadline = harness.clock.now + timedelta(hours=1)
+        phase = queries.open_phase(db, game.id)
+        assert phase is not None
+        game.deadline = phase.deadline = harness.clock.now + timedelta(hours=1)  # the deadline passes
     harness.clock.advance(hours=2)
     assert tick(harness.judge).processed == ["alpha"]
     assert _status(harness, "TURKEY") == "cd"

@@ -43,7 +43,9 @@ def test_a_standing_vote_ends_the_game_when_the_last_voter_goes_to_civil_disorde
         game = queries.game_by_name(db, "alpha")
         assert game is not None
         queries.clear_orders(db, game.id, "S1901M", "TURKEY")
-        game.deadline = started.clock.now + timedelta(hours=1)
+        phase = queries.open_phase(db, game.id)
+        assert phase is not None
+        game.deadline = phase.deadline = started.clock.now + timedelta(hours=1)  # the deadline passes
     started.clock.advance(hours=2)
     assert tick(started.judge).processed == ["alpha"]
     assert _game_status(started) == ("finished", "F1901M")

@@ -43,7 +43,9 @@ def _to_winter_with_france_in_civil_disorder(harness: Harness) -> None:
     with harness.judge.sessions.begin() as db:
         game = queries.game_by_name(db, "alpha")
         assert game is not None and game.phase == "F1901M"
-        game.deadline = harness.clock.now + timedelta(minutes=5)
+        phase = queries.open_phase(db, game.id)
+        assert phase is not None
+        game.deadline = phase.deadline = harness.clock.now + timedelta(minutes=5)  # the deadline passes
     harness.clock.advance(minutes=10)
     assert tick(harness.judge).processed == ["alpha"]
     with harness.judge.sessions.begin() as db:

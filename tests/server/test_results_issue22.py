@@ -85,28 +85,33 @@ def test_list_shows_the_press_rule_after_set_press_postal(started: Harness) -> N
     assert "press white (postal)." in started.last_reply("x@example.com")
 
 
-# -- item 13: one naming of the adjustment phase per mail -------------------------------------------------
+# -- item 13, issue 28 item 15: one name of the adjustment phase everywhere ------------------------------
 
 def test_the_winter_acknowledgement_and_results_name_the_phase_one_way(started: Harness) -> None:
+    """W1902A in the subjects, the :: header, the title and every sentence of the judge layout;
+    njudge's F1902B is read on input."""
     started.send(GM, "SIGNON master@alpha masterpw\nSET GRACE 0")
     _fall_position(started)
     _play_fall(started)
-    started.send(player("RUSSIA"), signon("RUSSIA") + "PHASE F1902B\nBUILD F StP/sc")  # the header's name
+    started.send(player("RUSSIA"), signon("RUSSIA") + "PHASE F1902B\nBUILD F StP/sc")  # the judges' name
     advance = started.last_reply(player("RUSSIA"))
-    assert "Orders that follow are for F1902B." in advance, advance
-    assert "Orders stored in advance for F1902B" in advance and "W1902A" not in advance
+    assert "Orders that follow are for W1902A." in advance, advance
+    assert "Orders stored in advance for W1902A" in advance
+    assert "F1902B" not in advance.replace("> PHASE F1902B", ""), advance
     started.send(player("AUSTRIA"), signon("AUSTRIA") + "A Gal - Boh")
     started.clock.advance(hours=49)
     tick(started.judge)
     assert _phase(started) == "W1902A"
     started.send(player("RUSSIA"), signon("RUSSIA") + "STATUS")
-    ack = started.last_reply(player("RUSSIA"))
+    ack_mail = [m for m in started.outbox(to=player("RUSSIA")) if m.kind in ("reply", "copy")][-1]
+    ack = ack_mail.body_text
     assert "BUILD F STP/SC" in ack, ack
-    assert ":: Deadline: F1902B " in ack, ack
-    assert "The deadline for F1902B orders is" in ack
-    assert "W1902A" not in ack
+    assert ":: Deadline: W1902A " in ack, ack
+    assert "The deadline for W1902A orders is" in ack
+    assert "F1902B" not in ack and "F1902B" not in ack_mail.subject and "W1902A" in ack_mail.subject
     started.clock.advance(hours=49)
     tick(started.judge)
-    results = started.outbox(to=player("ITALY"), kind="results")[-1].body_text
-    assert ":: Deadline: F1902B " in results and "(alpha.F1902B)" in results, results
-    assert "W1902A" not in results
+    mail = started.outbox(to=player("ITALY"), kind="results")[-1]
+    results = mail.body_text
+    assert ":: Deadline: W1902A " in results and "(alpha.W1902A)" in results, results
+    assert "F1902B" not in results and mail.subject.endswith(" W1902A"), mail.subject

@@ -17,7 +17,7 @@ from app.services.handlers import transaction
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.readmodels import listing
-from app.services.seats import player
+from app.services.seats import player, votes
 from tests.server.conftest import POWERS, Harness
 
 GM = "gm@example.com"
@@ -90,7 +90,7 @@ REFUSALS: list[tuple[str, Callable[[Judge, Session], Any], str]] = [
     ("become as a player", lambda j, db: identity.become(j, db, _power(db, "FRANCE"), "england"), "not_gm"),
     ("become nobody", lambda j, db: identity.become(j, db, _gm(db), "atlantis"), "unknown_power"),
     ("wait as the GM", lambda j, db: player.set_wait(j, db, _gm(db), True), "not_a_player"),
-    ("draw with strangers", lambda j, db: player.set_draw(j, db, _power(db, "FRANCE"), "France, Narnia"),
+    ("draw with strangers", lambda j, db: votes.set_draw(j, db, _power(db, "FRANCE"), "France, Narnia"),
      "unknown_powers"),
     ("short password", lambda j, db: player.set_password(j, db, _power(db, "FRANCE"), "ab"), "bad_password"),
     ("bad address", lambda j, db: player.set_address(j, db, _power(db, "FRANCE"), "nowhere"), "bad_address"),
@@ -156,8 +156,8 @@ def test_gm_and_player_values(playing: Harness) -> None:
         assert gm.set_rule(judge, db, _gm(db), "removal_default", None) is None
         assert gm.set_option(judge, db, _gm(db), "layout", "Zine") == "zine"
         assert player.set_wait(judge, db, _power(db, "FRANCE"), True) is True
-        vote = player.set_draw(judge, db, _power(db, "FRANCE"), "")
-        assert vote.powers == tuple(sorted(POWERS)) and not vote.game_over
+        vote = votes.set_draw(judge, db, _power(db, "FRANCE"), "")
+        assert vote.powers == tuple(sorted(POWERS)) and vote.dias and not vote.game_over
         plan = press.plan_press(judge, db, _power(db, "FRANCE"), press.PressRequest(False, "england, germany"))
         assert plan.recipients == ("ENGLAND", "GERMANY")
         sent = press.send_press(judge, db, _power(db, "FRANCE"), plan, "Hello")

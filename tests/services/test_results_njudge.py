@@ -109,9 +109,10 @@ def test_the_zine_lists_who_owns_which_centres_and_what_changed_hands() -> None:
     assert "OWNERSHIP\n" in zine, zine
     assert "  England:     Bel Edi Lon Lvp\n" in zine
     assert "  France:      Bre Mar Par\n" in zine
-    assert "  Changed hands: Bel F\u2192E, Hol -\u2192G.\n" in zine
+    assert "  Changed hands: Bel F->E, Hol -->G.\n" in zine  # ASCII, as the whole text mail (issue 28.21)
+    assert zine.isascii()
     html = TEMPLATES.render("mail/zine/results.html.j2", v=view)
-    assert "Bel F\u2192E" in html
+    assert "Bel F-&gt;E" in html
 
 
 def test_a_spring_unit_that_must_retreat_is_not_counted_as_a_build() -> None:
@@ -126,12 +127,12 @@ def test_a_spring_unit_that_must_retreat_is_not_counted_as_a_build() -> None:
 
 
 def test_an_adjustment_mail_names_its_phase_one_way() -> None:
-    """The :: header says F1901B for the Mapper tool (as DPjudge does); the title says the same."""
+    """W1901A in the :: header and the title, as in the subject (issue 28.15); F1901B only on input."""
     state = _standard("W1901A", ENGLAND=["F NTH", "F EDI", "A LVP", "A YOR"])
     text = _judge(_view("standard", state, {"ENGLAND": ["Remove F NTH"]}))
-    assert ":: Deadline: F1901B then\n" in text, text
-    assert "Adjustment orders for Winter of 1901.  (g.F1901B)\n" in text
-    assert "W1901A" not in text
+    assert ":: Deadline: W1901A then\n" in text, text
+    assert "Adjustment orders for Winter of 1901.  (g.W1901A)\n" in text
+    assert "F1901B" not in text
 
 
 def test_the_headers_name_of_an_adjustment_phase_is_understood() -> None:
@@ -152,3 +153,16 @@ def test_the_zine_is_titled_with_the_variants_own_name() -> None:
     zine = _zine(view)
     assert "Small World II-R  *  Spring 01 Movement" in zine, zine
     assert "Smallworld" not in zine
+
+
+# -- issue 28 item 17: a void order is the unit's one line ------------------------------------------------
+
+def test_a_unit_given_two_orders_holds_on_one_line_and_is_dislodged_there() -> None:
+    """Two different orders (DATC 4.D.3): each is void, the unit holds; no extra "No Order Processed"
+    line, and the hold's dislodgement shows on the void lines."""
+    state = _standard("F1901M", AUSTRIA=["F ALB", "A SER", "A GAL"], RUSSIA=["A WAR", "A UKR", "F SEV", "F STP/SC"])
+    text = _judge(_view("standard", state, {"AUSTRIA": ["A Gal - Boh", "A Gal - Vie"],
+                                            "RUSSIA": ["A War - Gal", "A Ukr S A War - Gal"]}))
+    galicia = [line for line in text.splitlines() if line.startswith("Austria: Army Galicia")]
+    assert galicia == ["Austria: Army Galicia -> Bohemia.  (*void, dislodged*)",
+                       "Austria: Army Galicia -> Vienna.  (*void, dislodged*)"], text

@@ -2,7 +2,10 @@
 
 It is the SMTP half of ``scripts/mail-services.sh``: run next to a dovecot whose
 ``mail_location`` is ``maildir:<root>/%Lu``, any player's inbox can then be read over IMAP.
-Like a real MTA's local delivery it prepends ``Return-Path`` and ``Delivered-To``.
+Like a real MTA's local delivery it prepends ``Return-Path`` and ``Delivered-To``, and it
+delivers a sub-address (``judge+TOKEN@judge.test``, RFC 5233) to the mailbox of its base
+address (``judge@judge.test``), as Postfix does with ``recipient_delimiter = +``: the judge's
+personal reply addresses reach its one mailbox.
 
     python -m tests.support.smtp_server --port 10025 --maildir-root /tmp/mail [--owner mail]
 
@@ -25,9 +28,18 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from app.mail.maildir import deliver, mailbox_for
 
-__all__ = ["MaildirDeliveryHandler", "main"]
+__all__ = ["MaildirDeliveryHandler", "base_address", "main"]
 
 log = logging.getLogger(__name__)
+
+
+def base_address(address: str) -> str:
+    """``judge+tok3n@judge.test`` -> ``judge@judge.test`` (the mailbox a sub-address is delivered to)."""
+    local, at, domain = address.rpartition("@")
+    if not at or "+" not in local:
+        return address
+    base = local.partition("+")[0]
+    return f"{base}@{domain}" if base else address
 
 
 class MaildirDeliveryHandler:
@@ -59,7 +71,7 @@ class MaildirDeliveryHandler:
         self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]
     ) -> str:
         try:
-            mailbox_for(self.root, address)
+            mailbox_for(self.root, base_address(address))
         except ValueError:
             return "550 5.1.1 Bad recipient address"
         envelope.rcpt_tos.append(address)
@@ -72,7 +84,7 @@ class MaildirDeliveryHandler:
         sender = (envelope.mail_from or "").replace("\r", "").replace("\n", "")
         for rcpt in envelope.rcpt_tos:
             trace = f"Return-Path: <{sender}>\r\nDelivered-To: {rcpt.lower()}\r\n".encode()
-            path = deliver(mailbox_for(self.root, rcpt), trace + content, self.owner)
+            path = deliver(mailbox_for(self.root, base_address(rcpt)), trace + content, self.owner)
             log.info("delivered %d bytes from %s to %s (%s)", len(content), sender, rcpt, path.name)
         return "250 2.0.0 OK delivered"
 

@@ -45,7 +45,7 @@ from tests.web.conftest import (
     ("RESIGN Edemo secret", "RESIGN Edemo ****"),
     ("OBSERVE secret", "OBSERVE ****"),
     ("OBSERVE demo secret", "OBSERVE demo ****"),
-    ("JOIN demo secret France", "JOIN demo ****"),
+    ("JOIN demo secret France", "JOIN demo **** France"),  # the preferences are no secret (issue 28.21)
     ("CREATE evil secret standard", "CREATE evil ****"),
     ("TAKEOVER italy@demo secret", "TAKEOVER italy@demo ****"),
     ("TAKE OVER italy@demo secret", "TAKE OVER italy@demo ****"),

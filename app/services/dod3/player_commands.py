@@ -18,6 +18,7 @@ from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
+from app.services.kernel.uow import MoveDownsChanged, record
 from app.services.mailout.notify import mail_seat
 
 from .mailing import deadline_text
@@ -86,7 +87,8 @@ def place_bid(judge: Judge, db: Session, actor: Actor, power: str, points: int, 
     if points < 0 or options < 1 or (points == 0 and options != 1):
         raise DomainError("bad_bid", "bid 0 or more points, for 1 or more options (0 means no bid)")
     if points > holder.bid_points:
-        raise DomainError("too_few_points", f"{name(code)} has only {format_number(holder.bid_points)} bid points")
+        pool = format_number(holder.bid_points)
+        raise DomainError("too_few_points", f"{name(code)} has only {pool} bid point{'' if pool == '1' else 's'}")
     row = _order_row(db, game, phase, code, "BID")
     row.line = f"BID {code} {points}" + (f" OPTIONS {options}" if options > 1 else "")
     row.order = f"{points}/{options}"
@@ -137,8 +139,21 @@ def move_down(judge: Judge, db: Session, actor: Actor, power: str, below: str | 
     answered = moves_of(db, game, phase)
     if all(p in answered for p in order):
         return MoveDownOutcome(code, anchor, process_turn(db, judge, game))
-    _call_next_democrat(db, judge, game, phase, order, answered)
+    record(db, MoveDownsChanged(game.id))  # the next Democrat is called once the mail's commands have run
     return MoveDownOutcome(code, anchor, None)
+
+
+def call_next_democrat(db: Session, judge: Judge, game: Game) -> None:
+    """After the move-downs changed (``MoveDownsChanged``): call the next Democrat still to answer, if
+    the step is still open (every Democrat may have answered meanwhile: the track is settled)."""
+    phase = queries.open_phase_of(db, game)
+    if phase is None or step_of(phase.code) != "AM":
+        return
+    state = current_state(game, phase)
+    if state.initiative is None:
+        return
+    order = move_down_order(state.initiative)
+    _call_next_democrat(db, judge, game, phase, order, moves_of(db, game, phase))
 
 
 def _call_next_democrat(db: Session, judge: Judge, game: Game, phase: Phase, order: Sequence[str],

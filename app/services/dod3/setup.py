@@ -173,8 +173,9 @@ def start_game(judge: Judge, db: Session, actor: Actor) -> Started:
     sections: list[tuple[str, Sequence[Line]]] = [
         ("The players", roster),
         ("The initial track", [", ".join(name(p) for p in setup.initial_track)]),
-        ("Dice", ["This turn's dice are committed: SHA256(seed) =", f"  {state.dice_commitment}",
-                  "The seed is revealed with the turn report so that every roll can be checked."]),
+        ("Dice", ["This turn's dice are committed: SHA256 of the seed's bytes =", f"  {state.dice_commitment}",
+                  "The seed is revealed (as hex: decode it to bytes) with the turn report so that every "
+                  "roll can be checked."]),
     ] + ([("So far", events)] if events else [])
     title = f"The game begins: {turn_label(0)}"
 

@@ -33,6 +33,7 @@ from app.services.ruleset.options import (
     check_settings,
     options_of,
 )
+from app.services.ruleset.powers import full_stop
 from app.services.ruleset.timing import parse_when
 from app.services.seats.absence import absences_at, clear_of_absences, end_text
 from app.services.seats.takeover import new_player, requested_password_hash, tell_previous_player, welcome_text
@@ -245,7 +246,7 @@ def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) ->
     check_settings(settings)
     game.settings = settings
     after = option_shown(options_of(game), game.press, key)
-    change = (OPTION_LABELS[key], before, after)
+    change = (OPTION_LABELS.get(key, key), before, after)
     audit(db, actor, game, "set", key=key, value=value, changes=[change] if before != after else [])
     record_change(db, game, *change)
     return value
@@ -304,7 +305,8 @@ def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, p
         tell_previous_player(db, judge, game, previous, name)
     told = ("Your password is the one you chose when you asked to take it over." if chosen
             else f"Your password is {password}.")
-    subject, body = judge.templates.notice("replaced_you", game=game.name, power=name, told=told)
+    subject, body = judge.templates.notice("replaced_you", game=game.name, power=name, named=full_stop(name),
+                                           told=told)
     mail_seat(db, judge, seat, subject, body + welcome_text(judge, db, game, seat, name), kind="start")
     mail_game(db, judge, game, *judge.templates.notice("replaced_board", game=game.name, power=name),
               kind="notice", skip=seat)

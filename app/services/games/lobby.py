@@ -26,7 +26,7 @@ from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_master, mail_seat
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.options import DEFAULT_SETTINGS, check_settings, options_of
-from app.services.ruleset.powers import PowerBook
+from app.services.ruleset.powers import PowerBook, full_stop
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.takeover import TakeoverAsked, TookOver, request_or_take
 from app.services.turns.snapshot import take_opening
@@ -177,7 +177,7 @@ def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
     roster = "\n".join(f"  {book.name(s.power or ''):<10} {s.email}" for s in seats)
     for seat in seats:
         text = (f"Game '{game.name}' ({game.variant}) has started.\n\n"
-                f"You are {book.name(seat.power or '')}.  Sign on with\n\n"
+                f"You are {full_stop(book.name(seat.power or ''))}  Sign on with\n\n"
                 f"  SIGNON {book.letter(seat.power or '')}{game.name} <your password>\n\n"
                 f"or simply reply to this mail: replies to {judge.settings.token_address(seat.reply_token)}\n"
                 f"sign you on without a password.  Keep that address private.\n\n"

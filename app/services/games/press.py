@@ -147,7 +147,7 @@ def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: s
               to="everyone" if plan.broadcast else ", ".join(names), text=body)
     if postal:
         return PressSent(True, names)
-    who = "Someone" if plan.grey else (book.name(sender) if sender not in ("GM", "OBSERVER") else sender.title())
+    who = "Someone" if plan.grey else {"GM": "the GM", "OBSERVER": "Observer"}.get(sender) or book.name(sender)
     to_words = "everyone" if plan.broadcast else ", ".join(names)
     heading = f"{'Broadcast message' if plan.broadcast else 'Message'} from {who} to {to_words} in '{game.name}':"
     text = f"{heading}\n\n{body}\n\n(Reply to this mail to answer the judge, not the sender.)\n"

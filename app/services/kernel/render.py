@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
@@ -12,9 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
 
-from app.services.ruleset.phases import PhaseName
-
-__all__ = ["Templates", "format_deadline"]
+__all__ = ["DeadlineText", "Templates", "deadline_text", "format_deadline"]
 
 DEFAULT_DIR = Path(__file__).resolve().parents[3] / "templates"  # the repository's templates/
 
@@ -29,6 +28,40 @@ def format_deadline(when: datetime | None, zone: str = "UTC") -> str:
         tz = ZoneInfo("UTC")
     local = when.astimezone(tz)
     return local.strftime("%a %b %d %Y %H:%M ") + (local.tzname() or zone)
+
+
+@dataclass(frozen=True)
+class DeadlineText:
+    """A phase's deadline as the answers print it: ``at`` (the date of the ``::`` line), and while the
+    grace period runs, when it ends (``grace_ends``: the deadline passed; late orders still count)."""
+
+    at: str
+    grace_ends: str | None = None
+
+    @property
+    def sentence(self) -> str:
+        """The words after "The deadline for S1901M orders ...": ``is Mon ...`` or ``passed on Mon ...;
+        the grace period ends Tue ...`` (issue 28.14: never "is none set" for a late order)."""
+        if self.grace_ends is not None:
+            return f"passed on {self.at}; the grace period ends {self.grace_ends}"
+        return f"is {self.at}"
+
+
+def deadline_text(deadline: datetime | None, grace_until: datetime | None, phase_deadline: datetime | None,
+                  zone: str = "UTC") -> DeadlineText:
+    """The game's deadline (``games.deadline``), or in the grace period (the game's deadline is then
+    cleared) the deadline that passed (the phase's) and the end of the grace."""
+    if grace_until is not None:
+        return DeadlineText(format_deadline(phase_deadline or deadline, zone), format_deadline(grace_until, zone))
+    return DeadlineText(format_deadline(deadline, zone))
+
+
+def _wrap_items(items: list[str], width: int = 72, indent: str = "", head: str = "", end: str = "") -> str:
+    """``head``, then ``items`` joined by commas, then ``end``, filled to ``width`` without breaking
+    inside an item (``Por -->F`` stays whole); continuation lines start with ``indent``."""
+    keep = "\x00"  # stands for the spaces inside an item while the line is filled
+    joined = ", ".join(item.replace(" ", keep) for item in items)
+    return _wrap(head + joined + end, width, indent).replace(keep, " ")
 
 
 def _wrap(text: str, width: int = 72, indent: str = "") -> str:
@@ -52,8 +85,8 @@ class Templates:
             undefined=jinja2.StrictUndefined,
         )
         env.filters["wrap"] = _wrap
+        env.filters["wrap_items"] = _wrap_items
         env.filters["deadline"] = format_deadline
-        env.filters["header_code"] = lambda code: PhaseName(str(code)).header_code if code else code
         return env
 
     def render(self, name: str, **context: Any) -> str:

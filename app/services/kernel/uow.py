@@ -24,7 +24,8 @@ from typing import Any, Self
 
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["DomainEvent", "Handlers", "OrdersChanged", "UnitOfWork", "current", "record", "savepoint"]
+__all__ = ["DomainEvent", "Handlers", "MoveDownsChanged", "OrdersChanged", "UnitOfWork", "current", "record",
+           "savepoint"]
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,15 @@ class DomainEvent:
 @dataclass(frozen=True)
 class OrdersChanged(DomainEvent):
     """A power's orders, readiness (WAIT) or press changed: whether the phase may run early."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class MoveDownsChanged(DomainEvent):
+    """A Democrat answered the move-downs of a Days of Decision III turn: the next one is called once
+    every command of the mail (or request) has run, so a player who answers for several Democrats
+    at once is not told it is his turn for one he has just answered (issue 28.21)."""
 
     game_id: int
 

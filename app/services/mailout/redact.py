@@ -32,6 +32,9 @@ _BEFORE_PASSWORD: dict[tuple[str, ...], int] = {
     ("REPLACE",): 2,
     ("DOD3", "SEAT"): 2,
 }
+# Commands whose password is one word followed by words that are no secret: JOIN's power
+# preferences stay shown (issue 28.21), only the password is masked.
+_ONE_WORD = frozenset({("JOIN",)})
 _LONGEST = max(len(key) for key in _BEFORE_PASSWORD)
 _ADDRESS = re.compile(r"^[^@\s]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$")
 _EDGES = re.compile(r"^[^A-Za-z0-9]+|[^A-Za-z0-9]+$")
@@ -42,12 +45,13 @@ def _bare(word: str) -> str:
     return _EDGES.sub("", word).upper()
 
 
-def _command_at(bare: list[str], index: int) -> tuple[int, int] | None:
-    """(words of the command name, words before its password) when a command word starts at ``index``."""
+def _command_at(bare: list[str], index: int) -> tuple[int, int, bool] | None:
+    """(words of the command name, words before its password, whether only the password word is
+    secret) when a command word starts at ``index``."""
     for size in range(_LONGEST, 0, -1):
         key = tuple(bare[index:index + size])
         if len(key) == size and key in _BEFORE_PASSWORD:
-            return size, _BEFORE_PASSWORD[key]
+            return size, _BEFORE_PASSWORD[key], key in _ONE_WORD
     return None
 
 
@@ -58,12 +62,14 @@ def _mask_line(line: str) -> str:
         found = _command_at(bare, index)
         if found is None:
             continue
-        size, before = found
+        size, before, one_word = found
         args = words[index + size:]
         if not args:
             continue
         if len(args) > before:
             cut = index + size + before
+            if one_word:  # the password, then words that are no secret (JOIN's preferences)
+                return " ".join(words[:cut] + [MASK] + words[cut + 1:])
         else:  # a short form: its last word may be the password (an address is not)
             if before and _ADDRESS.match(args[-1]) and len(args) == before:
                 continue

@@ -25,13 +25,14 @@ from app.services.override.diff import order_diffs, position_diff
 from app.services.override.mail import queue_correction
 from app.services.override.plan import RedonePhase, ReplayPlan, plan_override
 from app.services.override.preview import OverrideCommitted, OverridePreview, ReplayedPhase
+from app.services.results.ending import Ending, clear_ending, record_ending
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.options import options_of
 from app.services.ruleset.stored import StoredState, stored_state
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.adjudicate import orders_as_json, orders_as_text
-from app.services.turns.publish import previous_centres, render_results, results_view
+from app.services.turns.publish import previous_owners, render_results, results_view
 from app.services.turns.store import eliminate
 
 __all__ = ["OverrideCommitted", "OverridePreview", "ReplayedPhase", "commit_override", "preview_override"]
@@ -105,8 +106,11 @@ def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None
                 db.delete(order_row)
         return
     if plan.open_code is None or plan.open_state is None:
+        last = plan.replayed[-1] if plan.replayed else plan.target
         game.status, game.deadline, game.grace_until = GameStatus.FINISHED, None, None
-        game.phase = (plan.replayed[-1] if plan.replayed else plan.target).code
+        game.phase = last.code
+        if last.winner:  # how it ends now (issue 28.20)
+            record_ending(game, Ending("solo", (last.winner.upper(),), "board", last.code, judge.now()))
         return
     top = db.scalar(select(func.max(Phase.seq)).where(Phase.game_id == game.id)) or 0
     deadline = clear_of_absences(db, game, next_deadline(options_of(game), plan.open_code, judge.now()))
@@ -118,6 +122,7 @@ def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None
     game.phase, game.deadline, game.grace_until, game.reminded_phase = plan.open_code, deadline, None, None
     if game.status == GameStatus.FINISHED:
         game.status = GameStatus.ACTIVE
+        clear_ending(game)
 
 
 def _nmr(redone: RedonePhase) -> list[str]:
@@ -133,7 +138,7 @@ def _rerender(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
         row = db.get_one(Phase, phase.stored.id)
         following = redone[index + 1].stored.deadline if index + 1 < len(redone) else game.deadline
         view = results_view(judge, game, row, phase.typed_results, phase.typed_after, _nmr(phase), row.deadline,
-                            following if phase.winner is None else None, previous_centres(db, game, row.seq))
+                            following if phase.winner is None else None, previous_owners(db, game, row.seq))
         row.results_text = render_results(judge, view, layout)[0]
 
 

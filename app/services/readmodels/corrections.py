@@ -61,6 +61,8 @@ def audit_words(action: str, detail: dict[str, Any]) -> str:
     changes = detail.get("changes")
     if isinstance(changes, list) and changes:
         return "; ".join(f"{what} {old} → {new}" for what, old, new in changes)
+    if "old" in detail and "new" in detail and not isinstance(detail["old"], dict | list):
+        return f"{detail['old']} → {detail['new']}"
     if "text" in detail:
         to = detail.get("to")
         return (f"to {to}: " if to else "") + str(detail["text"])

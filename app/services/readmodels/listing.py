@@ -11,11 +11,12 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
-from app.db.statuses import LIVE_GAMES, SeatRole
+from app.db.statuses import LIVE_GAMES, GameStatus, SeatRole
 from app.services.kernel.access import book_of, find_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.results.centres import projected_centres
+from app.services.results.ending import ending_of, ending_text
 from app.services.results.report import Names
 from app.services.ruleset.kinds import ruleset_for
 from app.services.ruleset.options import options_of
@@ -39,6 +40,7 @@ class SeatRow:
     label: str  # the power's name, or the seat's role (observer, or a player before the start)
     status: str
     email: str
+    observer: bool = False  # an observer's seat: no power (LIST counts them apart, issue 28.21)
 
 
 @dataclass(frozen=True)
@@ -48,15 +50,16 @@ class GameInfo:
     status: str
     press: str  # the press rule, ``white (postal)`` when press is published with the results
     phase: str | None
-    deadline: datetime | None
+    deadline: datetime | None  # in the grace period: the deadline that passed
     timezone: str
     seats: tuple[SeatRow, ...]
+    grace_until: datetime | None = None  # the grace period runs until then
 
 
 @dataclass(frozen=True)
 class History:
     game_name: str
-    results: tuple[str, ...]  # the results text of each phase asked for
+    results: tuple[str, ...]  # the results text of each phase asked for (then how the game ended)
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,7 @@ class Summary:
     powers: tuple[str, ...]  # power ids, in the variant's order
     centres: tuple[tuple[str, tuple[int, ...]], ...]  # (phase, supply centres per power)
     players: tuple[SeatRow, ...]  # label: the power's name, or "?"
+    ending: str | None = None  # how a finished game ended, in the results' words (results/ending.py)
 
 
 def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameRow, ...]:
@@ -78,11 +82,16 @@ def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameRow, ...]:
 def game_info(judge: Judge, db: Session, actor: Actor, name: str) -> GameInfo:
     game = find_game(db, name)
     book = book_of(judge, game)
-    seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email) for s in game.players)
+    seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email, s.role == SeatRole.OBSERVER)
+                  for s in game.players)
     options = options_of(game)
     press = game.press + (" (postal)" if options.postal_press else "")
-    return GameInfo(game.name, game.variant, game.status, press, game.phase, game.deadline,
-                    options.timezone, seats)
+    deadline = game.deadline
+    if game.grace_until is not None:
+        phase = queries.open_phase_of(db, game)
+        deadline = phase.deadline if phase is not None else None
+    return GameInfo(game.name, game.variant, game.status, press, game.phase, deadline,
+                    options.timezone, seats, game.grace_until)
 
 
 def game_history(judge: Judge, db: Session, actor: Actor, name: str, start: str | None = None,
@@ -97,7 +106,10 @@ def game_history(judge: Judge, db: Session, actor: Actor, name: str, start: str 
         if active and phase.results_text:
             chunks.append(phase.results_text)
         if end and phase.code.upper() == end.upper():
-            break
+            return History(game.name, tuple(chunks))
+    ending = ending_of(game) if game.status == GameStatus.FINISHED else None
+    if ending is not None and active:  # the end of the game closes its history
+        chunks.append(ending_text(judge, game, ending))
     return History(game.name, tuple(chunks))
 
 
@@ -120,7 +132,9 @@ def game_summary(judge: Judge, db: Session, actor: Actor, name: str) -> Summary:
         centres.append((phase.code, tuple(len(held.get(p, ())) for p in book.ids)))
     players = tuple(SeatRow(book.name(s.power) if s.power else "?", s.status, s.email)
                     for s in game.players if s.role == SeatRole.PLAYER)
-    return Summary(game.name, game.variant, game.status, tuple(book.ids), tuple(centres), players)
+    ending = ending_of(game) if game.status == GameStatus.FINISHED else None
+    return Summary(game.name, game.variant, game.status, tuple(book.ids), tuple(centres), players,
+                   ending_text(judge, game, ending, header=False) if ending is not None else None)
 
 
 def _fall_before_retreats(code: str, state_after: StoredState) -> bool:

@@ -11,7 +11,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.statuses import SeatRole, SeatStatus
+from app.db.statuses import SeatRole
 from app.services.kernel.access import book_of
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
@@ -19,6 +19,7 @@ from app.services.readmodels.dashboard import gm_game_named
 from app.services.ruleset.options import options_of
 from app.services.seats.absence import spoken_absence
 from app.services.seats.takeover import is_vacant, waiting_requests
+from app.services.seats.votes import DIAS, draw_of, survivors, voters
 
 __all__ = ["SeatBoard", "SeatFlags", "TakeoverRequest", "seat_board"]
 
@@ -69,19 +70,20 @@ def seat_board(judge: Judge, db: Session, actor: Actor, name: str) -> SeatBoard:
                if p.processed_at is not None and (p.deadline is None or p.processed_at >= p.deadline))
     rows = []
     for seat in seats:
-        draw = tuple(book.name(p) for p in seat.draw.split(",") if p) if seat.draw is not None else None
+        draw = (None if seat.draw is None else () if seat.draw == DIAS  # DIAS: "every survivor"
+                else tuple(book.name(p) for p in seat.draw.split(",") if p))
         phases = max(fell, seat.misses)
         reliability = round(100 * (phases - seat.misses) / phases) if phases else None
         rows.append(SeatFlags(book.name(seat.power or ""), seat.email, seat.status, seat.wait, draw,
                               book.name(seat.concede) if seat.concede else None, seat.absence_from,
                               seat.absence_to, spoken_absence(seat, options.timezone), seat.misses, seat.missed_in_row,
                               is_vacant(seat, options), phases, reliability))
-    voters = [s for s in seats if s.status not in (SeatStatus.ELIMINATED, SeatStatus.CD, SeatStatus.DUMMY, SeatStatus.ABANDONED,
-                                                   SeatStatus.RESIGNED)]
-    votes = {s.draw for s in voters if s.draw is not None}
+    voting = voters(game)  # the surviving powers with a player at the board (seats/votes.py)
+    alive = sorted(s.power for s in survivors(game) if s.power)
+    votes = {draw_of(s.draw, alive) for s in voting if s.draw is not None}
     agreed = None
     if len(votes) == 1:
-        agreed = tuple(book.name(p) for p in (next(iter(votes)) or "").split(",") if p)
-    return SeatBoard(tuple(rows), sum(1 for s in voters if s.draw is not None), len(voters), agreed,
+        agreed = tuple(book.name(p) for p in book.ids if p in (next(iter(votes)) or ()))
+    return SeatBoard(tuple(rows), sum(1 for s in voting if s.draw is not None), len(voting), agreed,
                      tuple(TakeoverRequest(power, book.name(power), address, at)
                            for power, address, at in waiting_requests(db, game)))

@@ -91,7 +91,8 @@ def _short(centre: str) -> str:
 def centre_owners(book: PowerBook, after: Mapping[str, Sequence[str]], before: Mapping[str, Sequence[str]],
                   supply_centres: set[str]) -> tuple[list[tuple[str, str]], list[str]]:
     """The zine's ownership: (power name, its centres) per power that owns any, then ``Unowned``;
-    and what changed hands since ``before``: ``Bel F→E`` (the powers' letters; ``-`` is unowned)."""
+    and what changed hands since ``before``: ``Bel F->E`` (the powers' letters; ``-`` is unowned; ASCII, as
+    the whole text mail is)."""
     owner_after = {c.upper(): p.upper() for p, cs in after.items() for c in cs}
     owner_before = {c.upper(): p.upper() for p, cs in before.items() for c in cs}
     rows: list[tuple[str, str]] = []
@@ -106,6 +107,6 @@ def centre_owners(book: PowerBook, after: Mapping[str, Sequence[str]], before: M
     def letter(pid: str | None) -> str:
         return book.letter(pid) if pid else "-"
 
-    changes = [f"{_short(c)} {letter(owner_before.get(c))}\u2192{letter(owner_after.get(c))}"
+    changes = [f"{_short(c)} {letter(owner_before.get(c))}->{letter(owner_after.get(c))}"
                for c in sorted(set(owner_after) | set(owner_before)) if owner_after.get(c) != owner_before.get(c)]
     return rows, changes

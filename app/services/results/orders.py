@@ -152,8 +152,9 @@ def _outcome_words(outcome: Outcome) -> tuple[str | None, list[str]]:
     return None, []
 
 
-def annotation(entry: StoredOrder) -> str:
-    """The judges' ``(*bounce*)``, ``(*cut, dislodged*)``... for one order result."""
+def annotation(entry: StoredOrder, *, also_dislodged: bool = False) -> str:
+    """The judges' ``(*bounce*)``, ``(*cut, dislodged*)``... for one order result; ``also_dislodged``:
+    the unit was dislodged all the same (a void order's unit, dislodged as it held)."""
     result = entry.result.strip().lower()
     reason = entry.reason.strip().lower()
     replaced, extra = _outcome_words(entry.outcome) if entry.outcome is not None else (None, [])
@@ -166,7 +167,8 @@ def annotation(entry: StoredOrder) -> str:
             word = "void"
         if word:
             notes.append(word)
-    if (isinstance(entry.outcome, outcomes.Dislodged) or entry.dislodged_by) and "dislodged" not in notes:
+    if (isinstance(entry.outcome, outcomes.Dislodged) or entry.dislodged_by or also_dislodged) \
+            and "dislodged" not in notes:
         notes.append("dislodged")
     notes.extend(extra)
     return f"  (*{', '.join(notes)}*)" if notes else ""

@@ -128,7 +128,7 @@ class ResultsView:
     units_left_out: int = 0
     units_waiting: int = 0
     owners: list[tuple[str, str]] = field(default_factory=list)  # the zine's (power, its centres)
-    changes: list[str] = field(default_factory=list)  # centres that changed hands: ``Bel F→E``
+    changes: list[str] = field(default_factory=list)  # centres that changed hands: ``Bel F->E``
     awaiting_retreat: int = 0  # Spring units counted in the zine's chart that still have to retreat
 
 
@@ -145,6 +145,26 @@ def _sort_key(order: Order | None, text: str, public: Mapping[str, str]) -> tupl
         return (0, order.unit.location)
     words = text.split()  # an order the judge could not read: as written
     return (0, words[1] if len(words) > 1 else "")
+
+
+def _unit_province(order: Order) -> str | None:
+    unit = getattr(order, "unit", None)
+    return province_of(unit.location) if unit is not None else None
+
+
+def _held_instead(read: Sequence[tuple[StoredOrder, Order | None]]) -> dict[str, StoredOrder]:
+    """In a movement phase, the units whose order was void (illegal when adjudicated, or one of
+    several different orders): the unit held instead, and the judge's default hold is no line of
+    its own.  Province -> that default hold (its result: was the unit dislodged?)."""
+    voided = {_unit_province(order) for entry, order in read
+              if order is not None and not entry.default and entry.result.strip().lower() == "invalid"}
+    return {province: entry for entry, order in read
+            if entry.default and order is not None and (province := _unit_province(order)) in voided
+            and province is not None}
+
+
+def _was_dislodged(entry: StoredOrder) -> bool:
+    return isinstance(entry.outcome, outcomes.Dislodged) or bool(entry.dislodged_by)
 
 
 ConvoyPath = Callable[[str, str, list[str], bool], Sequence[str]]
@@ -234,6 +254,7 @@ def build_results_view(
     nmr_powers: list[str],
     read_order: Callable[[str], Order | None],
     previous_centres: dict[str, int] | None = None,
+    previous_owners: Mapping[str, Sequence[str]] | None = None,
     convoy_path: ConvoyPath | None = None,
 ) -> ResultsView:
     """``result`` as the engine gave it; ``read_order`` reads an order's stored text (the engine's
@@ -247,15 +268,19 @@ def build_results_view(
         blocks[pid] = PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers)
     read = [(entry, read_order(entry.text)) for entry in result.orders]
     paths = _convoy_paths(read, convoy_path) if convoy_path else {}
+    held = _held_instead(read) if phase.kind == "movement" else {}
     for entry, order in sorted(read, key=lambda pair: _sort_key(pair[1], pair[0].text, public)):
         if phase.kind == "retreat" and _destroyed_before(entry):
             continue  # the movement results said it was destroyed (njudge lists it once)
+        if entry.default and order is not None and _unit_province(order) in held:
+            continue  # its void order is the unit's line: no second "No Order Processed" (issue 28.17)
         pid = entry.power
         block = blocks.setdefault(pid, PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers))
         text = (describe_order(order, names, units_at, book, public, place=names.place,
                                default=entry.default, path=paths.get(id(entry), ()))
                 if order is not None else entry.text)
-        note = annotation(entry)
+        twin = held.get(_unit_province(order) or "") if order is not None and not entry.default else None
+        note = annotation(entry, also_dislodged=twin is not None and _was_dislodged(twin))
         why = default_note(entry, order)
         if phase.kind == "movement":
             block.lines.append(f"{block.name}: {text}.{note}{why}")
@@ -281,7 +306,9 @@ def build_results_view(
         in_play = {p: [*units_after.get(p, []), *waiting.get(p, [])] for p in {*units_after, *waiting}}
         report.chart = centre_report(book, names, charted, in_play, names.centres, show=False, winner=None,
                                      before=previous_centres).chart
-    owners, changes = centre_owners(book, charted, state_before.centres, names.centres)
+    # "Changed hands" since the same position as the Change column counts from (the last adjustment):
+    # a Winter's changes are the year's, never "none" beside a chart of gains (issue 28.21)
+    owners, changes = centre_owners(book, charted, previous_owners or state_before.centres, names.centres)
     retreating = unit_count([d.unit for d in result.retreating])
     # Small World 11.2: the retreats are ordered with the Winter adjustments, counted as if they get away;
     # a Spring chart counts them in play and says so itself (awaiting_retreat).

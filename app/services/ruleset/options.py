@@ -23,13 +23,14 @@ from app.db.models import Game
 from app.services.errors import DomainError
 from app.services.ruleset.phases import PhaseName
 
-__all__ = ["ABANDON_AFTER", "DEFAULT_SETTINGS", "LAYOUTS", "NMR_POLICIES", "ORDER_MODES", "PHASE_KINDS",
+__all__ = ["ABANDON_AFTER", "DEFAULT_SETTINGS", "DRAW_EXPIRIES", "LAYOUTS", "NMR_POLICIES", "ORDER_MODES", "PHASE_KINDS",
            "STATE_KEYS", "TAKEOVERS", "GameOptions", "PhaseTiming", "check_settings", "options_of", "parse_days"]
 
 LAYOUTS = ("judge", "zine")
 ORDER_MODES = ("per_unit", "whole_set")
 NMR_POLICIES = ("cd", "hold", "wait", "dismiss")  # and excuse:N
 TAKEOVERS = ("open", "approval")
+DRAW_EXPIRIES = ("never", "phase")  # a draw vote (and a concession) stands until withdrawn, or for one phase
 PHASE_KINDS = ("movement", "retreat", "adjustment")
 ABANDON_AFTER = 2  # missed deadlines in a row that leave a seat open for a takeover
 STATE_KEYS = frozenset({
@@ -37,6 +38,7 @@ STATE_KEYS = frozenset({
     "dod3",  # a Days of Decision III game's set-up and dice (dod3/store.py)
     "notes",  # the GM's notes for the next results (NOTE), taken when they are printed
     "absence_grants",  # the days of absence the GM granted each power (GRANT ABSENCE)
+    "ending",  # how the game ended: solo, draw, concession, the GM's statement (results/ending.py)
 })
 
 DEFAULT_SETTINGS: dict[str, Any] = {  # what a new game stores (its timings stay the defaults below)
@@ -95,6 +97,7 @@ class GameOptions:
     takeover: str = "approval"  # TAKEOVERS: an open seat is taken by anyone, or with the GM's approval
     abandon_after: int = ABANDON_AFTER
     auto_start: bool = True  # the game starts when the last power is taken
+    draw_expires: str = "never"  # DRAW_EXPIRIES: njudge's votes are good for one phase (SET DRAW EXPIRES PHASE)
     timings: Mapping[str, PhaseTiming] = field(default_factory=lambda: dict(_TIMING_DEFAULTS))
 
     def timing(self, phase_code: str) -> PhaseTiming:
@@ -222,5 +225,5 @@ _DECODERS: dict[str, Any] = {
     "layout": _one_of(*LAYOUTS), "orders": _one_of(*ORDER_MODES), "nmr": _nmr, "postal_press": _flag,
     "observer_press": _flag, "timezone": _zone, "reminder_hours": _hours, "early": _flag,
     "early_minutes": _hours, "takeover": _one_of(*TAKEOVERS), "abandon_after": _count, "auto_start": _flag,
-    "timing": _timing,
+    "timing": _timing, "draw_expires": _one_of(*DRAW_EXPIRIES),
 }

@@ -42,27 +42,21 @@ class PhaseName:
         word = {"movement": "Movement", "retreat": "Retreats", "adjustment": "Adjustments"}[self.kind]
         return f"{word} for {self.season} of {self.year}"
 
-    @property
-    def header_code(self) -> str:
-        """DPjudge writes W1902A as F1902B in the :: header, for the Mapper tool."""
-        if self.kind == "adjustment" and self.code[:1].upper() == "W":
-            return f"F{self.year}B"
-        return self.code.upper()
-
 
 _CODE = re.compile(r"^[A-Z][0-9]{4,10}[A-Z]$")  # at most 12 characters: a phase code's column (orders.phase)
 
 
 def parse_phase_words(text: str) -> str | None:
     """Accept ``S1901M``, ``Spring 1901 Movement``, ``F 1901 R`` and similar; return the code
-    (a letter, a year of 4 to 10 digits, a letter), or None.  ``F1901B`` (the name the judge
-    layout's header gives W1901A) and ``Fall 1901 Builds`` are W1901A."""
+    (a letter, a year of 4 to 10 digits, a letter), or None.  ``F1901B`` (njudge's and DPjudge's
+    name for the Winter adjustments, in their Mapper header) and ``Fall 1901 Builds`` are W1901A: a phase
+    has one name in everything the judge writes (W1901A), and the other is read on input (issue 28.15)."""
     words = text.upper().replace(",", " ").split()
     code = None
     if len(words) == 1:
         code = words[0]
         if len(code) >= 6 and code[1:-1].isdigit() and code[0] == "F" and code[-1] == "B":
-            code = f"W{code[1:-1]}A"  # F1902B: the header's name
+            code = f"W{code[1:-1]}A"  # F1902B: the judges' name for it
     elif len(words) == 3 and words[1].isdigit():
         season, year, kind = words
         if kind[0] in "AB" and season[0] in "FW":  # Fall 1902 Builds, Winter 1902 Adjustments

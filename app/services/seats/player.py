@@ -1,4 +1,4 @@
-"""A player's own settings: WAIT, DRAW, CONCEDE, ABSENCE, PASSWORD, ADDRESS, RESIGN."""
+"""A player's own settings: WAIT, ABSENCE, PASSWORD, ADDRESS, RESIGN (DRAW and CONCEDE: ``votes.py``)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,10 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import Game, Player
 from app.db.statuses import GameStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import actor_game, actor_seat, book_of, power_seat
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.kernel.security import hash_password, new_token
@@ -21,30 +19,15 @@ from app.services.kernel.uow import OrdersChanged, record
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_master
 from app.services.ruleset.options import options_of
-from app.services.ruleset.powers import full_stop
 from app.services.ruleset.timing import parse_when
 from app.services.seats.absence import check_absence_cap, clear_of_absences, granted_days, inclusive_end, record_absence
 from app.services.seats.takeover import announce_vacancy
 
-__all__ = ["AbsenceSet", "AddressChanged", "Concession", "DrawVote", "Resigned", "check_standing_draw", "resign",
-           "set_absence", "set_address", "set_concede", "set_draw", "set_password", "set_wait"]
+__all__ = ["AbsenceSet", "AddressChanged", "Resigned", "resign", "set_absence", "set_address", "set_password",
+           "set_wait"]
 
 MAX_ABSENCE_DAYS = 14
 MIN_PASSWORD = 8
-
-
-@dataclass(frozen=True)
-class DrawVote:
-    powers: tuple[str, ...]  # empty: the vote was withdrawn
-    power_names: tuple[str, ...]
-    game_over: bool = False
-
-
-@dataclass(frozen=True)
-class Concession:
-    power: str | None  # None: the concession was withdrawn
-    power_name: str | None
-    game_over: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,76 +57,6 @@ def set_wait(judge: Judge, db: Session, actor: Actor, wait: bool) -> bool:
     return wait
 
 
-def _surviving(game: Game) -> list[Player]:
-    return [s for s in game.players if s.role == SeatRole.PLAYER and s.power and s.status != SeatStatus.ELIMINATED]
-
-
-def set_draw(judge: Judge, db: Session, actor: Actor, powers: str | None) -> DrawVote:
-    """Vote for a draw among ``powers`` (a list of power names; empty: every survivor); None withdraws."""
-    seat = power_seat(db, actor)
-    game = actor_game(db, actor)
-    if powers is None:
-        seat.draw = None
-        return DrawVote((), ())
-    book = book_of(judge, game)
-    listed, unknown = book.parse_list(powers)
-    if unknown:
-        raise DomainError("unknown_powers", f"unknown powers: {', '.join(unknown)}")
-    alive = sorted(s.power for s in _surviving(game) if s.power)
-    wanted = sorted(listed) if listed else alive
-    seat.draw = ",".join(wanted)
-    names = tuple(book.name(p) for p in wanted)
-    over = _declare_agreed_draw(judge, db, game, actor.address)
-    return DrawVote(tuple(wanted), names, game_over=over)
-
-
-def _declare_agreed_draw(judge: Judge, db: Session, game: Game, by: str) -> bool:
-    """Every surviving power with a player voted for the same draw: the game ends in it."""
-    votes = {s.draw for s in _surviving(game) if s.status not in (SeatStatus.CD, SeatStatus.DUMMY, SeatStatus.ABANDONED)}
-    if len(votes) != 1 or None in votes:
-        return False
-    wanted = sorted(p for p in (votes.pop() or "").split(",") if p)
-    book = book_of(judge, game)
-    names = [book.name(p) for p in wanted]
-    game.status, game.deadline = GameStatus.FINISHED, None
-    listed_text = ", ".join(names[:-1]) + f", and {names[-1]}" if len(names) > 2 else " and ".join(names)
-    audit(db, by, game, "draw", at=judge.now(), powers=wanted)
-    mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
-              f"Game '{game.name}' has been declared a draw between {full_stop(listed_text)}\n"
-              f"Congratulations on a well-played game.\n", kind="end")
-    return True
-
-
-def check_standing_draw(judge: Judge, db: Session, game: Game) -> bool:
-    """After a processed phase: the votes stand until withdrawn (njudge, DPjudge; issue 22.4), so a
-    draw the survivors all voted for (one of them eliminated, or gone to civil disorder) ends the game."""
-    if game.status != GameStatus.ACTIVE:
-        return False
-    return _declare_agreed_draw(judge, db, game, "judge")
-
-
-def set_concede(judge: Judge, db: Session, actor: Actor, power: str | None) -> Concession:
-    """Concede the game to ``power`` (a power's name); None withdraws the concession."""
-    seat = power_seat(db, actor)
-    game = actor_game(db, actor)
-    book = book_of(judge, game)
-    if power is None:
-        seat.concede = None
-        return Concession(None, None)
-    pid = book.find(power)
-    if pid is None:
-        raise DomainError("unknown_power", f"no power called '{power}'")
-    seat.concede = pid
-    others = [s for s in _surviving(game) if s.power != pid and s.status not in (SeatStatus.CD, SeatStatus.DUMMY, SeatStatus.ABANDONED)]
-    if not (others and all(s.concede == pid for s in others)):
-        return Concession(pid, book.name(pid))
-    game.status, game.deadline = GameStatus.FINISHED, None
-    audit(db, actor, game, "concede", power=pid)
-    mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
-              f"Game '{game.name}' has been conceded to {full_stop(book.name(pid))}  Congratulations!\n", kind="end")
-    return Concession(pid, book.name(pid), game_over=True)
-
-
 def set_absence(judge: Judge, db: Session, actor: Actor, start: str, end: str) -> AbsenceSet:
     """An absence from ``start`` to ``end`` (dates or times in the game's zone, ``+48h``; no start: now;
     an end date without a time takes in that whole day); the deadline, if inside it, moves after it
@@ -157,7 +70,7 @@ def set_absence(judge: Judge, db: Session, actor: Actor, start: str, end: str) -
     if ends is not None:
         ends = inclusive_end(end, ends)
     if begins is None or ends is None or ends <= begins:
-        raise DomainError("bad_absence", "say when the absence starts and ends, like 2026-12-01 to 2026-12-07")
+        raise DomainError("bad_absence", "say SET ABSENCE 2026-12-01 TO 2026-12-07")
     if ends - begins > timedelta(days=MAX_ABSENCE_DAYS + granted_days(game, seat.power)) and not actor.is_gm:
         raise DomainError("absence_too_long", f"absences are at most {MAX_ABSENCE_DAYS} days")
     if not actor.is_gm:

@@ -28,7 +28,7 @@ from app.services.kernel.access import book_of, find_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
-from app.services.kernel.render import format_deadline
+from app.services.kernel.render import deadline_text
 from app.services.kernel.security import hash_password, new_token
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_master
@@ -146,8 +146,8 @@ def welcome_text(judge: Judge, db: Session, game: Game, seat: Player, name: str)
             lines.append(f"Your units: {', '.join(units) or 'none'}.")
         if centres is not None:
             lines.append(f"Your supply centres ({len(centres)}): {', '.join(centres) or 'none'}.")
-        lines.append(f"The current phase is {phase.code}; the deadline for its orders is "
-                     f"{format_deadline(game.deadline, zone)}.")
+        shown = deadline_text(game.deadline, game.grace_until, phase.deadline, zone)
+        lines.append(f"The current phase is {phase.code}; the deadline for its orders {shown.sentence}.")
         lines.append(f"Send STATUS for the orders your power has so far, HISTORY {game.name} for the results.")
     return "\n".join(lines) + "\n"
 

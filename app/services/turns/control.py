@@ -16,7 +16,7 @@ from app.db import queries
 from app.db.models import Game, Phase
 from app.db.statuses import RUNNING, GameStatus, PhaseStatus
 from app.services.errors import DomainError
-from app.services.kernel.access import require_gm
+from app.services.kernel.access import book_of, require_gm
 from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
@@ -24,6 +24,7 @@ from app.services.kernel.outcome import TurnOutcome
 from app.services.kernel.render import format_deadline
 from app.services.mailout.notify import mail_game
 from app.services.orders.submit import phase_variant_state, store_orders
+from app.services.results.ending import clear_ending, names_text
 from app.services.results.maps import phase_map
 from app.services.results.report import ResultsView
 from app.services.ruleset import engine as game_engine
@@ -32,7 +33,7 @@ from app.services.seats.absence import clear_of_absences
 from app.services.turns import snapshot
 from app.services.turns.adjudicate import adjudicate_open_phase, phase_orders
 from app.services.turns.process import process_turn
-from app.services.turns.publish import previous_centres, results_view
+from app.services.turns.publish import previous_owners, results_view
 
 __all__ = ["RolledBack", "RolledForward", "TurnPreview", "preview_turn", "process_now", "rollback", "rollforward"]
 
@@ -55,15 +56,28 @@ class RolledBack:
     deadline: datetime | None
     mails: int
     cleared: tuple[str, ...] = ()  # the phases whose orders were cleared, in order
+    withdrawn_draws: tuple[str, ...] = ()  # the powers (names) whose draw vote the rollback withdrew
+    withdrawn_concessions: tuple[str, ...] = ()  # the powers (names) whose concession it withdrew
+    reopened: bool = False  # the game had ended: it is in play again
 
 
-def _rollback_notice(game: Game, target: str, cleared: tuple[str, ...], restore: bool) -> str:
-    """What a rollback did to the orders, for everyone (issue 22.1)."""
+def _rollback_notice(game: Game, target: str, cleared: tuple[str, ...], restore: bool,
+                     votes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()), reopened: bool = False) -> str:
+    """What a rollback did to the orders and the votes, for everyone (issue 22.1, 28.16)."""
     phases = ", ".join(cleared)
     lines = [f"The master rolled game '{game.name}' back to {target}"
              f"{' with its orders' if restore else ''}."]
+    if reopened:
+        lines.append("The game had ended; it is in play again.")
     if cleared:
         lines.append(f"Cleared: every order given for {phases}.")
+    draws, concessions = votes
+    if draws:
+        lines.append(f"Withdrawn: the draw vote{'s' if len(draws) > 1 else ''} of {names_text(list(draws))}, "
+                     f"cast after {target} opened (SET DRAW to vote again).")
+    if concessions:
+        lines.append(f"Withdrawn: the concession{'s' if len(concessions) > 1 else ''} of "
+                     f"{names_text(list(concessions))}, made after {target} opened (SET CONCEDE to concede again).")
     if restore:
         lines.append(f"The orders of {target} stand again; send new ones to change them.")
     else:
@@ -103,7 +117,7 @@ def preview_turn(judge: Judge, db: Session, actor: Actor, game: Game) -> TurnPre
     phase, adjudication = adjudicate_open_phase(db, game)
     outcome = adjudication.outcome
     view = results_view(judge, game, phase, outcome.typed_results, outcome.typed_after, adjudication.nmr,
-                        phase.deadline or game.deadline, None, previous_centres(db, game))
+                        phase.deadline or game.deadline, None, previous_owners(db, game))
     view.preview = True
     picture = phase_map(db, game, phase.code, phase.state_before, outcome.results, kind="preview")
     db.flush()
@@ -142,13 +156,21 @@ def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: 
         queries.clear_orders(db, game.id, phase.code)
     queries.clear_orders(db, game.id, target.code)
     db.flush()
+    cast = {seat.id: (seat.draw, seat.concede) for seat in game.players}
     snapshot.restore(db, game, target, full=full)
+    book = book_of(judge, game)
+    draws = tuple(book.name(seat.power or "") for seat in game.players
+                  if cast.get(seat.id, (None, None))[0] is not None and seat.draw != cast[seat.id][0])
+    concessions = tuple(book.name(seat.power or "") for seat in game.players
+                        if cast.get(seat.id, (None, None))[1] is not None and seat.concede != cast[seat.id][1])
     if restore and target.orders_received:
         _restore_orders(db, game, target)
     target.status = PhaseStatus.OPEN
     game.phase = target.code
-    if game.status == GameStatus.FINISHED:
+    reopened = game.status == GameStatus.FINISHED
+    if reopened:
         game.status = GameStatus.ACTIVE
+        clear_ending(game)
     game.deadline = clear_of_absences(db, game, judge.now() + timedelta(hours=24))
     target.deadline = game.deadline
     game.grace_until = None
@@ -156,10 +178,10 @@ def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: 
     db.flush()
     audit(db, actor, game, "rollback", phase=target.code, restore=restore, full=full)
     mails = mail_game(db, judge, game, f"Diplomacy game {game.name} rolled back",
-                      _rollback_notice(game, target.code, cleared, restore)
+                      _rollback_notice(game, target.code, cleared, restore, (draws, concessions), reopened)
                       + f"\nNew deadline: {format_deadline(game.deadline)}.\n")
     return RolledBack(game=game.name, phase=target.code, restore=restore, deadline=game.deadline, mails=mails,
-                      cleared=cleared)
+                      cleared=cleared, withdrawn_draws=draws, withdrawn_concessions=concessions, reopened=reopened)
 
 
 def rollforward(judge: Judge, db: Session, actor: Actor, game: Game) -> RolledForward:

@@ -15,13 +15,15 @@ from sqlalchemy.orm import Session, joinedload
 from app.db import queries
 from app.db.models import Game, JudgeState, Phase
 from app.db.statuses import GameStatus, PhaseStatus, SeatStatus
+from app.services.kernel.access import book_of
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.mailout.notify import mail_game, mail_master, mail_seat
 from app.services.orders import submit as order_service
 from app.services.ruleset.options import options_of
+from app.services.ruleset.powers import full_stop
 from app.services.seats.absence import clear_of_absences
-from app.services.turns.disorder import announce_abandoned, announce_civil_disorder
+from app.services.turns.disorder import announce_abandoned
 from app.services.turns.map_turn import everyone_ready, late_powers
 from app.services.turns.process import process_turn
 
@@ -181,7 +183,7 @@ def process_first_due(db: Session, judge: Judge, candidates: deque[int], report:
         for seat in late:
             seat.status = SeatStatus.ABANDONED
         game.status, game.paused_reason = GameStatus.PAUSED, "waiting for a replacement"
-        names = ", ".join(s.power or "?" for s in late)
+        names = ", ".join(book_of(judge, game).name(s.power or "?") for s in late)
         mail_master(db, judge, game, *judge.templates.notice("waits_for_replacements", game=game.name, powers=names,
                                                              phase=phase.code))
         announce_abandoned(db, judge, game, late, f"was abandoned: no orders for {phase.code}; "
@@ -195,24 +197,16 @@ def process_first_due(db: Session, judge: Judge, candidates: deque[int], report:
             mail_seat(db, judge, seat, *judge.templates.notice(
                 "late_notice", game=game.name, phase=phase.code, missed=format_deadline(phase.deadline),
                 grace_ends=format_deadline(game.grace_until), dismiss=policy == "dismiss"), kind="late")
-        mail_master(db, judge, game, *judge.templates.notice(
-            "late_powers", game=game.name, phase=phase.code, powers=", ".join(s.power or "?" for s in late)),
-            kind="late")
+        names = ", ".join(book_of(judge, game).name(s.power or "?") for s in late)
+        mail_master(db, judge, game, *judge.templates.notice("late_powers", game=game.name, phase=phase.code,
+                                                             powers=full_stop(names)), kind="late")
         report.graced.append(game.name)
         return False
-    for seat in late:
-        if policy == "dismiss":
-            seat.status = SeatStatus.RESIGNED
-        elif policy == "cd":
-            seat.status = SeatStatus.CD
     judge.crash("tick:policy_applied")
+    # The turn counts each missed deadline and applies the NMR policy to it (turns/disorder.py
+    # apply_missed_deadlines), as it does when the GM processes the phase after its deadline.
     outcome = process_turn(db, judge, game)
     report.processed.append(game.name)
-    if policy == "dismiss":
-        announce_abandoned(db, judge, game, late, f"was abandoned: its player was dismissed, "
-                                                  f"no orders for {phase.code}")
-    elif policy == "cd":
-        announce_civil_disorder(db, judge, game, late, phase.code)
     return outcome.due_at_once
 
 

@@ -1,4 +1,12 @@
-"""Civil disorder and abandonment over the course of a game (issue 22.3).
+"""Civil disorder and abandonment over the course of a game (issue 22.3, 28.13).
+
+- A missed deadline is counted by the turn that processes the phase after its deadline, whoever
+  processes it (the scheduler at the deadline or at the end of the grace, or the GM's ``PROCESS``
+  during the grace period: njudge's PROCESS counts the miss too), and the game's NMR policy applies
+  to it there and then (``miss_consequence``, announced by ``announce_missed_deadlines``): ``cd`` (and ``excuse:N`` once no miss is left to
+  excuse) puts the power in civil disorder, ``dismiss`` dismisses its player; ``hold`` and ``wait``
+  change nothing but the count.  A miss is so either excused (``excuse:N``: the deadline moves, nothing
+  is processed) or counted with its consequence, never counted and left without one.
 
 - A power that goes to civil disorder, and a power abandoned (``takeover.is_vacant``: missed
   deadlines in a row, dismissed, or left waiting for a replacement) are announced to the GM, the
@@ -19,12 +27,13 @@ from app.db.models import Game, OrderRow, Phase, Player
 from app.db.statuses import SeatStatus
 from app.services.kernel.access import book_of
 from app.services.kernel.context import Judge
-from app.services.mailout.notify import mail_game
+from app.services.mailout.notify import mail_game, mail_seat
 from app.services.orders.submit import seat_statuses
 from app.services.ruleset.options import GameOptions, options_of
 from app.services.seats.takeover import abandon_after, announce_vacancy
 
-__all__ = ["AT_THE_BOARD", "announce_abandoned", "announce_civil_disorder", "due_at_once", "reached_abandonment"]
+__all__ = ["AT_THE_BOARD", "announce_abandoned", "announce_civil_disorder", "announce_missed_deadlines", "due_at_once",
+           "miss_consequence", "reached_abandonment", "tell_eliminated"]
 
 AT_THE_BOARD = (SeatStatus.ACTIVE, SeatStatus.ABSENT)  # a player who sends orders: the phase waits for him
 
@@ -42,6 +51,54 @@ def announce_civil_disorder(db: Session, judge: Judge, game: Game, seats: Sequen
               f"(units hold, retreats disband, builds are waived)\n"
               f"until {'its player orders' if len(names) == 1 else 'their players order'} again.  "
               f"After {misses} missed deadlines in a row a power is open for takeover.\n", kind="notice")
+
+
+def miss_consequence(seat: Player, options: GameOptions) -> SeatStatus | None:
+    """What the NMR policy makes of a power's missed deadline, just counted: civil disorder (``cd``, and
+    ``excuse:N`` once no miss is left to excuse), dismissal (``dismiss``), or nothing but the count
+    (``hold``, ``wait``; a power already in civil disorder or gone)."""
+    if seat.status not in AT_THE_BOARD:
+        return None
+    if options.nmr == "dismiss":
+        return SeatStatus.RESIGNED
+    if options.nmr == "cd" or options.nmr.startswith("excuse:"):
+        return SeatStatus.CD
+    return None
+
+
+def announce_missed_deadlines(db: Session, judge: Judge, game: Game, disordered: Sequence[Player],
+                              dismissed: Sequence[Player], abandoned: Sequence[Player], phase_code: str) -> None:
+    """The consequences of the turn of ``phase_code``'s missed deadlines, announced once each: a power
+    ``abandoned`` by its miss as abandoned (with the call for a replacement), never also as newly in
+    civil disorder "open for takeover after N" (issue 28.13); one gone to civil disorder as such; a
+    dismissed player's power as abandoned."""
+    left = {seat.id for seat in abandoned}
+    announce_civil_disorder(db, judge, game, [s for s in disordered if s.id not in left and s.status == SeatStatus.CD],
+                            phase_code)
+    announce_abandoned(db, judge, game, dismissed,
+                       f"was abandoned: its player was dismissed, no orders for {phase_code}")
+    misses = abandon_after(options_of(game))
+    in_row = f"{misses} deadlines in a row" if misses > 1 else f"the deadline of {phase_code}"
+    gone = {seat.id for seat in dismissed}
+    for seat in abandoned:
+        if seat.id in gone:
+            continue
+        why = f"was abandoned: no orders for {in_row}"
+        if seat.status == SeatStatus.CD:
+            why += " (its units are in civil disorder until a new player orders them)"
+        announce_abandoned(db, judge, game, [seat], why)
+
+
+def tell_eliminated(db: Session, judge: Judge, game: Game, seats: Sequence[Player], phase_code: str) -> None:
+    """Each power the turn of ``phase_code`` eliminated is told so (issue 28.20); it still gets the
+    results, as an observer does."""
+    book = book_of(judge, game)
+    for seat in seats:
+        name = book.name(seat.power or "")
+        mail_seat(db, judge, seat, f"Diplomacy game {game.name}: {name} eliminated",
+                  f"{name} has neither units nor supply centres left after {phase_code}:\n"
+                  f"it is out of game '{game.name}'.  You will still receive the results until the game\n"
+                  f"ends.  Thank you for playing.\n", kind="notice")
 
 
 def announce_abandoned(db: Session, judge: Judge, game: Game, seats: Sequence[Player], why: str, *,

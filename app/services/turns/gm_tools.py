@@ -22,7 +22,7 @@ from app.services.orders.submit import OrdersReceipt, seat_statuses, split_order
 from app.services.ruleset.kinds import ruleset_for
 from app.services.ruleset.options import options_of
 from app.services.turns.adjudicate import adjudicate_open_phase
-from app.services.turns.publish import previous_centres, render_results, results_view
+from app.services.turns.publish import previous_owners, render_results, results_view
 
 __all__ = ["ProcessPlan", "enter_orders", "plan_processing", "rollback_targets"]
 
@@ -61,7 +61,7 @@ def plan_processing(judge: Judge, db: Session, actor: Actor, game: Game) -> Proc
         _phase, adjudication = adjudicate_open_phase(db, game)
         outcome = adjudication.outcome
         view = results_view(judge, game, phase, outcome.typed_results, outcome.typed_after, adjudication.nmr,
-                            phase.deadline or game.deadline, None, previous_centres(db, game))
+                            phase.deadline or game.deadline, None, previous_owners(db, game))
         view.preview = True
         text = render_results(judge, view, "judge")[0]
         defaulted = [book.name(p) for p in adjudication.nmr]

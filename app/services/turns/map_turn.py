@@ -18,12 +18,11 @@ from app.db.statuses import GameStatus, SeatStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
 from app.services.orders.submit import seat_statuses
-from app.services.ruleset.options import options_of
+from app.services.results.ending import Ending, end_game
 from app.services.ruleset.phases import PhaseName
-from app.services.seats.player import check_standing_draw
-from app.services.seats.takeover import abandon_after
+from app.services.seats.votes import check_standing_votes
 from app.services.turns.adjudicate import adjudicate_open_phase
-from app.services.turns.disorder import announce_abandoned, due_at_once
+from app.services.turns.disorder import announce_missed_deadlines, due_at_once, tell_eliminated
 from app.services.turns.publish import publish_turn
 from app.services.turns.store import store_turn
 
@@ -52,11 +51,16 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
     mails = publish_turn(db, judge, game, phase, stored, adjudication.nmr, list(notes or []), crash, press,
                          adjudication.outcome)
     at_once = False
-    abandoned = [seat for seat in game.players if seat.id in stored.abandoned]
-    announce_abandoned(db, judge, game, abandoned,
-                       f"was abandoned: no orders for {abandon_after(options_of(game))} deadlines in a row")
-    if stored.next_phase:
-        check_standing_draw(judge, db, game)
+    def seats(ids: Sequence[int]) -> list[Player]:
+        return [seat for seat in game.players if seat.id in ids]
+
+    announce_missed_deadlines(db, judge, game, seats(stored.disordered), seats(stored.dismissed),
+                              seats(stored.abandoned), phase.code)
+    tell_eliminated(db, judge, game, seats(stored.eliminated), phase.code)
+    if stored.winner:  # how it ended, kept with the game and mailed to everyone (issue 28.20)
+        end_game(judge, db, game, Ending("solo", (stored.winner.upper(),), "board", phase.code, judge.now()), "judge")
+    elif stored.next_phase:
+        check_standing_votes(judge, db, game, phase.code)
     if stored.next_phase and game.status == GameStatus.ACTIVE:
         opened = queries.open_phase_of(db, game)  # the phase store_turn has just opened
         at_once = opened is not None and due_at_once(db, game, opened, judge.now(), stored.next_orders)

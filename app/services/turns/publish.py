@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -19,12 +19,12 @@ from app.services.results.maps import content_id, inline_map_html, phase_map
 from app.services.results.report import Names, ResultsView, build_results_view
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.options import options_of
-from app.services.ruleset.powers import PowerBook, full_stop
+from app.services.ruleset.powers import PowerBook
 from app.services.ruleset.stored import StoredResult, StoredState, stored_result, stored_state
 from app.services.turns.adjudicate import Adjudicated
 from app.services.turns.store import StoredTurn
 
-__all__ = ["previous_centres", "publish_turn", "render_results", "results_view"]
+__all__ = ["previous_centres", "previous_owners", "publish_turn", "render_results", "results_view"]
 
 
 def _centres_statement(before: bool) -> Any:
@@ -44,14 +44,20 @@ def _centres_statement(before: bool) -> Any:
 _CENTRES = {before: _centres_statement(before) for before in (False, True)}  # built once
 
 
-def previous_centres(db: Session, game: Game, before_seq: int | None = None) -> dict[str, int]:
-    """Centre counts at the end of the last adjustment phase processed before ``before_seq`` (for the
-    zine's change column); before the first one, the counts the game started with.  One statement
-    reads just those two positions (not every phase of the game, as a turn did before)."""
+def previous_owners(db: Session, game: Game, before_seq: int | None = None) -> dict[str, tuple[str, ...]]:
+    """Who owned which centres at the end of the last adjustment phase processed before
+    ``before_seq`` (the zine's change column and its "Changed hands", one baseline: issue 28.21);
+    before the first one, as the game started.  One statement reads just those two positions (not
+    every phase of the game, as a turn did before)."""
     params = {"game_id": game.id} if before_seq is None else {"game_id": game.id, "seq": before_seq}
     found = {which: state for which, state in db.execute(_CENTRES[before_seq is not None], params)}
     state = found.get(0) or found.get(1)
-    return stored_state(state).centre_counts() if state else {}
+    return {power: tuple(centres) for power, centres in stored_state(state).centres.items()} if state else {}
+
+
+def previous_centres(db: Session, game: Game, before_seq: int | None = None) -> dict[str, int]:
+    """The centre counts of ``previous_owners``."""
+    return {power: len(centres) for power, centres in previous_owners(db, game, before_seq).items()}
 
 
 def render_results(judge: Judge, view: ResultsView, layout: str) -> tuple[str, str | None]:
@@ -64,7 +70,7 @@ def render_results(judge: Judge, view: ResultsView, layout: str) -> tuple[str, s
 
 def results_view(judge: Judge, game: Game, phase: Phase, results: StoredResult, state_after: StoredState,
                  nmr: Sequence[str], deadline_at: datetime | None, next_deadline_at: datetime | None,
-                 centres_before: dict[str, int]) -> ResultsView:
+                 centres_before: Mapping[str, Sequence[str]]) -> ResultsView:
     """What the results templates print for ``phase`` (its stored position, and ``results`` with the
     position they leave: stored, or just adjudicated); hidden builds shown in their public form."""
     info = judge.variant_data(game.variant)
@@ -77,7 +83,8 @@ def results_view(judge: Judge, game: Game, phase: Phase, results: StoredResult, 
         book=PowerBook(info), names=Names(info),
         deadline_text=format_deadline(deadline_at, zone),
         next_deadline_text=format_deadline(next_deadline_at, zone),
-        nmr_powers=list(nmr), previous_centres=centres_before,
+        nmr_powers=list(nmr), previous_centres={power: len(centres) for power, centres in centres_before.items()},
+        previous_owners=centres_before,
         convoy_path=lambda source, target, fleets, by_sea: game_engine.convoy_path(variant, source, target, fleets,
                                                                                    by_sea),
     )
@@ -100,7 +107,7 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
     adjudication just stored, already read (None: read the stored phase again)."""
     book = PowerBook(judge.variant_data(game.variant))
     with db.no_autoflush:  # the phases before this one, which the turn does not change
-        centres_before = previous_centres(db, game, phase.seq)
+        centres_before = previous_owners(db, game, phase.seq)
     results = outcome.typed_results if outcome is not None else stored_result(phase.results)
     after = outcome.typed_after if outcome is not None else stored_state(phase.state_after)
     view = results_view(judge, game, phase, results, after, nmr, stored.deadline, stored.next_deadline, centres_before)
@@ -121,7 +128,4 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
     mails = mail_game(db, judge, game, f"Diplomacy results {game.name} {phase.code}", text, html=html,
                       kind="results", map_id=picture.id if picture else None)
     crash("turn:results_queued")
-    if stored.winner:
-        mail_game(db, judge, game, f"Diplomacy game {game.name} is over",
-                  f"Game '{game.name}' has been won by {full_stop(book.name(stored.winner))}  Congratulations!\n", kind="end")
-    return mails
+    return mails  # a winner: the end of the game is mailed by the turn (map_turn, results/ending.py)

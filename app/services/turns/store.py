@@ -23,7 +23,7 @@ from app.services.ruleset.stored import StoredState
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.adjudicate import Adjudication, orders_as_json, orders_as_text
-from app.services.turns.disorder import reached_abandonment
+from app.services.turns.disorder import miss_consequence, reached_abandonment
 from app.services.turns.snapshot import take_advance_orders, take_opening
 
 __all__ = ["StoredTurn", "eliminate", "open_next_phase", "store_turn"]
@@ -37,15 +37,22 @@ class StoredTurn:
     next_deadline: datetime | None
     winner: str | None
     abandoned: tuple[int, ...] = ()  # the seats this turn's miss abandoned (issue 22.3)
+    disordered: tuple[int, ...] = ()  # the seats this turn's miss put in civil disorder (issue 28.13)
+    dismissed: tuple[int, ...] = ()  # the seats whose player this turn's miss dismissed
+    eliminated: tuple[int, ...] = ()  # the seats this turn eliminated (issue 28.20)
     next_orders: tuple[OrderRow, ...] | None = None  # the next phase's orders as it opens (None: not known)
 
 
-def eliminate(game: Game, state_after: StoredState) -> None:
-    """Powers with neither units nor centres left are out."""
+def eliminate(game: Game, state_after: StoredState) -> list[int]:
+    """Powers with neither units nor centres left are out; the seats that just went out."""
     in_play = state_after.in_play()
+    out: list[int] = []
     for seat in game.players:
         if seat.role == SeatRole.PLAYER and seat.power and seat.power not in in_play:
+            if seat.status != SeatStatus.ELIMINATED:
+                out.append(seat.id)
             seat.status = SeatStatus.ELIMINATED
+    return out
 
 
 def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None, state_after: dict[str, Any],
@@ -93,19 +100,24 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     # power that had time left (issue 22.3).
     missed = phase.deadline is None or now >= phase.deadline
     abandoned: list[int] = []
+    consequences: dict[SeatStatus, list[int]] = {SeatStatus.CD: [], SeatStatus.RESIGNED: []}
     options = options_of(game)
     for seat in game.players:
         if seat.power in adjudication.nmr:
-            if missed:
+            if missed:  # counted, and the NMR policy applies (issue 28.13: njudge's PROCESS counts it too)
                 seat.misses += 1
                 seat.missed_in_row += 1
                 if reached_abandonment(seat, options):
                     abandoned.append(seat.id)
+                status = miss_consequence(seat, options)
+                if status is not None:
+                    seat.status = status
+                    consequences[status].append(seat.id)
         elif (seat.power or "").upper() in ordered and seat.missed_in_row:
             seat.missed_in_row = 0
         if seat.wait:  # (a seat left as it was is no work for the flush)
             seat.wait = False  # draw votes stand until withdrawn (issue 22.4)
-    eliminate(game, outcome.typed_after)
+    eliminated = eliminate(game, outcome.typed_after)
     crash("turn:seats_updated")
     next_code = outcome.next_phase
     with db.no_autoflush:  # the absences are audit rows, which a turn does not write: the turn is written once, later
@@ -115,4 +127,6 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     crash("turn:next_phase_opened")
     return StoredTurn(phase_code=phase.code, deadline=deadline, next_phase=next_code, next_deadline=next_at,
                       winner=outcome.winner, abandoned=tuple(abandoned),
+                      disordered=tuple(consequences[SeatStatus.CD]), dismissed=tuple(consequences[SeatStatus.RESIGNED]),
+                      eliminated=tuple(eliminated),
                       next_orders=None if opened is None else tuple(opened))
