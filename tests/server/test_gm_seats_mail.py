@@ -143,5 +143,7 @@ def test_the_mails_refusals_keep_their_words(started: Harness) -> None:
             "use PROCESS") in " ".join(h.last_reply("gm@example.com").split())
     h.send("gm@example.com", MASTER + "SET EARLY soon")
     assert "SET EARLY takes minutes (0 or more), or off" in h.last_reply("gm@example.com")
+    h.send(player("FRANCE"), signon("FRANCE") + "SET ABSENCE whenever")
+    assert "Error: say SET ABSENCE 2026-12-01 TO 2026-12-07" in h.last_reply(player("FRANCE"))
     h.send("watcher@example.org", "OBSERVE alpha watchpw\nBROADCAST\nhello\nENDPRESS")
     assert "(the GM may allow it: SET PRESS ... OBSERVERS)" in " ".join(h.last_reply("watcher@example.org").split())
