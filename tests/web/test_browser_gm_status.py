@@ -279,7 +279,7 @@ def test_the_gm_mails_one_player_from_the_game_page(chromium: object, served: Se
     page.wait_for_url(f"{base}/games/onep?done=mailed*")
     mails = [m for m in h.outbox(kind="press") if m.game_id == _game(h, "onep").id]
     assert [m.recipients for m in mails] == [[player("FRANCE")]]
-    assert "Message from Gm to France" in mails[0].body_text or "from GM to France" in mails[0].body_text
+    assert mails[0].body_text.startswith("Message from the GM to France in 'onep':")
     page.goto(f"{base}/games/onep?mail_dir=out#mail")
     assert page.locator("#mail tr", has_text="Diplomacy press onep").count() == 1
     assert any(what == "press" and detail.get("to") == "France" and "A Par - Bur" in str(detail.get("text"))
