@@ -63,7 +63,7 @@ class Player(Base):
     email: Mapped[str] = mapped_column(String(320), index=True)
     password_hash: Mapped[str] = mapped_column(String(200))
     status: Mapped[str] = mapped_column(String(16), default=SeatStatus.ACTIVE)
-    # active | absent | cd | abandoned | resigned | eliminated
+    # active | absent | cd | dummy | abandoned | resigned | eliminated
     reply_token: Mapped[str] = mapped_column(String(40), unique=True)
     preferences: Mapped[str] = mapped_column(Text, default="")  # power ids, as many as the variant has
     wait: Mapped[bool] = mapped_column(default=False)

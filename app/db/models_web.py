@@ -1,19 +1,19 @@
 """The tables of the web door: GM accounts, the games they are linked to, browser sessions and
 sign-in attempts (0002), the contests of adjudications that players mail in (0004), and the
-one-time codes mailed to prove an address (0007).  Like every table, created only by the Alembic
+one-time codes mailed to prove an address (0007), a game's co-GMs (i28gm_co_masters).  Like every table, created only by the Alembic
 migrations."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, UtcDateTime, utcnow
 from app.db.statuses import ContestStatus
 
-__all__ = ["Contest", "EmailCode", "GmAccount", "GmAccountGame", "SignInAttempt", "WebSession"]
+__all__ = ["CoMaster", "Contest", "EmailCode", "GmAccount", "GmAccountGame", "SignInAttempt", "WebSession"]
 
 
 class GmAccount(Base):
@@ -39,6 +39,21 @@ class GmAccountGame(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("gm_accounts.id", ondelete="CASCADE"), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     linked_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class CoMaster(Base):
+    """A co-GM of a game (njudge's PROMOTE, vDiplomacy's co-moderators): an address the game's
+    master added.  It runs the game from the dashboard once its account has proven the address by a
+    mailed code (``games.co_masters``); the master stays the game's master of record."""
+
+    __tablename__ = "co_masters"
+    __table_args__ = (UniqueConstraint("game_id", "email"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    email: Mapped[str] = mapped_column(String(320))  # stored lower-case
+    added_by: Mapped[str] = mapped_column(String(320))
+    added_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
 class WebSession(Base):

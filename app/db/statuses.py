@@ -45,6 +45,7 @@ class SeatStatus(StrEnum):
     ACTIVE = "active"
     ABSENT = "absent"
     CD = "cd"  # civil disorder: missed a deadline
+    DUMMY = "dummy"  # civil disorder by the GM's hand (DUMMY): its player may not act, until REVIVE
     ABANDONED = "abandoned"  # missed too many: waiting for a replacement
     RESIGNED = "resigned"
     ELIMINATED = "eliminated"  # no units and no centres left

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from app.mail.errors import CommandError
+from app.mail.refusals import refusal_text
 from app.mail.session import CommandRole, MailSession
 from app.services.errors import DomainError
 from app.services.kernel.text_clean import strip_invisible
@@ -178,7 +179,7 @@ def run_commands(ctx: MailSession, lines: Iterable[str]) -> int:
             ctx.require(found.command.role)
             found.command.process(ctx, found.args)
         except (CommandError, DomainError) as error:
-            ctx.add_note(f"Error: {error}")
+            ctx.add_note(f"Error: {refusal_text(error)}")
             found.command.refused(ctx, error)
             if ctx.stop_on_error:
                 _skip_rest(ctx, all_lines, number + 1, "the sign-on failed")

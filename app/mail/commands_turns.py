@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from app.mail.commands import CommandError, register
 from app.mail.commands_gm import MasterCommand
+from app.mail.refusals import refusal_text
 from app.mail.session import MailSession
 from app.services.errors import DomainError
 from app.services.mailout.notify import mail_master
@@ -28,7 +29,7 @@ class Process(MasterCommand):
         try:
             outcome = turn_control.process_now(ctx.judge, ctx.db, ctx.actor(), game, expected)
         except DomainError as error:
-            raise CommandError(str(error)) from error
+            raise CommandError(refusal_text(error)) from error
         ctx.add_note(f"Processed {outcome.phase}; results sent ({outcome.mails} mails)."
                      + (f" Next phase {outcome.next_phase}." if outcome.next_phase else " The game is over."))
 
@@ -44,7 +45,7 @@ class Preview(MasterCommand):
         try:
             preview = turn_control.preview_turn(ctx.judge, ctx.db, ctx.actor(), game)
         except DomainError as error:
-            raise CommandError(str(error)) from error
+            raise CommandError(refusal_text(error)) from error
         text, _html = render_results(ctx.judge, preview.view, options_of(game).layout)
         mail_master(ctx.db, ctx.judge, game, f"Diplomacy preview {game.name} {preview.phase}", text, kind="preview",
                     map_id=preview.map_id)
@@ -67,7 +68,7 @@ class Rollback(MasterCommand):
             done = turn_control.rollback(ctx.judge, ctx.db, ctx.actor(), game, words[0] if words else None, restore,
                                          full=full)
         except DomainError as error:
-            raise CommandError(str(error)) from error
+            raise CommandError(refusal_text(error)) from error
         ctx.add_note(f"Rolled back to {done.phase}{' (FULL)' if full else ''}.")
         if done.cleared:
             ctx.add_note(f"Orders cleared for {', '.join(done.cleared)}.")
@@ -83,5 +84,5 @@ class Rollforward(MasterCommand):
         try:
             done = turn_control.rollforward(ctx.judge, ctx.db, ctx.actor(), game)
         except DomainError as error:
-            raise CommandError(str(error)) from error
+            raise CommandError(refusal_text(error)) from error
         ctx.add_note(f"Rolled forward to {done.phase}.")

@@ -11,6 +11,7 @@ from typing import TypeVar
 from app.dod3.exact import format_number
 from app.dod3.variant import SHORT_NAMES
 from app.mail.commands import Command, CommandError
+from app.mail.refusals import refusal_text
 from app.mail.session import MailSession
 from app.services.dod3.store import ROLE
 from app.services.errors import DomainError
@@ -47,7 +48,7 @@ def refused(call: Callable[[], T]) -> T:
     try:
         return call()
     except DomainError as error:
-        raise CommandError(error.message) from error
+        raise CommandError(refusal_text(error)) from error
 
 
 class Dod3Command(Command):

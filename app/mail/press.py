@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.mail.errors import CommandError
+from app.mail.refusals import refusal_text
 from app.mail.session import MailSession
 from app.services.games.press import PressPlan, PressRequest, plan_press, send_press
 
@@ -51,7 +52,7 @@ class RefusedPress:
 def refuse_press(ctx: MailSession, error: Exception) -> None:
     """A PRESS or BROADCAST line was refused: its text up to ENDPRESS is consumed and dropped."""
     if ctx.collector is None:
-        ctx.collector = RefusedPress(str(error))
+        ctx.collector = RefusedPress(refusal_text(error))
 
 
 def parse_press(options: str, *, broadcast: bool) -> PressRequest | None:

@@ -8,7 +8,7 @@ from app.services.readmodels.game_status import GameOverview, PowerLine
 
 __all__ = ["render_overview", "seat_status"]
 
-_SEAT_WORDS: dict[str, str] = {SeatStatus.CD: "civil disorder"}
+_SEAT_WORDS: dict[str, str] = {SeatStatus.CD: "civil disorder", SeatStatus.DUMMY: "civil disorder (DUMMY)"}
 
 
 def seat_status(code: str) -> str:

@@ -16,6 +16,7 @@ from app.db import queries
 from app.db.models import Game, Phase, Player
 from app.db.statuses import RUNNING, SeatRole
 from app.mail.errors import CommandError
+from app.mail.refusals import refusal_text
 from app.mail.render_acks import advance_view, retreat_line
 from app.mail.render_orders import too_many_warning
 from app.services.errors import DomainError
@@ -285,7 +286,7 @@ class MailSession:
         try:
             self.open_phase()
         except (CommandError, DomainError) as error:
-            item.notes.append(f"Error: {error}")
+            item.notes.append(f"Error: {refusal_text(error)}")
             return
         target = self.target_phase or ""  # "" means the phase open when the orders are stored
         if self.pending is None or self.pending.power != power or self.pending.phase != target:
@@ -308,7 +309,7 @@ class MailSession:
                                                   [part for _, part in pending.items], pending.phase or None)
         except DomainError as error:  # e.g. the game ended earlier in this very mail (a draw, a concession)
             for item, _ in pending.items:
-                item.notes.append(f"Error: {error}")
+                item.notes.append(f"Error: {refusal_text(error)}")
             return
         if receipt.advance:
             self.orders_accepted += len(pending.items)
@@ -356,7 +357,7 @@ class MailSession:
             try:
                 collector.finish(self)
             except (CommandError, DomainError) as error:
-                self.add_note(f"Error: {error}")
+                self.add_note(f"Error: {refusal_text(error)}")
 
     # -- the reply ------------------------------------------------------------------------------
     def _seat_of(self, game: Game, power: str) -> Player | None:

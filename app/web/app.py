@@ -28,12 +28,14 @@ from app.web import (
     routes_override,
     routes_pages,
     routes_public,
+    routes_settings,
     routes_turns,
 )
 from app.web.config import ANON_CSRF_COOKIE, WebConfig
 from app.web.deps import SignInRequired, csrf_protect
 from app.web.errors import refusal_status
 from app.web.openapi_doc import CSRF_HEADER, describe_api
+from app.web.refusals import web_refusal
 from app.web.routes_mailbox import InboxWriter
 from app.web.templating import Pages
 
@@ -90,7 +92,8 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
     guarded = [Depends(csrf_protect)]
     for router in (routes_auth.router, routes_admin.router, routes_gm_game.router, routes_turns.router, routes_dod3.router,
                    routes_pages.router, routes_override.router, routes_maps.router, routes_public.router,
-                   routes_api.router, routes_api_tools.router, routes_mailbox.router, routes_ending.router):
+                   routes_api.router, routes_api_tools.router, routes_mailbox.router, routes_ending.router,
+                   routes_settings.router):
         app.include_router(router, dependencies=guarded)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
 
@@ -125,8 +128,9 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
         """A use case refused (app/web/errors.py: the status); the request's writes rolled back."""
         status = refusal_status(request.method, exc.code)
         if _is_api(request):
-            return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=status)
-        return _error_page(request, status, exc.message)
+            body = {"detail": exc.message, "code": exc.code, **({"values": exc.values} if exc.values else {})}
+            return JSONResponse(body, status_code=status)
+        return _error_page(request, status, web_refusal(exc).text)
 
     @app.middleware("http")
     async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:

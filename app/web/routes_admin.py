@@ -1,9 +1,10 @@
-"""Administration forms: create a game, deadlines, pause and resume, replace a player,
+"""Administration forms: create a game, pause and resume, replace a player,
 resend a mail, set a quarantined mail aside.  Each form calls one use case and redirects back."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, Request
@@ -11,13 +12,16 @@ from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 from starlette.datastructures import FormData
 
+from app.db import queries
 from app.services.errors import DomainError
 from app.services.games import gm
-from app.services.games.gm_accounts import GmPrincipal
+from app.services.games.gm_accounts import GmPrincipal, gm_actor
 from app.services.games.gm_admin import create_linked_game, invite_player, resend_mail, set_aside_quarantined
 from app.services.games.settings import DOD3_GROUPINGS, change_settings, default_settings
+from app.services.kernel.access import not_gm
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import savepoint
 from app.services.readmodels.forming import create_linked_dod3_game
 from app.services.ruleset.catalogue import offered_variants
 from app.web.deps import Db, JudgeDep, PageGame, PageGm, PostedForm, game_row
@@ -92,7 +96,7 @@ def create(request: Request, judge: JudgeDep, db: Db, principal: PageGm, form: P
     except Exception:
         return _new_game_page(request, 400, "Unknown time zone: use a name like Europe/Paris or UTC.", values)
     try:
-        with db.begin_nested():  # a refusal anywhere undoes the whole creation (settings, rule option)...
+        with savepoint(db):  # a refusal anywhere undoes the whole creation (settings, rule option)...
             target = _create_game(judge, db, principal, form)
     except DomainError as error:  # ...and, on purpose, the form comes back filled in with the reason
         return _new_game_page(request, 400, error.message, values)
@@ -111,12 +115,26 @@ def resume(name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
     return _back(name, "resumed")
 
 
-@router.post("/games/{name}/deadline")
-def deadline(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
-    words = _text(form, "when").split()
-    confirm = bool(words) and words[-1].upper() == "CONFIRM"  # a deadline inside an absence (issue 22.2)
-    gm.set_deadline(judge, db, actor, " ".join(words[:-1] if confirm else words), confirm=confirm)
-    return _back(name, "deadline")
+@router.post("/games/pause")
+def pause_several(judge: JudgeDep, db: Db, principal: PageGm, form: PostedForm) -> Response:
+    """Pause (``action=pause``) or resume (``action=resume``) every game ticked on the overview (a
+    holiday), each as its own PAUSE or RESUME; a game that cannot be is named in the answer."""
+    resume = _text(form, "action") == "resume"
+    done, refused = [], []
+    for name in dict.fromkeys(str(value) for value in form.getlist("game")):
+        game = queries.game_by_name(db, name)
+        try:
+            if game is None:
+                raise not_gm(name)
+            actor = gm_actor(db, principal, game)
+            with savepoint(db):
+                (gm.resume if resume else gm.pause)(judge, db, actor)
+            done.append(name)
+        except DomainError as error:  # on purpose: the others go on; the overview names it
+            refused.append(f"{name} ({error.message})")
+    note = f"{'resumed' if resume else 'paused'} {', '.join(done) or 'no game'}"
+    note += f"; not {'resumed' if resume else 'paused'}: {'; '.join(refused)}" if refused else ""
+    return RedirectResponse(f"/?done={quote(note)}", status_code=303)
 
 
 @router.post("/games/{name}/replace")

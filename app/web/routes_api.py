@@ -39,7 +39,7 @@ def api_session(principal: ApiGm) -> SessionInfo:
 @router.get("/games", response_model=list[GameSummary], summary="The games of the signed-in GM")
 def api_games(judge: JudgeDep, db: Db, principal: ApiGm) -> list[GameSummary]:
     actor = Actor(principal.email, Role.KEEPER if principal.keeper else Role.GM)
-    return list(list_games(judge, db, actor))
+    return list(list_games(judge, db, actor, co_games=principal.proven))
 
 
 @router.get("/games/{name}", response_model=GameDetail, summary="One game: powers, current orders, mail log, press, phases")

@@ -11,8 +11,9 @@ from starlette.datastructures import FormData
 
 from app.services.dod3 import setup as dod3_setup
 from app.services.games import gm, lobby
+from app.services.games.dummy import dummy, revive
 from app.services.games.press import PressRequest, plan_press, send_press
-from app.services.games.settings import PHASE_KINDS, SettingsChange, change_settings
+from app.services.games.settings import PHASE_KINDS, SettingsChange
 from app.services.readmodels.forming import assign_power
 from app.services.ruleset.kinds import ruleset_for
 from app.web.deps import Db, JudgeDep, PageGame, PostedForm, game_row
@@ -22,7 +23,7 @@ __all__ = ["router", "settings_change"]
 
 router = APIRouter(include_in_schema=False)
 
-_OPTION_FIELDS = ("nmr", "takeover", "press", "orders", "early", "timezone", "reminder_hours")
+_OPTION_FIELDS = ("nmr", "takeover", "press", "orders", "early", "timezone", "reminder_hours", "layout")
 _TIMING_KEYS = ("next_hours", "grace_hours", "at", "days")
 
 
@@ -34,7 +35,9 @@ def settings_change(form: FormData) -> SettingsChange:
               if f"{kind}_{key}" in form]
     if form_text(form, "grace_hours"):
         timing += [(kind, "grace_hours", form_text(form, "grace_hours")) for kind in PHASE_KINDS]
-    return SettingsChange(**options, timing=tuple(timing))
+    observers = (form_text(form, "observer_press") == "yes") if "observer_press_shown" in form else None
+    rule = (form_text(form, "rule_option"), form_text(form, "rule_value")) if form_text(form, "rule_option") else None
+    return SettingsChange(**options, timing=tuple(timing), observer_press=observers, rule=rule)
 
 
 def _done(name: str, note: str, anchor: str = "admin") -> Response:
@@ -70,12 +73,6 @@ def dod3_seat(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedF
     return _done(name, "seated", "forming")
 
 
-@router.post("/games/{name}/settings")
-def settings(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
-    change_settings(judge, db, actor, settings_change(form), game_row(db, name))
-    return _done(name, "settings", "settings")
-
-
 @router.post("/games/{name}/eject")
 def eject(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
     who = form_text(form, "who")
@@ -109,3 +106,26 @@ def broadcast(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedF
     body = form_text(form, "text", strip=False)
     send_press(judge, db, actor, plan_press(judge, db, actor, PressRequest(broadcast=True)), body)
     return _done(name, "broadcast")
+
+
+@router.post("/games/{name}/press")
+def press_to_one(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
+    """The GM's press to one power (``PRESS TO power`` from the master): mailed to its player now
+    (postal press: with the next results); in the mail log and the audit (issue 28.6)."""
+    power = form_text(form, "power")
+    if not power:
+        raise HTTPException(status_code=400, detail="Choose the power to write to.")
+    plan = plan_press(judge, db, actor, PressRequest(broadcast=False, powers=power))
+    sent = send_press(judge, db, actor, plan, form_text(form, "text", strip=False))
+    return _done(name, "kept for the next results" if sent.postal else f"mailed to {', '.join(sent.to_names)}")
+
+
+@router.post("/games/{name}/dummy")
+def dummy_power(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
+    """``DUMMY power`` (civil disorder now) or, with ``action=revive``, ``REVIVE power`` (issue 28.7)."""
+    power = form_text(form, "power")
+    if form_text(form, "action") == "revive":
+        done = revive(judge, db, actor, power)
+        return _done(name, f"{done.power_name} given back to {done.address}", "players")
+    done = dummy(judge, db, actor, power)
+    return _done(name, f"{done.power_name} in civil disorder", "players")

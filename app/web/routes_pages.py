@@ -45,9 +45,10 @@ router = APIRouter(include_in_schema=False)
 @router.get("/")
 def overview(request: Request, judge: JudgeDep, db: Db, principal: PageGm) -> Response:
     actor = Actor(principal.email, Role.KEEPER if principal.keeper else Role.GM)
-    games = list_games(judge, db, actor)
+    games = list_games(judge, db, actor, co_games=principal.proven)
     mailbox = judge.settings.mail_mode == "embedded" and getattr(request.app.state, "inbox_writer", None) is not None
-    return pages(request).render(request, "overview.html.j2", title="Your games", games=games, mailbox=mailbox)
+    return pages(request).render(request, "overview.html.j2", title="Your games", games=games, mailbox=mailbox,
+                                 done=request.query_params.get("done", ""))
 
 
 @router.get("/games/{name}")
@@ -68,6 +69,7 @@ def game_page(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageG
                                  seats=seat_board(judge, db, actor, name),
                                  dod3=_dod3_status(judge, db, actor, detail.summary.variant),
                                  settings=settings_of(game) if map_game and game is not None else None,
+                                 map_game=map_game,
                                  nmr_policies=NMR_POLICIES)
 
 

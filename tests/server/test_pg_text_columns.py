@@ -144,6 +144,7 @@ BOUNDED = {
     "email_codes.client": "cut to 100 at the door (gm_signup.request_code)",
     "contests.phase": "the code of a processed phase", "contests.power": _POWER, "contests.address": _ADDRESS,
     "contests.status": _JUDGES, "contests.answered_by": _ADDRESS,
+    "co_masters.email": _ADDRESS + " (check_player_address)", "co_masters.added_by": _ADDRESS,
 }
 
 

@@ -223,5 +223,7 @@ def test_a_deadline_in_the_past_is_refused_and_nobody_is_mailed(fresh: World) ->
     for when in ("2020-01-01 10:00", "+0m"):
         response = _post(client, "/games/alpha/deadline", {"when": when})
         assert response.status_code == 400, when  # type: ignore[attr-defined]
-        assert "is not in the future" in response.text and "PROCESS" in response.text  # type: ignore[attr-defined]
+        assert "is not in the future" in response.text  # type: ignore[attr-defined]
+        # the web's own words (issue 27.2): the Process now button, never the mail's "use PROCESS"
+        assert "Process now</button>" in response.text and "PROCESS" not in response.text  # type: ignore[attr-defined]
     assert len(fresh.harness.outbox()) == before

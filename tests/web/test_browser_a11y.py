@@ -50,8 +50,8 @@ def test_every_page_passes_axe_wcag21_aa(chromium: object, base_url: str, size: 
         page.goto(f"{base_url}{path}")
         found[path] = _violations(page)
     _sign_in(page, base_url)
-    for path in ("/", "/games/alpha", "/games/alpha/phases/S1901M", "/games/alpha/process",
-                 "/games/alpha?mail_dir=out&mail_page=2", "/games/new"):
+    for path in ("/", "/games/alpha", "/games/alpha/settings", "/games/alpha/audit", "/games/alpha/phases/S1901M",
+                 "/games/alpha/process", "/games/alpha?mail_dir=out&mail_page=2", "/games/new"):
         page.goto(f"{base_url}{path}")
         found[path] = _violations(page)
     page.goto(f"{base_url}/games/alpha/phases/S1901M")

@@ -182,7 +182,8 @@ def test_the_game_settings_after_creation_and_the_gm_tools(fresh: World) -> None
         assert game is not None
         s = game.settings
         assert s["postal_press"] is True and s["nmr"] == "hold" and s["takeover"] == "open"
-        assert s["orders"] == "whole_set" and s["early"] is False and s["notes"] == ["Italy has a new player."]
+        assert s["orders"] == "whole_set" and s["early"] is False and s["notes"][0] == "Italy has a new player."
+        assert s["notes"][1].startswith("The master changed the settings: NMR policy cd -> hold;")  # issue 28.1
         assert s["timing"]["movement"] == {"grace_hours": 6.0, "next_hours": 72.0}
         assert s["timing"]["retreat"] == {"grace_hours": 6.0, "at": "20:00"}
         assert s["timing"]["adjustment"] == {"grace_hours": 6.0, "days": "-MTWTF-"}

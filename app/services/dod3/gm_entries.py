@@ -89,8 +89,8 @@ def change_number(judge: Judge, db: Session, actor: Actor, power: str, field: Po
     detail: dict[str, Any] = {"power": code, "value": to_json_number(entry.value), "relative": entry.relative}
     if game.status == GameStatus.FORMING:
         if field not in SETUP_FIELDS:
-            raise DomainError("setup_field", f"before the start only PE, MONEY, CREDIT, BIDPOINTS and OBJECTIVES "
-                                             f"are set (not DOD3 {field.name})")
+            raise DomainError("setup_field", f"before the start only PE, money, credit, bid points and objectives "
+                                             f"are set (not {field.name.lower()})", field=field.name)
         cfg = cfg_of(game)
         item = next(i for i in cfg["setup"]["powers"] if i["power"] == code)
         old = Fraction(str(item.get(field.value, 0)))
@@ -176,7 +176,7 @@ def record_effect(judge: Judge, db: Session, actor: Actor, power: str | None, te
             raise DomainError("no_option", f"{name(code)} has played no option this turn")
         index = matches[-1]
     if not text.strip():
-        raise DomainError("usage", "usage: DOD3 EFFECT [<power>] <text>")
+        raise DomainError("usage", "say what the option's effect is", usage="effect")
     play = plays[index]
     plays[index] = replace(play, effects=(play.effects + " " if play.effects else "") + text.strip())
     after = replace(state, political=replace(political, plays=tuple(plays)))
@@ -193,7 +193,7 @@ class Recorded:
 def record_text(judge: Judge, db: Session, actor: Actor, text: str) -> Recorded:
     """``DOD3 RECORD <text>``: military affairs, production, conquest... for the report."""
     if not text.strip():
-        raise DomainError("usage", "usage: DOD3 RECORD <text>")
+        raise DomainError("usage", "say what to record", usage="record")
     game, phase, state = _running(db, actor)
     _store(db, game, phase, actor, state.note(f"GM: {text.strip()}"), "RECORD", text=text)
     return Recorded(text.strip())
@@ -205,7 +205,7 @@ def record_weather_result(judge: Judge, db: Session, actor: Actor, text: str) ->
     if step_of(phase.code) != "B":
         raise DomainError("wrong_step", f"the weather is entered in step B; this is {phase.code}")
     if not text.strip():
-        raise DomainError("usage", "usage: DOD3 WEATHER <result>")
+        raise DomainError("usage", "say what the weather is", usage="weather")
     try:
         bump_version(db, game)
     except ProcessError as error:

@@ -34,7 +34,7 @@ def own_power(db: Session, actor: Actor, power: str) -> tuple[Game, str]:
     code = power_code(power)
     seat = seat_of(db, game, actor.power) if actor.power else None
     if seat is None or seat.role != ROLE:
-        raise DomainError("not_signed_on", "sign on as one of your powers first (SIGNON <power>@<game> <password>)")
+        raise DomainError("not_signed_on", "sign on as one of your powers first", dod3=True)
     setup = setup_of(game)
     try:
         same = setup.player_of(seat.power or "") == setup.player_of(code)

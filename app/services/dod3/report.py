@@ -24,7 +24,7 @@ from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 
 from .mailing import Line, Opened, deadline_text, mail_all, powers_of, visible
-from .store import cfg_of, current_state, game_for, gm_game_for, last_phase, save_cfg, setup_of, step_of
+from .store import cfg_of, current_state, game_for, gm_game_for, last_phase, name, save_cfg, setup_of, step_of
 
 __all__ = ["StatusView", "TallyOutcome", "mail_turn_report", "render_report", "show_status", "show_tally",
            "tally_view"]
@@ -97,6 +97,26 @@ def _state_for_status(db: Session, game: Game) -> tuple[GameState, Phase | None]
     return new_game(setup_of(game)), None  # before the start: the set-up as the game will begin
 
 
+def _open_step_text(game: Game, state: GameState, code: str) -> str:
+    """The NEXT block of a status report (issue 28.11): the open step, what it waits for and its
+    deadline, as the step's notice said it when it opened (``steps.run_on``)."""
+    step = step_of(code)
+    by = f"by {deadline_text(game, game.deadline)}."
+    if step == "A":
+        return f"{code}, {state.turn_label}, step A: initiative bids (BID <power> <points> [OPTIONS <n>]) {by}"
+    if step == "AM":
+        return f"{code}: Democrat move-downs (MOVEDOWN <power> BELOW <power> or STAY <power>) {by}"
+    if step == "B":
+        return f"{code}, {state.turn_label}, step B: the GM enters the weather (DOD3 WEATHER <result>) {by}"
+    if step.startswith("C"):
+        power = state.political.current_power if state.political is not None else None
+        who = f"{name(power)} to name its option (OPTION {power} <option> [MINOR <minor>], or PASS {power})" \
+            if power else "the options played"
+        return f"{code}, {state.turn_label}, political affairs: {who} {by}"
+    return (f"{code}, {state.turn_label}, steps E-I: the GM enters military affairs, production, US entry, "
+            f"conquest and objectives {by}")
+
+
 def show_status(judge: Judge, db: Session, actor: Actor) -> StatusView:
     """``DOD3 STATUS``: the GM sees every number (before the start: the set-up; after the end:
     the final state); a player sees the public numbers and his own powers' hidden ones."""
@@ -107,9 +127,10 @@ def show_status(judge: Judge, db: Session, actor: Actor) -> StatusView:
     dice = cfg_of(game).get("dice") or {}
     own = frozenset() if actor.is_gm else powers_of(game, _seat_email(db, game, actor))
     rolls = [Roll.from_dict(r) for r in dice.get("rolls", [])] if dice.get("turn") == turn_key(state.turn) else []
-    view = turn_report_view(game.name, state, rolls, commitment=state.dice_commitment, gm=actor.is_gm, reveal=own,
-                            tally=tally_view(game, state) if state.ended else None)
     is_open = phase is not None and phase.status == PhaseStatus.OPEN
+    view = turn_report_view(game.name, state, rolls, commitment=state.dice_commitment, gm=actor.is_gm, reveal=own,
+                            tally=tally_view(game, state) if state.ended else None,
+                            next_text=_open_step_text(game, state, phase.code) if is_open and phase else "")
     bids_in: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
     mine: tuple[tuple[str, int, int], ...] = ()

@@ -161,8 +161,7 @@ def start_game(judge: Judge, db: Session, actor: Actor) -> Started:
     setup = setup_of(game)
     missing = [power for _, powers in setup.players for power in powers if seat_of(db, game, power) is None]
     if missing:
-        raise DomainError("seats_missing", f"no player yet for {', '.join(missing)} "
-                                           "(DOD3 SEAT <player> <address> <password>)")
+        raise DomainError("seats_missing", f"no player yet for {', '.join(missing)}", missing=", ".join(missing))
     game.status = GameStatus.ACTIVE
     state = ensure_dice(game, new_game(setup))
     events: list[Line] = []

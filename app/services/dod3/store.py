@@ -98,8 +98,8 @@ def is_dod3(game: Game | None) -> bool:
 def cfg_of(game: Game) -> dict[str, Any]:
     cfg = copy.deepcopy(dict((game.settings or {}).get("dod3") or {}))  # a change must be a new value
     if "setup" not in cfg:
-        raise DomainError("dod3_no_setup", f"game '{game.name}' has no Days of Decision III set-up "
-                                           "(create it with DOD3 CREATE)")
+        raise DomainError("dod3_no_setup", f"game '{game.name}' has no Days of Decision III set-up",
+                          game=game.name)
     return cfg
 
 

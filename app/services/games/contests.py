@@ -73,11 +73,11 @@ def contest_phase(judge: Judge, db: Session, actor: Actor, phase_code: str, text
     seat = power_seat(db, actor)
     game = actor_game(db, actor)
     if not phase_code.strip():
-        raise DomainError("no_phase", "say which phase you contest: CONTEST <phase> <what is wrong>")
+        raise DomainError("no_phase", "say which phase you contest", contest=True)
     phase = _processed_phase(db, game, phase_code)
     body = text.strip()
     if not body:
-        raise DomainError("no_text", "say what you contest: CONTEST <phase> <what is wrong>")
+        raise DomainError("no_text", "say what you contest", contest=True)
     if len(body) > MAX_TEXT:
         raise DomainError("too_long", f"a contest is at most {MAX_TEXT} characters")
     power = str(seat.power)

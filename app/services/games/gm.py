@@ -13,6 +13,7 @@ from app.db import queries
 from app.db.models import Game
 from app.db.statuses import RUNNING, GameStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
+from app.services.games.setting_notice import OPTION_LABELS, option_shown, record_change, timing_label, timing_shown
 from app.services.kernel.access import book_of, gm_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
@@ -80,8 +81,8 @@ def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm:
         raise DomainError("bad_deadline", "say the deadline as 2026-12-01 20:00, or +48h")
     if deadline <= now:  # every power would be late at once, or defaulted without grace (issue 21.4)
         raise DomainError("deadline_in_past",
-                          f"deadline not changed: {format_deadline(deadline, zone)} is not in the future; "
-                          "to adjudicate the phase now, use PROCESS")
+                          f"deadline not changed: {format_deadline(deadline, zone)} is not in the future",
+                          deadline=format_deadline(deadline, zone))
     if deadline > now + timedelta(days=judge.settings.max_extension_days):
         raise DomainError("deadline_too_far",
                           f"deadlines can be at most {judge.settings.max_extension_days} days ahead")
@@ -90,18 +91,18 @@ def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm:
         book = book_of(judge, game)
         who = "; ".join(f"{book.name(a.power)} is absent from {format_deadline(a.start, zone)} "
                         f"to {end_text(a.end, zone)}" for a in absent)
+        first = format_deadline(clear_of_absences(db, game, deadline), zone)
         raise DomainError("deadline_in_absence",
-                          f"deadline not changed: {who}.  The first time after that absence is "
-                          f"{format_deadline(clear_of_absences(db, game, deadline), zone)}; to set "
-                          f"{format_deadline(deadline, zone)} all the same, add CONFIRM")
+                          f"deadline not changed: {who}.  The first time after that absence is {first}",
+                          absent=who, first_free=first, deadline=format_deadline(deadline, zone))
     game.deadline = deadline
     game.grace_until = None
     phase = queries.open_phase(db, game.id)
     if phase is not None:
         phase.deadline = deadline
     audit(db, actor, game, "set_deadline", deadline=deadline.isoformat())
-    mail_game(db, judge, game, f"Diplomacy deadline changed {game.name}",
-              f"The deadline for {game.phase} in '{game.name}' is now {format_deadline(deadline)}.\n")
+    mail_game(db, judge, game, *judge.templates.notice("deadline_changed", game=game.name, phase=game.phase,
+                                                       deadline=format_deadline(deadline)))
     return deadline
 
 
@@ -126,6 +127,7 @@ def set_timing(judge: Judge, db: Session, actor: Actor, kind: str, key: TimingKe
     if kind != "all" and kind not in PHASE_KINDS:
         raise DomainError("bad_phase_kind", f"the phase kind is one of {', '.join(PHASE_KINDS)}")
     kinds = PHASE_KINDS if kind == "all" else (kind,)
+    before = options_of(game).timings
     settings = dict(game.settings)
     timing = dict(settings.get("timing") or {})
     for k in kinds:
@@ -135,7 +137,12 @@ def set_timing(judge: Judge, db: Session, actor: Actor, kind: str, key: TimingKe
     settings["timing"] = timing
     check_settings(settings)
     game.settings = settings
-    audit(db, actor, game, "set_timing", kind=kind, key=key, value=value)
+    changes = [(timing_label(k, key), timing_shown(key, getattr(before[k], key)), timing_shown(key, value))
+               for k in kinds]
+    changes = [change for change in changes if change[1] != change[2]]
+    audit(db, actor, game, "set_timing", kind=kind, key=key, value=value, changes=changes)
+    for what, old, new in changes:
+        record_change(db, game, what, old, new)
     return TimingSet(kinds, key, value)
 
 
@@ -153,8 +160,12 @@ def set_rule(judge: Judge, db: Session, actor: Actor, option: str, value: Any) -
         game_engine.with_game_rules(load_variant(game.variant), rules)
     except (ValueError, LookupError) as error:
         raise DomainError("bad_rule", f"rule not changed: {error}") from error
+    old = (game.settings or {}).get("rules", {}).get(name)
     game.settings = {**(game.settings or {}), "rules": rules}
-    audit(db, actor, game, "set_rule", option=name, value=value)
+    change = (f"rule {name}", "default" if old is None else str(old), "default" if value is None else str(value))
+    audit(db, actor, game, "set_rule", option=name, value=value,
+          changes=[change] if change[1] != change[2] else [])
+    record_change(db, game, *change)
     return rules.get(name)
 
 
@@ -169,9 +180,11 @@ def _early_value(value: str, settings: dict[str, Any]) -> str:
     try:
         minutes = float(value.removesuffix("m").removesuffix("min").strip())
     except ValueError as error:
-        raise DomainError("bad_option", "SET EARLY takes minutes (0 or more), or off") from error
+        raise DomainError("bad_option", "early processing takes minutes (0 or more), or off",
+                          option="early", range=False) from error
     if minutes < 0 or minutes != minutes or minutes > 7 * 24 * 60:
-        raise DomainError("bad_option", "SET EARLY takes minutes from 0 to a week (10080), or off")
+        raise DomainError("bad_option", "early processing takes minutes from 0 to a week (10080), or off",
+                          option="early", range=True)
     settings["early"] = True
     settings["early_minutes"] = int(minutes) if minutes.is_integer() else minutes
     return f"{settings['early_minutes']} minutes"
@@ -200,6 +213,7 @@ def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) ->
     """A game option: nmr, layout, orders, press, timezone, reminder_hours; returns the value stored."""
     game = gm_game(db, actor)
     value = value.strip().lower()
+    before = option_shown(options_of(game), game.press, key) if key in OPTION_LABELS else ""
     settings = dict(game.settings)
     if key == "press":
         value = _press_value(game, settings, value)
@@ -231,7 +245,10 @@ def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) ->
         raise DomainError("unknown_option", f"unknown option '{key}'")
     check_settings(settings)
     game.settings = settings
-    audit(db, actor, game, "set", key=key, value=value)
+    after = option_shown(options_of(game), game.press, key)
+    change = (OPTION_LABELS.get(key, key), before, after)
+    audit(db, actor, game, "set", key=key, value=value, changes=[change] if before != after else [])
+    record_change(db, game, *change)
     return value
 
 
@@ -239,7 +256,7 @@ def pause(judge: Judge, db: Session, actor: Actor) -> None:
     game = _running(db, actor)
     game.status, game.paused_reason = GameStatus.PAUSED, "paused by the master"
     audit(db, actor, game, "pause")
-    mail_game(db, judge, game, f"Diplomacy game {game.name} paused", f"The master has paused game '{game.name}'.\n")
+    mail_game(db, judge, game, *judge.templates.notice("paused", game=game.name))
 
 
 def resume(judge: Judge, db: Session, actor: Actor) -> datetime | None:
@@ -288,11 +305,10 @@ def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, p
         tell_previous_player(db, judge, game, previous, name)
     told = ("Your password is the one you chose when you asked to take it over." if chosen
             else f"Your password is {password}.")
-    mail_seat(db, judge, seat, f"Diplomacy game {game.name}: you play {name}",
-              f"The master of '{game.name}' has made you {full_stop(name)}  {told}\n\n"
-              + welcome_text(judge, db, game, seat, name), kind="start")
-    mail_game(db, judge, game, f"Diplomacy game {game.name}: {name} has a new player",
-              f"{name} in game '{game.name}' has a new player, given the power by the master.\n",
+    subject, body = judge.templates.notice("replaced_you", game=game.name, power=name, named=full_stop(name),
+                                           told=told)
+    mail_seat(db, judge, seat, subject, body + welcome_text(judge, db, game, seat, name), kind="start")
+    mail_game(db, judge, game, *judge.templates.notice("replaced_board", game=game.name, power=name),
               kind="notice", skip=seat)
     if game.status == GameStatus.PAUSED and game.paused_reason == "waiting for a replacement" and not any(
             s.status == SeatStatus.ABANDONED for s in game.players):
@@ -306,11 +322,11 @@ def add_note(judge: Judge, db: Session, actor: Actor, text: str) -> None:
     settings = dict(game.settings)
     settings["notes"] = [*settings.get("notes", []), text[:1000]]
     game.settings = settings
+    audit(db, actor, game, "note", text=text[:1000])
 
 
 def terminate(judge: Judge, db: Session, actor: Actor) -> None:
     game = gm_game(db, actor)
     game.status, game.deadline = GameStatus.TERMINATED, None
     audit(db, actor, game, "terminate")
-    mail_game(db, judge, game, f"Diplomacy game {game.name} terminated",
-              f"The master has terminated game '{game.name}'.  Thank you for playing.\n")
+    mail_game(db, judge, game, *judge.templates.notice("terminated", game=game.name))

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game
 from app.db.models_web import GmAccount, GmAccountGame, WebSession
 from app.services.errors import DomainError
+from app.services.games.co_masters import is_co_master
 from app.services.games.signin_limits import check_client, check_password_tries, record_attempt
 from app.services.kernel.access import not_gm
 from app.services.kernel.actor import Actor, Role
@@ -146,13 +147,16 @@ def close_session(db: Session, token: str) -> None:
 
 
 def gm_actor(db: Session, principal: GmPrincipal, game: Game) -> Actor:
-    """The actor for ``game``: the judgekeeper, or the GM of a linked game it is still run from."""
+    """The actor for ``game``: the judgekeeper, the GM of a linked game it is still run from, or a
+    co-GM of it whose account proved its address by a mailed code (``co_masters``)."""
     if principal.keeper:
         return Actor(principal.email, Role.KEEPER, game.id)
     linked = db.get(GmAccountGame, (principal.account_id, game.id)) is not None
-    if not linked or normal_address(game.master_email) != principal.email:
-        raise not_gm(game.name)
-    return Actor(principal.email, Role.GM, game.id)
+    if linked and normal_address(game.master_email) == principal.email:
+        return Actor(principal.email, Role.GM, game.id)
+    if principal.proven and is_co_master(db, game, principal.email):
+        return Actor(principal.email, Role.GM, game.id, co_master=True)
+    raise not_gm(game.name)
 
 
 def set_gm_password(judge: Judge, db: Session, actor: Actor, email: str, password: str, *,

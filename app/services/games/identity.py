@@ -109,7 +109,7 @@ def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, passw
     if player is None:
         return SignOn(game.id, game.name, Role.GM, record_address=game.master_email)
     if player.status in (SeatStatus.RESIGNED, SeatStatus.ABANDONED):
-        raise DomainError("vacant", f"{label} is vacant: use TAKEOVER")
+        raise DomainError("vacant", f"{label} is vacant: take it over instead", power=label)
     return SignOn(game.id, game.name, Role.PLAYER, player.id, who, label, player.email)
 
 

@@ -108,10 +108,11 @@ def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password:
         seat = _new_seat(judge, db, actor, game, password, role=SeatRole.OBSERVER)
         return Joined(game.id, game.name, seat.id, observer=True)
     if game.status != GameStatus.FORMING:
-        raise DomainError("not_forming", f"game '{game.name}' is not forming; TAKEOVER a vacant power instead")
+        raise DomainError("not_forming", f"game '{game.name}' is not forming; take over a vacant power instead",
+                          game=game.name, takeover=True)
     if game.variant == DOD3:  # its players come from a rule 3.1 grouping: the GM seats them (DOD3 SEAT)
         raise DomainError("seated_by_gm", f"the players of the Days of Decision III game '{game.name}' are seated by "
-                                          "its GM (DOD3 SEAT): ask the GM for a seat")
+                                          "its GM: ask the GM for a seat", game=game.name)
     if power is not None:
         wanted = book.find(power)
         if wanted is None:

@@ -11,6 +11,7 @@ from app.db.statuses import SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import actor_game, book_of
 from app.services.kernel.actor import Actor, Role
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.text_clean import clean_text
 from app.services.kernel.uow import OrdersChanged, record
@@ -54,10 +55,12 @@ class PressSent:
 
 
 def plan_press(judge: Judge, db: Session, actor: Actor, request: PressRequest) -> PressPlan:
-    """Refuse press the game's rules do not allow, or to no one."""
+    """Refuse press the game's rules do not allow, or to no one.  The GM's own press (not as a power
+    it BECAME) is held to no press rule: it is always allowed, and always signed (issue 28.6)."""
     game = actor_game(db, actor)
     rules = game.press.lower()
-    if rules == "none":
+    gm_own = actor.is_gm and not actor.power
+    if rules == "none" and not gm_own:
         raise DomainError("no_press", f"game '{game.name}' has no press")
     if actor.role == Role.OBSERVER:
         _check_observer_press(game, request)
@@ -65,7 +68,7 @@ def plan_press(judge: Judge, db: Session, actor: Actor, request: PressRequest) -
         raise DomainError("white_only", "this game has white press only")
     if rules == "grey" and request.white:
         raise DomainError("grey_only", "this game has grey press only")
-    grey = request.grey or rules == "grey"
+    grey = (request.grey or rules == "grey") and not gm_own
     book = book_of(judge, game)
     if request.broadcast:
         return PressPlan(True, tuple(book.ids), grey, request.to_master)
@@ -107,7 +110,7 @@ def _check_observer_press(game: Game, request: PressRequest) -> None:
     a reader must always know that an observer, not a power, wrote it."""
     if not options_of(game).observer_press:
         raise DomainError("observer_press", f"observers may not send press in game '{game.name}' (the GM may "
-                                            f"allow it: SET PRESS ... OBSERVERS)")
+                                            f"allow it)", game=game.name)
     if request.grey or game.press.lower() == "grey":
         raise DomainError("observer_grey", "an observer's press is always signed: observers send no grey press")
 
@@ -139,6 +142,9 @@ def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: s
     names = () if plan.broadcast else (*(book.name(p) for p in plan.recipients),
                                        *(("the GM",) if plan.to_master else ()),
                                        *(("the observers",) if plan.to_observers else ()))
+    if sender == "GM":  # the GM's own press: a broadcast, a message to one player (issue 28.2, 28.6)
+        audit(db, actor, game, "broadcast" if plan.broadcast else "press",
+              to="everyone" if plan.broadcast else ", ".join(names), text=body)
     if postal:
         return PressSent(True, names)
     who = "Someone" if plan.grey else {"GM": "the GM", "OBSERVER": "Observer"}.get(sender) or book.name(sender)

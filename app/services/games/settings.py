@@ -54,6 +54,9 @@ class GameSettings:
     timezone: str
     reminder_hours: float
     timing: tuple[PhaseTiming, ...]
+    layout: str = "judge"
+    observer_press: bool = False  # observers may send (white) press: SET PRESS ... OBSERVERS
+    rules: tuple[tuple[str, str], ...] = ()  # the game's own rule options (SET RULE), as set
 
 
 def settings_of(game: Game) -> GameSettings:
@@ -65,7 +68,13 @@ def settings_of(game: Game) -> GameSettings:
     return GameSettings(
         nmr=options.nmr, takeover=options.takeover, press="postal" if options.postal_press else game.press,
         orders=options.orders, early=f"{options.early_minutes:g}" if options.early else "off",
-        timezone=options.timezone, reminder_hours=options.reminder_hours, timing=rows)
+        timezone=options.timezone, reminder_hours=options.reminder_hours, timing=rows, layout=options.layout,
+        observer_press=options.observer_press,
+        rules=tuple((str(k), _rule_text(v)) for k, v in sorted(((game.settings or {}).get("rules") or {}).items())))
+
+
+def _rule_text(value: object) -> str:
+    return {True: "on", False: "off"}.get(value, str(value)) if isinstance(value, bool) else str(value)
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,9 @@ class SettingsChange:
     timezone: str | None = None
     reminder_hours: str | None = None
     timing: tuple[tuple[str, str, str], ...] = ()  # (kind, next_hours|grace_hours|at|days, text)
+    layout: str | None = None
+    observer_press: bool | None = None  # observers may send press (None: as it is)
+    rule: tuple[str, str] | None = None  # (option, value as SET RULE takes it: on, off, default, ...)
 
 
 def _hours(text: str) -> float:
@@ -116,30 +128,61 @@ def _same(current: object, wanted: str) -> bool:
     return str(current).lower() == wanted.strip().lower()
 
 
+def _press_wanted(change: SettingsChange, now: GameSettings) -> str | None:
+    """``SET PRESS`` of the form's press rule and observers' box, when either differs."""
+    rule = change.press.strip().lower() if change.press and change.press.strip() else now.press
+    observers = now.observer_press if change.observer_press is None else change.observer_press
+    if rule == now.press.lower() and observers == now.observer_press:
+        return None
+    return rule + (" observers" if observers else "")
+
+
+def _rule_value(text: str) -> object:
+    """A rule option's value as the form gives it (``on``/``off`` for a yes/no option; ``default``:
+    back to the variant's)."""
+    words = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False, "default": None}
+    return words.get(text.strip().lower(), text.strip()) if text.strip() else True
+
+
 def change_settings(judge: Judge, db: Session, actor: Actor, change: SettingsChange, game: Game) -> tuple[str, ...]:
     """Apply what differs from the game's settings; returns the names of what changed.  A refused
-    value raises DomainError (the request's earlier changes roll back with it)."""
+    value raises DomainError with the form field it belongs to (``values["field"]``); the request's
+    earlier changes roll back with it (the door's savepoint)."""
     now = settings_of(game)
     done = []
-    options = (("nmr", change.nmr, now.nmr), ("takeover", change.takeover, now.takeover),
-               ("press", change.press, now.press), ("orders", change.orders, now.orders),
-               ("early_minutes", change.early, now.early), ("timezone", change.timezone, now.timezone),
-               ("reminder_hours", change.reminder_hours, now.reminder_hours))
-    for key, wanted, current in options:
-        if wanted is None or not wanted.strip() or _same(current, wanted):
+    press = _press_wanted(change, now)
+    options = (("nmr", change.nmr, now.nmr, "nmr"), ("takeover", change.takeover, now.takeover, "takeover"),
+               ("press", press, None, "press"), ("orders", change.orders, now.orders, "orders"),
+               ("layout", change.layout, now.layout, "layout"),
+               ("early_minutes", change.early, now.early, "early"), ("timezone", change.timezone, now.timezone, "timezone"),
+               ("reminder_hours", change.reminder_hours, now.reminder_hours, "reminder_hours"))
+    for key, wanted, current, field in options:
+        if wanted is None or not wanted.strip() or (current is not None and _same(current, wanted)):
             continue
-        gm.set_option(judge, db, actor, key, wanted)
+        try:
+            gm.set_option(judge, db, actor, key, wanted)
+        except DomainError as error:
+            raise error.with_values(field=field) from error
         done.append(key)
     rows = {row.kind: row for row in now.timing}
     for kind, key, text in change.timing:
         if kind not in rows or key not in ("next_hours", "grace_hours", "at", "days"):
             raise DomainError("bad_timing", f"no timing {key} for {kind}")
-        value = _timing_value(key, text)
-        current = getattr(rows[kind], key)
-        if (value == current) if key.endswith("_hours") else ((value or "") == current):
-            continue
-        gm.set_timing(judge, db, actor, kind, key, value)  # type: ignore[arg-type]
+        try:
+            value = _timing_value(key, text)
+            current = getattr(rows[kind], key)
+            if (value == current) if key.endswith("_hours") else ((value or "") == current):
+                continue
+            gm.set_timing(judge, db, actor, kind, key, value)  # type: ignore[arg-type]
+        except DomainError as error:
+            raise error.with_values(field=f"{kind}_{key}") from error
         done.append(f"{kind} {key.replace('_', ' ')}")
+    if change.rule is not None and change.rule[0].strip():
+        try:
+            gm.set_rule(judge, db, actor, change.rule[0].strip(), _rule_value(change.rule[1]))
+        except DomainError as error:
+            raise error.with_values(field="rule_value") from error
+        done.append(f"rule {change.rule[0].strip().lower()}")
     return tuple(done)
 
 

@@ -1,7 +1,9 @@
 """What most use cases check first: the game named, the actor's game, seat and role.
 
 One check for "the GM of this game" (``require_gm``, ``gm_game``; ``is_gm_of`` where a GM only
-sees more), one refusal for it: code ``not_gm``, "only the game master of 'NAME' may do that"
+sees more), for its master and its co-GMs alike (the door that signs a co-GM in says so:
+``Actor.co_master``; ``require_master`` keeps the GMs' own business to the master), one refusal
+for it: code ``not_gm``, "only the game master of 'NAME' may do that"
 (``require_gm_role``, before there is a game: "only a game master may do that").  The doors
 answer ``not_gm`` alike: a mail's ``Error:`` line, the web's 403 on a read.  Codes that stay
 apart say something else: ``not_signed_on`` (a mail signed on to no game: there is no game to be
@@ -22,7 +24,7 @@ from app.services.kernel.context import Judge
 from app.services.ruleset.powers import PowerBook
 
 __all__ = ["actor_game", "actor_seat", "book_of", "find_game", "gm_game", "is_gm_of", "not_gm", "power_seat", "require_gm",
-           "require_gm_role"]
+           "require_gm_role", "require_master"]
 
 
 def find_game(db: Session, name: str) -> Game:
@@ -40,7 +42,7 @@ def actor_game(db: Session, actor: Actor) -> Game:
     """The game the actor signed on to."""
     game = db.get(Game, actor.game_id) if actor.game_id is not None else None
     if game is None:
-        raise DomainError("not_signed_on", "sign on to a game first (SIGNON <power letter><game> <password>)")
+        raise DomainError("not_signed_on", "sign on to a game first")
     return game
 
 
@@ -58,6 +60,15 @@ def require_gm(actor: Actor, game: Game) -> None:
     """Only the game's master (or the judgekeeper) may go on."""
     if not is_gm_of(actor, game):
         raise not_gm(game.name)
+
+
+def require_master(actor: Actor, game: Game) -> None:
+    """Only the game's master of record (or the judgekeeper), not a co-GM: who runs the game's GMs
+    (adding or removing a co-GM, handing the game over).  Refused as ``not_master``."""
+    require_gm(actor, game)
+    if actor.co_master:
+        raise DomainError("not_master", f"only the master of '{game.name}' may do that, not a co-GM",
+                          game=game.name)
 
 
 def require_gm_role(actor: Actor) -> None:

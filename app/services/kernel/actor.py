@@ -25,6 +25,7 @@ class Actor:
     game_id: int | None = None
     power: str | None = None  # the power a player (or a GM who BECOMEs one) acts for
     seat_id: int | None = None  # the seat (player or observer) it signed on as, if any
+    co_master: bool = False  # a co-GM of the game (``games.co_masters``), not its master of record
 
     @property
     def is_gm(self) -> bool:

@@ -50,7 +50,8 @@ def check_observer_seat(judge: Judge, db: Session, game: Game, address: str) -> 
     limit = judge.settings.observer_seats
     if held >= limit:
         raise DomainError("observer_limit", f"{address} already observes {held} games, the most one address may "
-                                            f"(JUDGE_OBSERVER_SEATS = {limit}); RESIGN from one first")
+                                            f"(JUDGE_OBSERVER_SEATS = {limit}); leave one first",
+                          address=address, held=held, limit=limit)
 
 
 def address_of_record(judge: Judge, db: Session, address: str) -> bool:

@@ -1,4 +1,5 @@
-"""Jinja templates for mail (templates/mail/), loaded on first use."""
+"""Jinja templates for mail (templates/mail/), loaded on first use; the use cases' notices are
+``templates/mail/notices/*.txt.j2`` (``Templates.notice``), never f-strings in a use case."""
 
 from __future__ import annotations
 
@@ -90,3 +91,12 @@ class Templates:
 
     def render(self, name: str, **context: Any) -> str:
         return self.env.get_template(name).render(**context)
+
+    def notice(self, name: str, **context: Any) -> tuple[str, str]:
+        """A notice of ``templates/mail/notices/<name>.txt.j2``: its ``Subject:`` line, then after a
+        blank line its body.  Returns (subject, body)."""
+        text = self.render(f"mail/notices/{name}.txt.j2", **context)
+        head, _, body = text.partition("\n\n")
+        if not head.startswith("Subject: ") or "\n" in head:
+            raise ValueError(f"notice template {name} does not start with one Subject: line")
+        return head.removeprefix("Subject: "), body

@@ -16,14 +16,16 @@ use-case tests) is the same unit over a private in-memory database, and counts i
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self
 
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["DomainEvent", "Handlers", "MoveDownsChanged", "OrdersChanged", "UnitOfWork", "current", "record"]
+__all__ = ["DomainEvent", "Handlers", "MoveDownsChanged", "OrdersChanged", "UnitOfWork", "current", "record",
+           "savepoint"]
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +132,22 @@ def current(session: Session) -> UnitOfWork | None:
     """The unit of work a session belongs to (None: a session opened outside one, as some tests do)."""
     unit = session.info.get(_KEY)
     return unit if isinstance(unit, UnitOfWork) else None
+
+
+@contextmanager
+def savepoint(session: Session) -> Iterator[None]:
+    """A part of the unit that a refusal undoes whole: its writes (a SAVEPOINT) and the events it
+    recorded.  A door that answers a ``DomainError`` on purpose (a form shown again, filled in)
+    runs the use case inside one, so nothing of the refused request is written or told."""
+    unit = current(session)
+    recorded = list(unit.events) if unit is not None else []
+    with session.begin_nested():
+        try:
+            yield
+        except BaseException:
+            if unit is not None:
+                unit.events[:] = recorded
+            raise
 
 
 def record(session: Session, event: DomainEvent) -> None:

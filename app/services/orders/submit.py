@@ -160,7 +160,7 @@ def _acting_power(actor: Actor, game: Game) -> str:
     if actor.role not in (Role.PLAYER, Role.GM, Role.KEEPER) or (actor.game_id not in (None, game.id)):
         raise DomainError("not_allowed", "only a power of this game may give orders")
     if not actor.power:
-        raise DomainError("no_power", "sign on as a power, or BECOME one, to give orders")
+        raise DomainError("no_power", "sign on as a power, or act as one, to give orders")
     return actor.power.upper()
 
 

@@ -30,6 +30,12 @@ class OrderDiff:
     new: OrderOutcome | None
 
     @property
+    def label(self) -> str:
+        """The unit as a page shows it: ``A PAR``; an order that names no unit (WAIVE) shows none, never
+        its key (``#WAIVE#10``, issue 28.21)."""
+        return "" if self.unit.startswith("#") else self.unit.split("#", 1)[0]
+
+    @property
     def changed(self) -> bool:
         def key(outcome: OrderOutcome | None) -> tuple[str, str, str] | None:
             return None if outcome is None else (outcome.order, outcome.result, outcome.reason)

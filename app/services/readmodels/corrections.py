@@ -15,7 +15,7 @@ from app.db.models import AuditEntry, Game
 from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
 
-__all__ = ["AuditLine", "Correction", "audit_log", "corrections_of"]
+__all__ = ["AuditLine", "Correction", "audit_log", "audit_words", "corrections_of"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,33 @@ class AuditLine:
     phase: str | None
     reason: str | None
     detail: dict[str, Any]
+    what: str = ""  # the detail in words: ``movement grace 24 h → 0 h``, a note's or a message's text
+
+
+# Kept out of an audit line's words: shown in columns of their own, or too long for a line.
+_NOT_SAID = frozenset({"phase", "reason", "changes", "results_as_mailed", "results_corrected", "correction_mail",
+                       "replayed", "text", "to", "later", "orders"})
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def audit_words(action: str, detail: dict[str, Any]) -> str:
+    """What an audit row did, in words (issue 28.2): each setting changed with its value before and
+    after, the text of a note or a message (and whom it went to), else the row's own facts."""
+    changes = detail.get("changes")
+    if isinstance(changes, list) and changes:
+        return "; ".join(f"{what} {old} → {new}" for what, old, new in changes)
+    if "old" in detail and "new" in detail and not isinstance(detail["old"], dict | list):
+        return f"{detail['old']} → {detail['new']}"
+    if "text" in detail:
+        to = detail.get("to")
+        return (f"to {to}: " if to else "") + str(detail["text"])
+    return ", ".join(f"{key.replace('_', ' ')} {_scalar(value)}" for key, value in detail.items()
+                     if key not in _NOT_SAID and value not in (None, "", [], {}) and not isinstance(value, dict))
 
 
 def _texts(value: Any) -> dict[str, str]:
@@ -75,4 +102,5 @@ def audit_log(db: Session, actor: Actor, game: Game) -> tuple[AuditLine, ...]:
     return tuple(AuditLine(id=row.id, at=row.created_at, by=row.actor, action=row.action,
                            phase=(str(row.detail.get("phase")) if (row.detail or {}).get("phase") else None),
                            reason=(str(row.detail.get("reason")) if (row.detail or {}).get("reason") else None),
-                           detail=dict(row.detail or {})) for row in rows)
+                           detail=dict(row.detail or {}), what=audit_words(row.action, dict(row.detail or {})))
+                 for row in rows)

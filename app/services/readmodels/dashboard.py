@@ -1,5 +1,6 @@
-"""Read models of the GM dashboard: the games of a GM at a glance, one game in full (GM only),
-one phase with its stored outcomes, and a game as the public may see it.
+"""Read models of the GM dashboard: one game in full (GM only), one phase with its stored outcomes,
+and a game as the public may see it (the games of a GM at a glance are ``overview``'s, re-exported
+here).
 
 Use cases in the common shape ``verb_noun(judge, db, actor, ...) -> frozen value``; they read
 only.  What the public may see is decided here, not in the pages: published results, broadcast or
@@ -17,18 +18,16 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, InboundMessage, OutboundMessage, Phase, Player, Press
-from app.db.models_web import GmAccount, GmAccountGame
-from app.db.statuses import RUNNING, GameStatus, InboundStatus, PhaseStatus, SeatRole, SeatStatus
+from app.db.statuses import GameStatus, PhaseStatus, SeatRole
 from app.services.errors import DomainError
-from app.services.games.contests import open_contest_count
-from app.services.kernel.access import require_gm, require_gm_role
-from app.services.kernel.actor import Actor, Role
+from app.services.kernel.access import require_gm
+from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.mailout.display import readable_mail, shown_text
 from app.services.mailout.redact import mask_passwords
 from app.services.orders.need import public_units
-from app.services.orders.submit import seat_statuses
 from app.services.readmodels.forming import FormingView, show_forming
+from app.services.readmodels.overview import Attention, GameSummary, game_summary, list_games, order_statuses
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.kinds import ruleset_for
 from app.services.ruleset.phases import PhaseName
@@ -58,27 +57,6 @@ __all__ = [
 ]
 
 MAIL_LOG_LIMIT = 200
-
-
-@dataclass(frozen=True)
-class Attention:
-    code: str  # quarantined_mail | contested | late | absent | civil_disorder | paused
-    text: str
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    name: str
-    variant: str
-    status: str
-    phase: str | None
-    deadline: datetime | None
-    master: str
-    not_ordered: tuple[str, ...]  # powers that owe orders and sent none
-    incomplete: tuple[str, ...]  # powers that sent some orders but not all
-    waiting: tuple[str, ...]  # powers that asked the judge to WAIT
-    paused_reason: str | None
-    attention: tuple[Attention, ...]
 
 
 @dataclass(frozen=True)
@@ -238,64 +216,6 @@ def _open_state(db: Session, game: Game) -> tuple[Phase | None, StoredState | No
     return None, _position(game, done[-1].state_after) if done else None
 
 
-def _order_statuses(judge: Judge, db: Session, game: Game, phase: Phase | None) -> dict[str, Any]:
-    """Power -> order status, for map games with an open phase (others have none to show)."""
-    if phase is None or game.status not in RUNNING or "units" not in (phase.state_before or {}):
-        return {}
-    return {seat.power: status for seat, status in seat_statuses(db, game, phase) if seat.power}
-
-
-def _attention(judge: Judge, db: Session, game: Game, not_ordered: list[str]) -> list[Attention]:
-    flags: list[Attention] = []
-    quarantined = db.scalar(select(func.count()).select_from(InboundMessage).where(
-        InboundMessage.game_id == game.id, InboundMessage.status == InboundStatus.QUARANTINED)) or 0
-    if quarantined:
-        flags.append(Attention("quarantined_mail", f"{quarantined} quarantined mail"))
-    contested = open_contest_count(db, game)
-    if contested:
-        flags.append(Attention("contested", f"{contested} contested phase{'s' if contested > 1 else ''}"))
-    if game.status == GameStatus.PAUSED:
-        flags.append(Attention("paused", f"paused: {game.paused_reason or 'by the GM'}"))
-    if game.status == GameStatus.ACTIVE and game.deadline is not None and game.deadline <= judge.now() and not_ordered:
-        flags.append(Attention("late", "late: " + ", ".join(not_ordered)))
-    seats = [s for s in game.players if s.role == SeatRole.PLAYER]
-    book = _book(judge, game)
-    absent = [book.name(s.power) if s.power else s.email for s in seats if s.status == SeatStatus.ABSENT]
-    if absent:
-        flags.append(Attention("absent", "absent: " + ", ".join(absent)))
-    disorder = [book.name(s.power) if s.power else s.email for s in seats if s.status in (SeatStatus.CD, SeatStatus.ABANDONED)]
-    if disorder:
-        flags.append(Attention("civil_disorder", "civil disorder: " + ", ".join(disorder)))
-    return flags
-
-
-def _summary(judge: Judge, db: Session, game: Game) -> GameSummary:
-    phase = queries.open_phase(db, game.id)
-    statuses = _order_statuses(judge, db, game, phase)
-    book = _book(judge, game)
-    owing = [(book.name(p), s) for p, s in statuses.items() if s.needs_orders and not s.complete]
-    not_ordered = [name for name, s in owing if not s.submitted]
-    incomplete = [name for name, s in owing if s.submitted]
-    waiting = [book.name(s.power) for s in game.players if s.wait and s.power]
-    return GameSummary(
-        name=game.name, variant=game.variant, status=game.status, phase=game.phase, deadline=game.deadline,
-        master=game.master_email, not_ordered=tuple(not_ordered), incomplete=tuple(incomplete),
-        waiting=tuple(waiting), paused_reason=game.paused_reason,
-        attention=tuple(_attention(judge, db, game, not_ordered + incomplete)),
-    )
-
-
-def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameSummary, ...]:
-    """Every game of the judgekeeper; a GM's linked games that are still run from their address."""
-    require_gm_role(actor)
-    stmt = select(Game).order_by(Game.name)
-    if actor.role is not Role.KEEPER:
-        linked = select(GmAccountGame.game_id).join(GmAccount, GmAccount.id == GmAccountGame.account_id).where(
-            GmAccount.email == actor.address.lower())
-        stmt = stmt.where(Game.id.in_(linked), func.lower(Game.master_email) == actor.address.lower())
-    return tuple(_summary(judge, db, game) for game in db.scalars(stmt))
-
-
 # -- one game (GM) ---------------------------------------------------------------
 
 
@@ -303,7 +223,7 @@ def _power_views(judge: Judge, db: Session, game: Game, phase: Phase | None,
                  state: StoredState | None) -> list[PowerView]:
     book = _book(judge, game)
     seats: dict[str, Player] = {s.power: s for s in game.players if s.power and s.role == SeatRole.PLAYER}
-    statuses = _order_statuses(judge, db, game, phase)
+    statuses = order_statuses(db, game, phase)
     rows = queries.orders_for(db, game.id, phase.code) if phase is not None else []
     units = state.units if state is not None else {}
     centres = state.centres if state is not None else {}
@@ -392,7 +312,7 @@ def show_game(judge: Judge, db: Session, actor: Actor, name: str) -> GameDetail:
     game = _game_for(db, actor, name)
     phase, state = _open_state(db, game)
     return GameDetail(
-        summary=_summary(judge, db, game), press_rule=game.press,
+        summary=game_summary(judge, db, game), press_rule=game.press,
         powers=tuple(_power_views(judge, db, game, phase, state)), mail=tuple(_mail_log(db, game)),
         press=tuple(_press_entries(judge, db, game, public_only=False)),
         phases=tuple(_phase_entries(db, game)), centres=_centre_history(judge, db, game),

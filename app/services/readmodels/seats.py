@@ -5,22 +5,20 @@ GM's approval (approved with ``gm.replace``, which gives the requester the passw
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import queries
-from app.db.models import AuditEntry, Game, Player
 from app.db.statuses import SeatRole
 from app.services.kernel.access import book_of
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.readmodels.dashboard import gm_game_named
 from app.services.ruleset.options import options_of
-from app.services.seats.takeover import is_vacant
+from app.services.seats.absence import spoken_absence
+from app.services.seats.takeover import is_vacant, waiting_requests
 from app.services.seats.votes import DIAS, draw_of, survivors, voters
 
 __all__ = ["SeatBoard", "SeatFlags", "TakeoverRequest", "seat_board"]
@@ -36,6 +34,7 @@ class SeatFlags:
     concede_to: str | None  # the power (name) conceded to
     absent_from: datetime | None
     absent_to: datetime | None
+    absence: str | None  # as the mail says it: the end at 23:59 of the last day, in the game's zone
     misses: int  # deadlines missed in the game
     missed_in_row: int  # of them, the latest in a row
     vacant: bool  # open for takeover (resigned, ejected, or abandoned)
@@ -77,7 +76,7 @@ def seat_board(judge: Judge, db: Session, actor: Actor, name: str) -> SeatBoard:
         reliability = round(100 * (phases - seat.misses) / phases) if phases else None
         rows.append(SeatFlags(book.name(seat.power or ""), seat.email, seat.status, seat.wait, draw,
                               book.name(seat.concede) if seat.concede else None, seat.absence_from,
-                              seat.absence_to, seat.misses, seat.missed_in_row,
+                              seat.absence_to, spoken_absence(seat, options.timezone), seat.misses, seat.missed_in_row,
                               is_vacant(seat, options), phases, reliability))
     voting = voters(game)  # the surviving powers with a player at the board (seats/votes.py)
     alive = sorted(s.power for s in survivors(game) if s.power)
@@ -86,22 +85,5 @@ def seat_board(judge: Judge, db: Session, actor: Actor, name: str) -> SeatBoard:
     if len(votes) == 1:
         agreed = tuple(book.name(p) for p in book.ids if p in (next(iter(votes)) or ()))
     return SeatBoard(tuple(rows), sum(1 for s in voting if s.draw is not None), len(voting), agreed,
-                     _requests(db, game, book.name, {s.power: s for s in seats if s.power}))
-
-
-def _requests(db: Session, game: Game, name: Callable[[str], str],
-              seats: dict[str, Player]) -> tuple[TakeoverRequest, ...]:
-    """TAKEOVER requests still open: the power is vacant and nobody was given it since the request."""
-    rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action.in_(
-        ("takeover_request", "takeover", "replace"))).order_by(AuditEntry.id))
-    waiting: dict[tuple[str, str], TakeoverRequest] = {}
-    for row in rows:
-        power = str(row.detail.get("power") or "")
-        if row.action != "takeover_request":  # the power was given to someone: earlier requests are settled
-            waiting = {k: v for k, v in waiting.items() if k[0] != power}
-            continue
-        address = str(row.detail.get("address") or row.actor)
-        waiting.pop((power, address.lower()), None)
-        waiting[(power, address.lower())] = TakeoverRequest(power, name(power), address, row.created_at)
-    return tuple(r for r in waiting.values()
-                 if r.power_id in seats and is_vacant(seats[r.power_id], options_of(game)))
+                     tuple(TakeoverRequest(power, book.name(power), address, at)
+                           for power, address, at in waiting_requests(db, game)))

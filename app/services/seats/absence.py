@@ -25,7 +25,7 @@ from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 
 __all__ = ["Absence", "AbsenceGrant", "absences_at", "check_absence_cap", "clear_of_absences", "covered_days",
-           "end_text", "grant_absence", "granted_days", "inclusive_end", "record_absence"]
+           "end_text", "grant_absence", "granted_days", "inclusive_end", "record_absence", "spoken_absence"]
 
 _ACTION = "absence"
 _GRANTS = "absence_grants"
@@ -69,6 +69,14 @@ def end_text(end: datetime, zone: str = "UTC") -> str:
     if (local.hour, local.minute, local.second) == (0, 0, 0):
         return format_deadline(end - timedelta(minutes=1), zone)
     return format_deadline(end, zone)
+
+
+def spoken_absence(seat: Player, zone: str = "UTC") -> str | None:
+    """A seat's absence as the mail says it (``SET ABSENCE``'s answer), for every door alike: its
+    start, and its end by ``end_text`` (``... to Mon Dec 14 2026 23:59 UTC``); None without one."""
+    if seat.absence_from is None or seat.absence_to is None:
+        return None
+    return f"{format_deadline(seat.absence_from, zone)} to {end_text(seat.absence_to, zone)}"
 
 
 def granted_days(game: Game, power: str | None) -> int:
@@ -147,7 +155,8 @@ def check_absence_cap(judge: Judge, db: Session, game: Game, seat: Player, begin
     if total > cap + 1e-9:
         raise DomainError("absence_cap", f"absences are capped at {cap} days in any {window} days of a game "
                                          f"({used:.1f} days already taken; this one would make {total:.1f}); "
-                                         f"ask the game master to GRANT ABSENCE")
+                                         f"ask the game master to grant more", cap=cap, window=window,
+                          used=f"{used:.1f}", total=f"{total:.1f}")
 
 
 def record_absence(judge: Judge, db: Session, actor: Actor, game: Game, seat: Player, begins: datetime,

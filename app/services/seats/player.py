@@ -70,7 +70,7 @@ def set_absence(judge: Judge, db: Session, actor: Actor, start: str, end: str) -
     if ends is not None:
         ends = inclusive_end(end, ends)
     if begins is None or ends is None or ends <= begins:
-        raise DomainError("bad_absence", "say SET ABSENCE 2026-12-01 TO 2026-12-07")
+        raise DomainError("bad_absence", "say when the absence starts and ends, like 2026-12-01 to 2026-12-07")
     if ends - begins > timedelta(days=MAX_ABSENCE_DAYS + granted_days(game, seat.power)) and not actor.is_gm:
         raise DomainError("absence_too_long", f"absences are at most {MAX_ABSENCE_DAYS} days")
     if not actor.is_gm:

@@ -15,13 +15,14 @@ observers are told of every takeover; a vacancy is announced with a call for a r
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import AuditEntry, Game, Player
-from app.db.statuses import GameStatus, SeatStatus
+from app.db.statuses import GameStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.kernel.access import book_of, find_game
 from app.services.kernel.actor import Actor
@@ -37,7 +38,7 @@ from app.services.ruleset.stored import stored_state
 
 __all__ = ["ABANDON_AFTER", "TakeoverAsked", "TookOver", "VACANT", "abandon_after", "announce_vacancy",
            "is_vacant", "new_player", "open_takeovers", "request_or_take", "requested_password_hash",
-           "tell_previous_player", "welcome_text"]
+           "tell_previous_player", "waiting_requests", "welcome_text"]
 
 VACANT = (SeatStatus.RESIGNED, SeatStatus.ABANDONED)
 
@@ -76,6 +77,25 @@ def is_vacant(seat: Player, options: GameOptions) -> bool:
     if seat.status in VACANT:
         return True
     return seat.status in (SeatStatus.ACTIVE, SeatStatus.CD) and seat.missed_in_row >= abandon_after(options)
+
+
+def waiting_requests(db: Session, game: Game) -> list[tuple[str, str, datetime]]:
+    """TAKEOVER requests still open, oldest first: (power, address, asked at): the power is vacant
+    and nobody was given it since the request."""
+    rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action.in_(
+        ("takeover_request", "takeover", "replace"))).order_by(AuditEntry.id))
+    waiting: dict[tuple[str, str], tuple[str, str, datetime]] = {}
+    for row in rows:
+        power = str(row.detail.get("power") or "")
+        if row.action != "takeover_request":  # the power was given to someone: earlier requests are settled
+            waiting = {k: v for k, v in waiting.items() if k[0] != power}
+            continue
+        address = str(row.detail.get("address") or row.actor)
+        waiting.pop((power, address.lower()), None)
+        waiting[(power, address.lower())] = (power, address, row.created_at)
+    seats = {s.power: s for s in game.players if s.power and s.role == SeatRole.PLAYER}
+    options = options_of(game)
+    return [r for r in waiting.values() if r[0] in seats and is_vacant(seats[r[0]], options)]
 
 
 def tell_previous_player(db: Session, judge: Judge, game: Game, address: str, power_name: str) -> None:
@@ -146,7 +166,7 @@ def announce_vacancy(db: Session, judge: Judge, game: Game, seat: Player, name: 
 
 def _vacant_seat(judge: Judge, db: Session, game: Game, power: str) -> tuple[Player, str]:
     if power.lower() == "master":
-        raise DomainError("master_not_vacant", "the master role is handed over by the GM with REPLACE")
+        raise DomainError("master_not_vacant", "the master role is handed over by the GM")
     book = book_of(judge, game)
     pid = book.find(power)
     if pid is None:

@@ -79,11 +79,9 @@ def check_outage(db: Session, judge: Judge, report: TickReport) -> None:
     for game in games:
         game.status = GameStatus.PAUSED
         game.paused_reason = "outage"
-        mail_master(db, judge, game, f"Diplomacy game {game.name} paused after a server outage",
-                    f"The judge was not running from {format_deadline(last)} to {format_deadline(now)},\n"
-                    f"past the deadline of {game.phase}.  Automatic processing of '{game.name}' is stopped\n"
-                    f"so that nothing is processed by surprise.  Send RESUME (signed on as master) to go on,\n"
-                    f"or PROCESS to process now.\n", kind="outage")
+        subject, body = judge.templates.notice("outage_paused", game=game.name, phase=game.phase,
+                                               since=format_deadline(last), until=format_deadline(now))
+        mail_master(db, judge, game, subject, body, kind="outage")
         report.paused.append(game.name)
 
 
@@ -175,9 +173,10 @@ def process_first_due(db: Session, judge: Judge, candidates: deque[int], report:
             game.deadline = clear_of_absences(db, game, (game.deadline or now) + extend)
             for seat in excused:
                 seat.misses += 1
-                mail_seat(db, judge, seat, f"Diplomacy deadline extended {game.name}",
-                          f"You sent no orders for {phase.code}.  This miss is excused ({seat.misses} of "
-                          f"{allowed}); the deadline is now {format_deadline(game.deadline)}.\n", kind="late")
+                subject, body = judge.templates.notice("miss_excused", game=game.name, phase=phase.code,
+                                                       misses=seat.misses, allowed=allowed,
+                                                       deadline=format_deadline(game.deadline))
+                mail_seat(db, judge, seat, subject, body, kind="late")
             report.graced.append(game.name)
             return False
     if late and policy == "wait":
@@ -185,9 +184,8 @@ def process_first_due(db: Session, judge: Judge, candidates: deque[int], report:
             seat.status = SeatStatus.ABANDONED
         game.status, game.paused_reason = GameStatus.PAUSED, "waiting for a replacement"
         names = ", ".join(book_of(judge, game).name(s.power or "?") for s in late)
-        mail_master(db, judge, game, f"Diplomacy game {game.name} waits for replacements",
-                    f"No orders from {names} for {phase.code}.  Those powers are now open for TAKEOVER;\n"
-                    f"the game waits until they have players (or REPLACE, or RESUME to process).\n")
+        mail_master(db, judge, game, *judge.templates.notice("waits_for_replacements", game=game.name, powers=names,
+                                                             phase=phase.code))
         announce_abandoned(db, judge, game, late, f"was abandoned: no orders for {phase.code}; "
                                                   f"the game waits for a new player", master=False)
         report.paused.append(game.name)
@@ -196,15 +194,12 @@ def process_first_due(db: Session, judge: Judge, candidates: deque[int], report:
         game.grace_until = (game.deadline or now) + timedelta(hours=grace)
         game.deadline = None
         for seat in late:
-            mail_seat(db, judge, seat, f"Diplomacy late notice {game.name}",
-                      f"Diplomacy Game:   {game.name}\nCurrent Phase:    {phase.code}\n"
-                      f"Missed Deadline:  {format_deadline(phase.deadline)}\n\n"
-                      f"Your orders are late.  The grace period ends {format_deadline(game.grace_until)};\n"
-                      f"a power still late then will be "
-                      f"{'dismissed' if policy == 'dismiss' else 'declared in civil disorder'}.\n", kind="late")
-        mail_master(db, judge, game, f"Diplomacy late powers {game.name}",
-                    f"Late powers in {phase.code}: "
-                    f"{full_stop(', '.join(book_of(judge, game).name(s.power or '?') for s in late))}\n", kind="late")
+            mail_seat(db, judge, seat, *judge.templates.notice(
+                "late_notice", game=game.name, phase=phase.code, missed=format_deadline(phase.deadline),
+                grace_ends=format_deadline(game.grace_until), dismiss=policy == "dismiss"), kind="late")
+        names = ", ".join(book_of(judge, game).name(s.power or "?") for s in late)
+        mail_master(db, judge, game, *judge.templates.notice("late_powers", game=game.name, phase=phase.code,
+                                                             powers=full_stop(names)), kind="late")
         report.graced.append(game.name)
         return False
     judge.crash("tick:policy_applied")
@@ -234,9 +229,9 @@ def send_reminders(db: Session, judge: Judge, report: TickReport) -> None:
             if not status.needs_orders or status.complete or seat.status != SeatStatus.ACTIVE:
                 continue
             missing = ", ".join(status.missing) or f"{status.builds_missing} adjustment orders"
-            mail_seat(db, judge, seat, f"Diplomacy deadline reminder {game.name} {game.phase}",
-                      f"The deadline for {game.phase} in '{game.name}' is {format_deadline(game.deadline)}.\n"
-                      f"Still without orders: {missing}.\n", kind="reminder")
+            mail_seat(db, judge, seat, *judge.templates.notice(
+                "reminder", game=game.name, phase=game.phase, deadline=format_deadline(game.deadline),
+                missing=missing), kind="reminder")
         report.reminded.append(game.name)
 
 
@@ -249,8 +244,7 @@ def resume_game(db: Session, judge: Judge, game: Game) -> None:
         game.deadline = clear_of_absences(db, game, now + timedelta(hours=max(hours, 1)))
         if phase is not None:
             phase.deadline = game.deadline
-    mail_game(db, judge, game, f"Diplomacy game {game.name} resumed",
-              f"Game '{game.name}' is running again.  The deadline for {game.phase} is "
-              f"{format_deadline(game.deadline)}.\n", kind="notice")
+    mail_game(db, judge, game, *judge.templates.notice("resumed", game=game.name, phase=game.phase,
+                                                       deadline=format_deadline(game.deadline)), kind="notice")
 
 
