@@ -198,12 +198,12 @@ class MapImage(Base):
     phase: Mapped[str] = mapped_column(String(12))
     kind: Mapped[str] = mapped_column(String(16))  # results | position | preview
     renderer_version: Mapped[int] = mapped_column()
-    # What it is drawn from: drawn when the first mail carrying it is sent (never inside a turn).
+    # What it is drawn from: drawn by the drain's painter after the turn (never inside a turn).
     variant: Mapped[str] = mapped_column(String(40))
     title: Mapped[str] = mapped_column(String(80))
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    png: Mapped[bytes | None] = mapped_column(LargeBinary)  # None: not drawn yet
+    png: Mapped[bytes | None] = mapped_column(LargeBinary)  # None: not drawn yet; empty: could not be drawn
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 

@@ -1,0 +1,201 @@
+"""The outbox drain in batches (issue 26.2): one SMTP session for many mails (RSET between, the
+connection opened again when the server drops it), a recipient the server puts off never holds
+the others back, a batch's outcome is written in one statement, and several drains share the
+outbox without waiting for each other (FOR UPDATE SKIP LOCKED, PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlalchemy import event, select
+
+from app.db.models import OutboundMessage
+from app.mail.drain import drain_once
+from app.mail.mailer import SmtpMailer
+from app.services.mailout.outbox import enqueue
+from tests.server.conftest import Harness, _harness
+from tests.support.databases import PostgresTemplate, require_postgres
+
+
+class _Server:
+    """An SMTP server in this process that accepts every mail and counts its connections and RSETs;
+    it can answer one recipient 451 (put off), or drop the connection at the n-th MAIL (421)."""
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self.rsets = 0
+        self.mails = 0
+        self.accepted: list[str] = []
+        self.put_off: set[str] = set()
+        self.close_at_mail: int | None = None
+
+    async def handle_EHLO(self, server: Any, session: Any, envelope: Any, hostname: str, responses: list[str]) -> list[str]:
+        self.connections += 1
+        session.host_name = hostname
+        return responses
+
+    async def handle_RSET(self, server: Any, session: Any, envelope: Any) -> str:
+        self.rsets += 1
+        return "250 OK"
+
+    async def handle_MAIL(self, server: Any, session: Any, envelope: Any, address: str, options: list[str]) -> str:
+        self.mails += 1
+        if self.mails == self.close_at_mail:
+            return "421 4.3.0 closing this connection"
+        envelope.mail_from = address
+        return "250 OK"
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: list[str]) -> str:
+        if address in self.put_off:
+            return "451 4.2.0 mailbox busy, try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.accepted.extend(envelope.rcpt_tos)
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[_Server, int]]:
+    handler = _Server()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield handler, port
+    finally:
+        controller.stop()
+
+
+def _queue(harness: Harness, count: int) -> list[str]:
+    addresses = [f"p{n}@example.com" for n in range(count)]
+    with harness.judge.sessions.begin() as db:
+        for to in addresses:
+            enqueue(db, harness.judge, to=to, subject="results", text=f"for {to}\n")
+    return addresses
+
+
+def _statuses(harness: Harness) -> dict[str, str]:
+    with harness.judge.sessions.begin() as db:
+        return {row.recipients[0]: row.status for row in db.scalars(select(OutboundMessage))}
+
+
+def test_one_smtp_session_sends_a_batch_with_rset_between(harness: Harness, smtp: tuple[_Server, int]) -> None:
+    server, port = smtp
+    addresses = _queue(harness, 6)
+    assert asyncio.run(drain_once(harness.judge, SmtpMailer("127.0.0.1", port, timeout=10))) == 6
+    assert server.accepted == addresses
+    assert server.connections == 1  # one connection for the six mails, not one a mail
+    assert server.rsets == 5  # between two mails
+    assert set(_statuses(harness).values()) == {"sent"}
+
+
+def test_a_dropped_connection_is_opened_again_and_the_batch_goes_on(harness: Harness,
+                                                                    smtp: tuple[_Server, int]) -> None:
+    server, port = smtp
+    server.close_at_mail = 3
+    addresses = _queue(harness, 6)
+    assert asyncio.run(drain_once(harness.judge, SmtpMailer("127.0.0.1", port, timeout=10))) == 6
+    assert server.accepted == addresses  # the third sent again on a new connection, the rest after it
+    assert server.connections == 2
+    assert set(_statuses(harness).values()) == {"sent"}
+
+
+def test_a_recipient_put_off_never_holds_the_others_back(harness: Harness, smtp: tuple[_Server, int]) -> None:
+    server, port = smtp
+    addresses = _queue(harness, 5)
+    server.put_off = {addresses[1]}
+    assert asyncio.run(drain_once(harness.judge, SmtpMailer("127.0.0.1", port, timeout=10))) == 4
+    assert server.accepted == [a for a in addresses if a != addresses[1]]
+    statuses = _statuses(harness)
+    assert statuses.pop(addresses[1]) == "pending" and set(statuses.values()) == {"sent"}
+    with harness.judge.sessions.begin() as db:
+        row = db.scalars(select(OutboundMessage).where(OutboundMessage.status == "pending")).one()
+        assert "451" in (row.last_error or "") and row.next_try > harness.clock.now  # tried again later
+    server.put_off = set()
+    harness.clock.advance(minutes=11)
+    assert asyncio.run(drain_once(harness.judge, SmtpMailer("127.0.0.1", port, timeout=10))) == 1
+    assert set(_statuses(harness).values()) == {"sent"}
+
+
+def test_a_batch_is_leased_in_one_statement_and_recorded_in_one(harness: Harness, smtp: tuple[_Server, int]) -> None:
+    server, port = smtp
+    _queue(harness, 8)
+    writes: list[str] = []
+    engine = harness.judge.sessions.kw["bind"]
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.lstrip().upper().startswith("UPDATE OUTBOUND_MESSAGES"):
+            writes.append(statement)
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        assert asyncio.run(drain_once(harness.judge, SmtpMailer("127.0.0.1", port, timeout=10))) == 8
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert len(writes) == 2, writes  # the lease of the eight, then their status
+
+
+@pytest.fixture
+def pg_harness(postgres_template: PostgresTemplate) -> Iterator[Harness]:
+    require_postgres()
+    with postgres_template.copy() as url:
+        harness = _harness(url)
+        yield harness
+        harness.judge.sessions.kw["bind"].dispose()
+
+
+def test_two_drains_share_the_outbox_without_waiting_for_each_other(pg_harness: Harness) -> None:
+    """While one drain holds the lease of a batch (its transaction still open), another leases the
+    next mails at once: rows another drain holds are skipped, never waited for."""
+    from app.mail import drain
+
+    harness = pg_harness
+    batch = drain.BATCH
+    _queue(harness, batch + 5)
+    holding, release = threading.Event(), threading.Event()
+    first: list[int] = []
+    real = drain.transaction
+
+    def held_open(judge: Any) -> Any:  # the first drain's lease transaction stays open until released
+        class Held:
+            def __enter__(self) -> Any:
+                self.inner = real(judge)
+                return self.inner.__enter__()
+
+            def __exit__(self, *exc: Any) -> Any:
+                holding.set()
+                release.wait(30)
+                return self.inner.__exit__(*exc)
+        return Held()
+
+    def first_drain() -> None:
+        rows, _ = drain._lease(harness.judge, batch, set())
+        first.extend(r.id for r in rows)
+
+    drain.transaction = held_open  # type: ignore[assignment]
+    try:
+        worker = threading.Thread(target=first_drain)
+        worker.start()
+        assert holding.wait(30)
+    finally:
+        drain.transaction = real  # type: ignore[assignment]
+    second: list[int] = []
+    other = threading.Thread(target=lambda: second.extend(r.id for r in drain._lease(harness.judge, batch, set())[0]))
+    other.start()
+    other.join(10)
+    waited = other.is_alive()
+    release.set()
+    worker.join(30)
+    other.join(30)
+    assert not waited, "the second drain waited for the first one's lease"
+    assert len(first) == batch and len(second) == 5 and not set(first) & set(second)
