@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import zlib
 from collections import OrderedDict
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -27,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, MapImage, OutboundMessage
 from app.db.statuses import OutboundStatus
-from app.mail.mailer import Mailer, MailerDeferred, MailerRejected, MailerUnavailable
+from app.mail.mailer import Mailer, MailerDeferred, MailerRejected, MailerSession, MailerUnavailable
 from app.mail.messages import Attachment, OutgoingMail, render_message
 from app.services.handlers import transaction
 from app.services.kernel.context import Judge
@@ -38,7 +40,9 @@ __all__ = ["BATCH", "LOOP", "MAX_ATTEMPTS", "drain_once", "paint_due", "run_drai
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 50
-BATCH = 50  # mails a round leases and sends over one SMTP session
+BATCH = 50  # mails a round leases, sends, then records in one transaction
+SESSIONS = 4  # SMTP sessions a drain sends a batch over at once (the round trips of one wait for the others)
+MAILS_A_SESSION = 10  # a small batch goes over fewer sessions
 LOOP = "drain"
 """The name of the loop in ``judge.health`` (``/healthz``)."""
 _PICTURES_KEPT = 64  # maps a drain keeps at hand (a phase's mails come one after the other)
@@ -212,19 +216,25 @@ class _Drain:
         self.pictures: OrderedDict[int, _Picture] = OrderedDict()
 
     async def send_due(self, limit: int) -> int:
-        """Send up to ``limit`` due mails, a batch at a time; the number sent."""
+        """Send up to ``limit`` due mails, a batch at a time, over a few SMTP sessions kept open
+        for the batches of this call; the number sent."""
         sent = 0
-        while sent < limit:
-            rows, found = await asyncio.to_thread(_lease, self.judge, min(BATCH, limit - sent), set(self.pictures))
-            if not rows:
-                break
-            self._keep(found)
-            outcome = await self._send(rows)
-            await asyncio.to_thread(_record, self.judge, outcome)
-            sent += len(outcome.sent)
-            if outcome.unsent:
-                log.warning("mailer unavailable: %s", outcome.error)
-                break
+        async with AsyncExitStack() as stack:
+            sessions: list[MailerSession] = []
+            while sent < limit:
+                rows, found = await asyncio.to_thread(_lease, self.judge, min(BATCH, limit - sent), set(self.pictures))
+                if not rows:
+                    break
+                self._keep(found)
+                wanted = min(SESSIONS, -(-len(rows) // MAILS_A_SESSION))
+                while len(sessions) < wanted:
+                    sessions.append(await stack.enter_async_context(self.mailer.session()))
+                outcome = await self._send(rows, sessions[:wanted])
+                await asyncio.to_thread(_record, self.judge, outcome)
+                sent += len(outcome.sent)
+                if outcome.unsent:
+                    log.warning("mailer unavailable: %s", outcome.error)
+                    break
         return sent
 
     def _keep(self, found: dict[int, _Picture]) -> None:
@@ -232,33 +242,51 @@ class _Drain:
         while len(self.pictures) > _PICTURES_KEPT:
             self.pictures.popitem(last=False)
 
-    async def _send(self, rows: list[_Leased]) -> _Outcome:
+    async def _send(self, rows: list[_Leased], sessions: list[MailerSession]) -> _Outcome:
+        """The batch over ``sessions`` at once (a share each: their round trips overlap); a recipient's
+        mails all go over one of them, in the order they were queued."""
+        shares: list[list[_Leased]] = [[] for _ in sessions]
+        for row in rows:
+            shares[zlib.crc32(row.recipients[0].encode("utf-8", "replace")) % len(sessions)].append(row)
+        done = await asyncio.gather(*(self._send_over(session, share) for session, share in zip(sessions, shares)),
+                                    return_exceptions=True)
+        outcome = _Outcome([], [], [], [])
+        for part in done:
+            if isinstance(part, BaseException):
+                raise part  # a crash point (the others have finished their share): nothing recorded
+            outcome.sent += part.sent
+            outcome.deferred += part.deferred
+            outcome.rejected += part.rejected
+            outcome.unsent += part.unsent
+            outcome.error = outcome.error or part.error
+        return outcome
+
+    async def _send_over(self, session: MailerSession, rows: list[_Leased]) -> _Outcome:
         judge = self.judge
         outcome = _Outcome([], [], [], [])
-        async with self.mailer.session() as session:
-            for index, row in enumerate(rows):
-                picture = self.pictures.get(row.map_id) if row.map_id is not None else None
-                try:
-                    payload = _render(row, picture, judge)
-                    judge.crash("drain:before_send")
-                    await session.send(payload, judge.settings.judge_address, list(row.recipients))
-                except MailerDeferred as error:  # this mail, later; the next ones now
-                    log.warning("outbound %s put off: %s", row.id, error)
-                    outcome.deferred.append((row, str(error)))
-                    continue
-                except MailerUnavailable as error:  # the server is gone: the rest of the batch, later
-                    outcome.unsent, outcome.error = rows[index:], str(error)[:2000]
-                    break
-                except (MailerRejected, ValueError) as error:  # permanent: a bad address or header
-                    log.warning("outbound %s rejected: %s", row.id, error)
-                    outcome.rejected.append((row, str(error)))
-                    continue
-                except Exception as error:  # a bad message must not block the queue
-                    log.exception("sending outbound %s failed", row.id)
-                    outcome.deferred.append((row, repr(error)))
-                    continue
-                judge.crash("drain:after_send")
-                outcome.sent.append(row.id)
+        for index, row in enumerate(rows):
+            picture = self.pictures.get(row.map_id) if row.map_id is not None else None
+            try:
+                payload = _render(row, picture, judge)
+                judge.crash("drain:before_send")
+                await session.send(payload, judge.settings.judge_address, list(row.recipients))
+            except MailerDeferred as error:  # this mail, later; the next ones now
+                log.warning("outbound %s put off: %s", row.id, error)
+                outcome.deferred.append((row, str(error)))
+                continue
+            except MailerUnavailable as error:  # the server is gone: the rest of the share, later
+                outcome.unsent, outcome.error = rows[index:], str(error)[:2000]
+                break
+            except (MailerRejected, ValueError) as error:  # permanent: a bad address or header
+                log.warning("outbound %s rejected: %s", row.id, error)
+                outcome.rejected.append((row, str(error)))
+                continue
+            except Exception as error:  # a bad message must not block the queue
+                log.exception("sending outbound %s failed", row.id)
+                outcome.deferred.append((row, repr(error)))
+                continue
+            judge.crash("drain:after_send")
+            outcome.sent.append(row.id)
         return outcome
 
 

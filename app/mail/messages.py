@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import message_from_bytes
 from email.errors import CloseBoundaryNotFoundDefect
+from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from email.policy import SMTP, compat32
@@ -380,7 +381,7 @@ def render_message(mail: OutgoingMail, default_sender: str, *, date: datetime | 
     if mail.message_id and not (mail.message_id.isascii() and _MSG_ID.fullmatch(mail.message_id)):
         raise ValueError(f"Message-ID must look like <id@domain>: {mail.message_id!r}")
 
-    msg = EmailMessage(policy=SMTP)
+    msg = EmailMessage(policy=_POLICY)
     msg["From"] = sender
     msg["To"] = mail.to
     msg["Subject"] = mail.subject
@@ -400,6 +401,25 @@ def render_message(mail: OutgoingMail, default_sender: str, *, date: datetime | 
         return b"".join(msg.policy.fold_binary(name, value) for name, value in msg.raw_items()) + b"\r\n" + body.data
     except (UnicodeError, ValueError, TypeError) as exc:
         raise ValueError(f"message cannot be rendered: {exc}") from exc
+
+
+class _HeaderClasses(HeaderRegistry):
+    """The email package's header classes, each made once (its own registry makes a new class for
+    every header it parses: a fifth of the time a mail took to render)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._made: dict[str, type] = {}
+
+    def __getitem__(self, name: str) -> type:
+        key = name.lower()
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = super().__getitem__(name)
+        return made
+
+
+_POLICY = SMTP.clone(header_factory=_HeaderClasses())
 
 
 @dataclass(frozen=True)

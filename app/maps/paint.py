@@ -22,7 +22,7 @@ from xml.etree import ElementTree
 
 import aggdraw
 
-__all__ = ["Fonts", "Painter", "Unpaintable", "font_set"]
+__all__ = ["Fonts", "Painter", "Unpaintable", "extent", "font_set"]
 
 Point = tuple[float, float]
 
@@ -37,7 +37,6 @@ _INHERITED = ("fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharra
               "opacity")
 _IGNORED = frozenset({"class", "id", "font-family", "fill-rule"})
 _GEOMETRY = frozenset({"x", "y", "cx", "cy", "r", "rx", "d", "points", "width", "height", "x1", "y1", "x2", "y2"})
-_SHAPES = frozenset({"circle", "path", "polygon", "rect", "line", "text"})
 
 
 class Unpaintable(ValueError):
@@ -51,6 +50,7 @@ class Fonts:
     oblique: str
 
 
+@lru_cache(maxsize=256)
 def _colour(value: str | None) -> tuple[int, int, int] | None:
     if value is None or value == "none":
         return None
@@ -184,17 +184,20 @@ class Painter:
     """Paints SVG fragments onto an RGB picture `size` pixels big, the SVG's user units scaled by
     `scale`."""
 
-    def __init__(self, size: tuple[int, int], scale: float, fonts: Fonts, background: bytes) -> None:
+    def __init__(self, size: tuple[int, int], scale: float, fonts: Fonts, background: bytes,
+                 origin: tuple[int, int] = (0, 0)) -> None:
+        """`origin`: the picture's pixel at this painter's top left (a part of a larger picture)."""
         self.size, self.scale, self.fonts = size, scale, fonts
         self.draw = aggdraw.Draw("RGB", size)
         self.draw.frombytes(background)
+        if origin != (0, 0):
+            self.draw.settransform((-origin[0], -origin[1]))
+        self._shapes = {"circle": self._circle, "path": self._path, "polygon": self._polygon, "rect": self._rect,
+                        "line": self._line, "text": self._text}
 
     def pixels(self) -> bytes:
         self.draw.flush()
         return bytes(self.draw.tobytes())
-
-    def load(self, data: bytes) -> None:
-        self.draw.frombytes(data)
 
     def paint(self, fragment: str) -> None:
         try:
@@ -206,23 +209,26 @@ class Painter:
     # -- elements -------------------------------------------------------------------------
 
     def _group(self, group: ElementTree.Element, inherited: dict[str, str]) -> None:
+        shapes = self._shapes
         for element in group:
-            tag = element.tag.rpartition("}")[2]
+            tag = element.tag
             if tag == "title":
                 continue
             style = self._style(element, inherited)
             if tag == "g":
                 self._group(element, style)
-            elif tag in _SHAPES:
-                getattr(self, f"_{tag}")(element, style)
+            elif tag in shapes:
+                shapes[tag](element, style)
             else:
                 raise Unpaintable(f"<{tag}>")
 
     @staticmethod
     def _style(element: ElementTree.Element, inherited: dict[str, str]) -> dict[str, str]:
-        style = dict(inherited)
+        style = inherited
         for name, value in element.attrib.items():
             if name in _INHERITED:
+                if style is inherited:
+                    style = dict(inherited)
                 style[name] = value
             elif name not in _IGNORED and name not in _GEOMETRY:
                 raise Unpaintable(f"attribute {name}")  # paint-order (a halo), a pattern, a transform...
@@ -353,6 +359,45 @@ class Painter:
                         joints = piece[:-1]
                     for x, y in ends + joints:
                         self.draw.ellipse((x - half, y - half, x + half, y + half), None, disc)
+
+
+def extent(fragment: str, scale: float) -> tuple[int, int, int, int] | None:
+    """The pixels (left, top, right, bottom) that painting `fragment` may touch: each shape's
+    points and radii, its text's size and its stroke; None when it paints nothing."""
+    try:
+        root = ElementTree.fromstring(f"<g>{fragment}</g>")
+    except ElementTree.ParseError as error:
+        raise Unpaintable(f"not SVG: {error}") from None
+    xs: list[float] = []
+    ys: list[float] = []
+    reach = 0.0
+    for element in root.iter():
+        get = element.get
+        numbers: list[float] = []
+        if element.tag == "circle":
+            cx, cy, r = (float(get(k) or 0) for k in ("cx", "cy", "r"))
+            numbers = [cx - r, cy - r, cx + r, cy + r]
+        elif element.tag == "polygon":
+            numbers = _numbers(get("points") or "")
+        elif element.tag == "path":
+            d = get("d") or ""
+            numbers = _numbers(d) if not any(c in d for c in "hvlmz") else [-1e9, -1e9, 1e9, 1e9]  # relative: anywhere
+        elif element.tag == "rect":
+            x, y = float(get("x") or 0), float(get("y") or 0)
+            numbers = [x, y, x + float(get("width") or 0), y + float(get("height") or 0)]
+        elif element.tag == "line":
+            numbers = [float(get(k) or 0) for k in ("x1", "y1", "x2", "y2")]
+        elif element.tag == "text":
+            x, y, size = float(get("x") or 0), float(get("y") or 0), float(get("font-size") or 16)
+            numbers = [x - size * len(element.text or ""), y - size, x + size * len(element.text or ""), y + size]
+        xs.extend(numbers[0::2])
+        ys.extend(numbers[1::2])
+        reach = max(reach, float(get("stroke-width") or 0))
+    if not xs:
+        return None
+    pad = reach * scale + 3
+    return (int(min(xs) * scale - pad), int(min(ys) * scale - pad), int(max(xs) * scale + pad) + 1,
+            int(max(ys) * scale + pad) + 1)
 
 
 def font_set(files: Sequence[str]) -> Fonts:

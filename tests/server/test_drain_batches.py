@@ -9,6 +9,7 @@ import asyncio
 import socket
 import threading
 from collections.abc import Iterator
+from email import message_from_bytes
 from typing import Any
 
 import pytest
@@ -32,6 +33,7 @@ class _Server:
         self.rsets = 0
         self.mails = 0
         self.accepted: list[str] = []
+        self.subjects: list[tuple[str, str]] = []  # (recipient, subject) as accepted
         self.put_off: set[str] = set()
         self.close_at_mail: int | None = None
 
@@ -59,6 +61,8 @@ class _Server:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.accepted.extend(envelope.rcpt_tos)
+        subject = message_from_bytes(envelope.original_content)["Subject"]
+        self.subjects.extend((rcpt, str(subject)) for rcpt in envelope.rcpt_tos)
         return "250 OK"
 
 
@@ -199,3 +203,19 @@ def test_two_drains_share_the_outbox_without_waiting_for_each_other(pg_harness: 
     other.join(30)
     assert not waited, "the second drain waited for the first one's lease"
     assert len(first) == batch and len(second) == 5 and not set(first) & set(second)
+
+
+def test_a_batch_goes_over_several_sessions_each_recipient_s_mails_in_order(harness: Harness,
+                                                                           smtp: tuple[_Server, int]) -> None:
+    """A large batch is shared between a few sessions (their round trips overlap), a recipient's
+    mails all over one of them: they arrive in the order they were queued."""
+    server, port = smtp
+    with harness.judge.sessions.begin() as db:
+        for n in range(36):
+            enqueue(db, harness.judge, to=f"p{n % 12}@example.com", subject=f"mail {n}", text=f"{n}\n")
+    assert asyncio.run(drain_once(harness.judge, SmtpMailer("127.0.0.1", port, timeout=10))) == 36
+    assert 1 < server.connections <= 4
+    for n in range(12):
+        mine = [subject for to, subject in server.subjects if to == f"p{n}@example.com"]
+        assert mine == [f"mail {n}", f"mail {n + 12}", f"mail {n + 24}"]
+    assert set(_statuses(harness).values()) == {"sent"}
