@@ -219,3 +219,38 @@ def test_a_batch_goes_over_several_sessions_each_recipient_s_mails_in_order(harn
         mine = [subject for to, subject in server.subjects if to == f"p{n}@example.com"]
         assert mine == [f"mail {n}", f"mail {n + 12}", f"mail {n + 24}"]
     assert set(_statuses(harness).values()) == {"sent"}
+
+
+class _Died(BaseException):
+    """The process dies at a crash point (not an error the drain may catch)."""
+
+
+def test_a_crash_mid_batch_sends_the_batch_again_with_the_same_message_ids(harness: Harness) -> None:
+    """At least once: killed after the server accepted three mails of a batch of five, before the
+    batch's outcome was written; once the lease runs out, the five go (again), each with its
+    Message-ID, so that a reader's client (or the MTA) knows the copy."""
+    from app.mail.mailer import MemoryMailer
+
+    addresses = _queue(harness, 5)
+    accepted: list[str] = []
+
+    def die_at_the_third(point: str) -> None:
+        if point == "drain:after_send":
+            accepted.append(point)
+            if len(accepted) == 3:
+                raise _Died(point)
+
+    mailer = MemoryMailer()
+    harness.judge.crash = die_at_the_third
+    with pytest.raises(_Died):
+        asyncio.run(drain_once(harness.judge, mailer))
+    harness.judge.crash = lambda point: None
+    first = [message_from_bytes(m.message_bytes)["Message-ID"] for m in mailer.sent]
+    assert len(first) == 3 and set(_statuses(harness).values()) == {"sending"}
+    assert asyncio.run(drain_once(harness.judge, mailer)) == 0  # leased: not before the lease runs out
+    harness.clock.advance(seconds=harness.judge.settings.outbox_lease_seconds + 1)
+    assert asyncio.run(drain_once(harness.judge, mailer)) == 5
+    again = [message_from_bytes(m.message_bytes)["Message-ID"] for m in mailer.sent[3:]]
+    assert set(first) <= set(again) and len(set(again)) == 5
+    assert sorted(m.recipients[0] for m in mailer.sent[3:]) == sorted(addresses)
+    assert set(_statuses(harness).values()) == {"sent"}
