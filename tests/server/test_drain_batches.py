@@ -254,3 +254,88 @@ def test_a_crash_mid_batch_sends_the_batch_again_with_the_same_message_ids(harne
     assert set(first) <= set(again) and len(set(again)) == 5
     assert sorted(m.recipients[0] for m in mailer.sent[3:]) == sorted(addresses)
     assert set(_statuses(harness).values()) == {"sent"}
+
+
+def _maps(harness: Harness, count: int) -> list[int]:
+    """``count`` maps recorded (not drawn), as turns record them."""
+    from app import jsonapi
+    from app.db.models import MapImage
+
+    with harness.judge.sessions.begin() as db:
+        images = [MapImage(digest=f"{n:064d}", game_id=None, phase="S1901M", kind="results", renderer_version=0,
+                           variant="standard", title=f"game{n}", state=jsonapi.initial_state("standard"), result=None)
+                  for n in range(count)]
+        db.add_all(images)
+        db.flush()
+        return [image.id for image in images]
+
+
+def test_a_mail_never_waits_for_another_game_s_map(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sender sends what is ready (a mail whose map is drawn, or has none) and leaves a mail
+    whose map is not drawn yet to the painter: it never draws a map itself."""
+    from app.mail import drain
+    from app.mail.mailer import MemoryMailer
+    from app.services.results import maps
+
+    waiting, ready = _maps(harness, 2)
+    with harness.judge.sessions.begin() as db:
+        assert maps.draw_due_map(db) is not None  # the oldest: ``waiting``
+        db.flush()
+    with harness.judge.sessions.begin() as db:  # draw the second one, leave the first undrawn
+        from app.db.models import MapImage
+
+        first, second = db.get_one(MapImage, waiting), db.get_one(MapImage, ready)
+        second.png, first.png = first.png, None
+        for n, map_id in enumerate([waiting, ready, waiting, None, ready]):
+            enqueue(db, harness.judge, to=f"p{n}@example.com", subject=f"mail {n}", text="x\n", map_id=map_id)
+
+    def no_drawing(*args: object, **kwargs: object) -> bytes:
+        raise AssertionError("the sender drew a map")
+
+    monkeypatch.setattr(maps, "phase_map_png", no_drawing)
+    mailer = MemoryMailer()
+    assert asyncio.run(drain._Drain(harness.judge, mailer).send_due(100)) == 3
+    assert sorted(m.recipients[0] for m in mailer.sent) == ["p1@example.com", "p3@example.com", "p4@example.com"]
+    assert _statuses(harness)["p0@example.com"] == "pending"
+
+
+def test_two_painters_never_draw_the_same_map(pg_harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While one painter draws a map (its transaction holds it), another takes the next map at
+    once: each map is drawn once (FOR UPDATE SKIP LOCKED)."""
+    from app.services.results import maps
+
+    harness = pg_harness
+    first, second = _maps(harness, 2)
+    drawing, release = threading.Event(), threading.Event()
+    real = maps.phase_map_png
+    titles: list[str] = []
+
+    def slow(*args: Any, **kwargs: Any) -> bytes:
+        titles.append(kwargs["title"])
+        if kwargs["title"] == "game0":
+            drawing.set()
+            release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(maps, "phase_map_png", slow)
+    drawn: list[int] = []
+
+    def paint() -> None:
+        with harness.judge.sessions.begin() as db:
+            image = maps.draw_due_map(db)
+            drawn.append(image.id if image else 0)
+
+    one = threading.Thread(target=paint)
+    one.start()
+    assert drawing.wait(30)
+    other = threading.Thread(target=paint)
+    other.start()
+    other.join(20)
+    waited = other.is_alive()
+    release.set()
+    one.join(30)
+    other.join(30)
+    assert not waited, "the second painter waited for the first one's map"
+    assert sorted(drawn) == [first, second] and sorted(titles) == ["game0", "game1"]
+    with harness.judge.sessions.begin() as db:
+        assert maps.draw_due_map(db) is None  # nothing left to draw
