@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db.base import Base, UtcDateTime, utcnow
@@ -162,7 +162,12 @@ class OutboundMessage(Base):
     """The transactional outbox: written with the state change, drained by the sender."""
 
     __tablename__ = "outbound_messages"
-    __table_args__ = (Index("ix_outbound_messages_due", "status", "next_try"),)
+    __table_args__ = (
+        Index("ix_outbound_messages_due", "status", "next_try"),
+        # the drain's queue: the pending mails in order, whatever the number sent before them
+        Index("ix_outbound_messages_pending", "id", postgresql_where=text(f"status = '{OutboundStatus.PENDING.value}'"),
+              sqlite_where=text(f"status = '{OutboundStatus.PENDING.value}'")),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[str] = mapped_column(String(400), unique=True)
@@ -191,6 +196,9 @@ class MapImage(Base):
     renderer version), so a phase is drawn once however many mails carry it."""
 
     __tablename__ = "map_images"
+    # the painter's pick: the maps not drawn yet, whatever the number drawn before them
+    __table_args__ = (Index("ix_map_images_undrawn", "id", postgresql_where=text("png IS NULL"),
+                            sqlite_where=text("png IS NULL")),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     digest: Mapped[str] = mapped_column(String(64), unique=True)

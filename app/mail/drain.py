@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import exists, or_, select, update
+from sqlalchemy import literal, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, MapImage, OutboundMessage
@@ -83,13 +83,18 @@ class _Outcome:
 # ---------------------------------------------------------------------------------- leasing
 
 
-def _due(now: datetime) -> Any:
-    """Due: pending and its time come, or leased by a sender whose lease ran out (a crash mid-send);
-    and its map drawn (or none, or one that could not be drawn)."""
-    drawn = exists().where(MapImage.id == OutboundMessage.map_id, MapImage.png.is_not(None))
-    return (or_((OutboundMessage.status == OutboundStatus.PENDING) & (OutboundMessage.next_try <= now),
-                (OutboundMessage.status == OutboundStatus.SENDING) & (OutboundMessage.lease_until < now))
-            & or_(OutboundMessage.map_id.is_(None), drawn))
+def _ready() -> Any:
+    """A mail whose map is drawn (or could not be), or that carries none."""
+    return or_(OutboundMessage.map_id.is_(None), MapImage.png.is_not(None))
+
+
+def _due(status: OutboundStatus, limit: int, *conditions: Any) -> Any:
+    """The first ``limit`` mails of ``status`` meeting ``conditions``, locked, those another drain
+    holds skipped; the status written into the statement, so that PostgreSQL reads the pending
+    mails from their partial index (``ix_outbound_messages_pending``), not past every mail sent."""
+    return (select(OutboundMessage.id).outerjoin(MapImage, MapImage.id == OutboundMessage.map_id)
+            .where(OutboundMessage.status == literal(status.value, literal_execute=True), _ready(), *conditions)
+            .order_by(OutboundMessage.id).limit(limit).with_for_update(skip_locked=True, of=OutboundMessage))
 
 
 _LEASED = (OutboundMessage.id, OutboundMessage.message_id, OutboundMessage.recipients, OutboundMessage.subject,
@@ -103,8 +108,10 @@ def _lease(judge: Judge, limit: int, known: set[int]) -> tuple[list[_Leased], di
     now = judge.now()
     with transaction(judge) as unit:
         db = unit.session
-        ids = list(db.scalars(select(OutboundMessage.id).where(_due(now)).order_by(OutboundMessage.id).limit(limit)
-                              .with_for_update(skip_locked=True)))
+        # leased by a sender whose lease ran out (a crash mid-send), then pending and due
+        ids = list(db.scalars(_due(OutboundStatus.SENDING, limit, OutboundMessage.lease_until < now)))
+        if len(ids) < limit:
+            ids += db.scalars(_due(OutboundStatus.PENDING, limit - len(ids), OutboundMessage.next_try <= now))
         if not ids:
             return [], {}
         lease = now + timedelta(seconds=judge.settings.outbox_lease_seconds)
