@@ -63,3 +63,4 @@ bench: $(VENV)/.installed .venv-bench/.installed $(ENGINE)
 	POSTAL_JUDGE_ENGINE=native $(BIN)/python benchmarks/inbound.py
 	POSTAL_JUDGE_ENGINE=native $(BIN)/python benchmarks/deadline_storm.py
 	POSTAL_JUDGE_ENGINE=native $(BIN)/python benchmarks/maps.py
+	POSTAL_JUDGE_ENGINE=native $(BIN)/python benchmarks/deadline_to_inbox.py --games 1000

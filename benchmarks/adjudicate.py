@@ -6,6 +6,8 @@ Prints which engine ran (compiled by `make`, or the Python sources: app/engine/n
 for each engine, cases per second and microseconds per order for
   resolution only  (typed orders in, results out; for MILA: game.process())
   end to end       (order text in, JSON out)
+  whole process    (`judge adjudicate --jsonl` over the corpus file, interpreter start and imports
+                    included, against MILA's process reading the same file: the ratio of their times)
 The peer runs in its own virtualenv (`make bench` creates it); it is a yardstick,
 not a dependency, and not the truth (it follows DATC v2.4).
 On a shared machine the load changes from one second to the next: both engines run
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -81,6 +84,21 @@ def _peer_run(peer: Path, corpus_file: str) -> dict[str, float]:
     return result
 
 
+def _whole(command: list[str], corpus_file: str) -> float:
+    """Wall seconds of one process reading the corpus file (stdout thrown away)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open(corpus_file, "rb") as stdin:
+        start = time.perf_counter()
+        subprocess.run(command, stdin=stdin, stdout=subprocess.DEVNULL, check=True, env=env)
+        return time.perf_counter() - start
+
+
+def _judge_command() -> list[str]:
+    judge = Path(sys.executable).parent / "judge"
+    return [str(judge), "adjudicate", "--jsonl"] if judge.exists() else [sys.executable, "-m", "app.cli", "adjudicate",
+                                                                          "--jsonl"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cases", type=int, default=2000)
@@ -100,22 +118,29 @@ def main() -> None:
     theirs: dict[str, float] = {}
     for _ in range(max(1, args.repeat)):
         _keep_best(mine, ours(requests))
+        _keep_best(mine, {"whole_s": _whole(_judge_command(), handle.name)})
         if peer.exists():
             _keep_best(theirs, _peer_run(peer, handle.name))
+            _keep_best(theirs, {"whole_s": _whole([str(peer), str(ROOT / "benchmarks" / "mila_peer.py"), "--whole",
+                                                   handle.name], handle.name)})
     print("postal-judge:")
     _report("resolution only (resolver)", len(requests), orders, mine["resolution_s"])
     _report("phase with typed orders", len(requests), orders, mine["phase_s"])
     _report("end to end (text in, JSON out)", len(requests), orders, mine["end_to_end_s"])
+    _report("whole process (judge adjudicate --jsonl)", len(requests), orders, mine["whole_s"])
     if not theirs:
         print(f"peer: not run ({peer} missing; `make bench` creates it)")
         return
     print("MILA diplomacy (peer):")
     _report("resolution only (game.process)", len(requests), orders, theirs["resolution_s"])
     _report("end to end (text in, JSON out)", len(requests), orders, theirs["end_to_end_s"])
+    _report("whole process (python mila_peer.py)", len(requests), orders, theirs["whole_s"])
     print("speed-up:")
     print(f"  resolution  {theirs['resolution_s'] / mine['resolution_s']:.1f}x (resolver), "
           f"{theirs['resolution_s'] / mine['phase_s']:.1f}x (whole phase from typed orders)")
     print(f"  end to end  {theirs['end_to_end_s'] / mine['end_to_end_s']:.1f}x")
+    print(f"  whole process  {theirs['whole_s'] / mine['whole_s']:.1f}x "
+          f"({mine['whole_s']:.2f} s against {theirs['whole_s']:.2f} s)")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,11 @@
 Usage: python mila_peer.py CORPUS.jsonl -> prints one JSON line of timings.
 Resolution only: `game.process()` after units and orders are set.
 End to end: a game built from the request, orders set (parsed), processed, state to JSON.
+
+    python mila_peer.py --whole CORPUS.jsonl -> one JSON state a line on stdout
+
+The whole process, as `judge adjudicate --jsonl` is timed: the interpreter, the import, each line
+read, adjudicated and written.
 """
 
 import json
@@ -41,5 +46,17 @@ def main(path):
     print(json.dumps({"cases": len(requests), "orders": orders, "resolution_s": resolution, "end_to_end_s": end_to_end}))
 
 
+def whole(path):
+    out = sys.stdout
+    with open(path) as handle:
+        for line in handle:
+            game = build(json.loads(line))
+            game.process()
+            out.write(json.dumps(game.get_state()) + "\n")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--whole":
+        whole(sys.argv[2])
+    else:
+        main(sys.argv[1])

@@ -20,18 +20,21 @@ POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 class Position:
     units: dict[str, list[str]]
     orders: dict[str, list[str]]
+    variant: str = "standard"
+    phase: str = "S1901M"
 
     def request(self, case_id: str) -> dict:
-        return {"id": case_id, "variant": "standard", "phase": "S1901M", "units": self.units, "orders": self.orders}
+        return {"id": case_id, "variant": self.variant, "phase": self.phase, "units": self.units, "orders": self.orders}
 
 
-def _place_units(game_map: GameMap, rng: random.Random, count: int) -> dict[str, tuple[str, str]]:
+def _place_units(game_map: GameMap, rng: random.Random, count: int,
+                 powers: tuple[str, ...] = POWERS) -> dict[str, tuple[str, str]]:
     """province -> (power, unit text)"""
     provinces = [p for p in game_map.provinces.values() if p.terrain is not Terrain.IMPASSABLE]
     rng.shuffle(provinces)
     placed: dict[str, tuple[str, str]] = {}
     for province in provinces[:count]:
-        power = rng.choice(POWERS)
+        power = rng.choice(powers)
         if province.terrain is Terrain.LAND:
             unit = f"A {province.id}"
         elif province.terrain is Terrain.SEA:
@@ -52,10 +55,14 @@ def _moves_from(game_map: GameMap, unit: str) -> list[str]:
     return sorted(game_map.fleet_borders.get(location, ()))
 
 
-def generate(seed: int) -> Position:
+def generate(seed: int, variant_name: str = "standard", count: int | None = None) -> Position:
+    """A position of the standard map (20-34 units), or of ``variant_name`` with ``count`` units."""
     rng = random.Random(seed)
-    game_map = load_variant("standard").map
-    placed = _place_units(game_map, rng, rng.randint(20, 34))
+    variant = load_variant(variant_name)
+    game_map = variant.map
+    powers = POWERS if variant_name == "standard" else tuple(p.id for p in variant.powers)
+    size = rng.randint(20, 34) if count is None else count
+    placed = _place_units(game_map, rng, size, powers)
     orders: dict[str, str] = {}
     moves: dict[str, str] = {}  # source province -> target province
 
@@ -121,7 +128,8 @@ def generate(seed: int) -> Position:
     for province, (power, unit) in placed.items():
         units.setdefault(power, []).append(unit)
         by_power.setdefault(power, []).append(orders[province])
-    return Position(units, by_power)
+    start = variant.start_phase
+    return Position(units, by_power, variant_name, str(start if start.kind == "M" else start.next_movement()))
 
 
 def corpus(size: int, seed: int = 1901) -> list[Position]:

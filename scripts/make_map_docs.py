@@ -1,5 +1,6 @@
 """The pictures in docs/maps/: each variant's start, and results maps showing every kind of
-order. Run from the repository root: `.venv/bin/python scripts/make_map_docs.py`."""
+order, as the judge mails them (`phase_map_png`). Run from the repository root:
+`.venv/bin/python scripts/make_map_docs.py`."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app import jsonapi  # noqa: E402
-from app.maps import render_png, render_svg  # noqa: E402
+from app.maps import phase_map_png  # noqa: E402
 
 OUT = ROOT / "docs" / "maps"
 
@@ -58,9 +59,9 @@ FERRY: dict[str, Any] = {
 }
 
 
-def _write(name: str, svg: str) -> None:
+def _write(name: str, png: bytes) -> None:
     path = OUT / f"{name}.png"
-    path.write_bytes(render_png(svg))
+    path.write_bytes(png)
     print(f"wrote {path.relative_to(ROOT)}")
 
 
@@ -69,23 +70,33 @@ def _results(name: str, request: dict[str, Any], title: str) -> dict[str, Any]:
     if "error" in result:
         raise SystemExit(f"{name}: {result['error']}")
     position = {k: v for k, v in request.items() if k != "orders"}
-    _write(name, render_svg(request["variant"], position, orders_result=result, title=title))
+    _write(name, phase_map_png(request["variant"], position, result, title=title))
     return result
+
+
+# Two dislodged units retreat to the same province: both are destroyed (crossed).
+STANDOFF: dict[str, Any] = {
+    "variant": "standard", "phase": "F1901R", "units": {"ENGLAND": ["A BUR", "F SWE"]},
+    "dislodged": {"GERMANY": {"A RUH": {"attacker_from": "BUR", "retreats": ["KIE", "HOL"]}},
+                  "FRANCE": {"F DEN": {"attacker_from": "SWE", "retreats": ["KIE", "HEL"]}}},
+    "orders": {"GERMANY": ["A RUH R KIE"], "FRANCE": ["F DEN R KIE"]},
+}
 
 
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     for variant in ("standard", "zeus5", "smallworld8", "smallworld7"):
-        _write(variant, render_svg(variant, jsonapi.initial_state(variant), title=f"{variant}: the start"))
+        _write(variant, phase_map_png(variant, jsonapi.initial_state(variant), None, title=f"{variant}: the start"))
     autumn = _results("standard-results-movement", AUTUMN, "Every movement order")
     retreats = jsonapi.next_state(autumn)
     dislodged = [(p, u) for p, us in retreats["dislodged"].items() for u in us]
-    _write("standard-retreat-position", render_svg("standard", retreats, title="Retreats to order"))
+    _write("standard-retreat-position", phase_map_png("standard", retreats, None, title="Retreats to order"))
     orders = {p: [] for p, _ in dislodged}
     for i, (power, unit) in enumerate(dislodged):
         options = retreats["dislodged"][power][unit]["retreats"]
         orders[power].append(f"{unit} R {options[0]}" if i % 2 == 0 and options else f"{unit} D")
     _results("standard-results-retreats", {**retreats, "orders": orders}, "Retreats and disbands")
+    _results("standard-results-retreat-standoff", STANDOFF, "Two retreats to Kiel: both destroyed")
     _results("standard-results-adjustments", WINTER, "Builds, removals, a waived build")
     zeus = jsonapi.initial_state("zeus5")
     _results("zeus5-results-hidden-build", {**zeus, "orders": {"USA": ["BUILD A WAS", "BUILD A HAW", "BUILD F NYK"]}},

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db.base import Base, UtcDateTime, utcnow
@@ -162,7 +162,12 @@ class OutboundMessage(Base):
     """The transactional outbox: written with the state change, drained by the sender."""
 
     __tablename__ = "outbound_messages"
-    __table_args__ = (Index("ix_outbound_messages_due", "status", "next_try"),)
+    __table_args__ = (
+        Index("ix_outbound_messages_due", "status", "next_try"),
+        # the drain's queue: the pending mails in order, whatever the number sent before them
+        Index("ix_outbound_messages_pending", "id", postgresql_where=text(f"status = '{OutboundStatus.PENDING.value}'"),
+              sqlite_where=text(f"status = '{OutboundStatus.PENDING.value}'")),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[str] = mapped_column(String(400), unique=True)
@@ -191,6 +196,9 @@ class MapImage(Base):
     renderer version), so a phase is drawn once however many mails carry it."""
 
     __tablename__ = "map_images"
+    # the painter's pick: the maps not drawn yet, whatever the number drawn before them
+    __table_args__ = (Index("ix_map_images_undrawn", "id", postgresql_where=text("png IS NULL"),
+                            sqlite_where=text("png IS NULL")),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     digest: Mapped[str] = mapped_column(String(64), unique=True)
@@ -198,12 +206,12 @@ class MapImage(Base):
     phase: Mapped[str] = mapped_column(String(12))
     kind: Mapped[str] = mapped_column(String(16))  # results | position | preview
     renderer_version: Mapped[int] = mapped_column()
-    # What it is drawn from: drawn when the first mail carrying it is sent (never inside a turn).
+    # What it is drawn from: drawn by the drain's painter after the turn (never inside a turn).
     variant: Mapped[str] = mapped_column(String(40))
     title: Mapped[str] = mapped_column(String(80))
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    png: Mapped[bytes | None] = mapped_column(LargeBinary)  # None: not drawn yet
+    png: Mapped[bytes | None] = mapped_column(LargeBinary)  # None: not drawn yet; empty: could not be drawn
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 

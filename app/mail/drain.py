@@ -2,212 +2,367 @@
 
 The services only queue mail (``app.services.mailout.outbox.enqueue``) in their own transaction;
 this loop, run by the composition root, is the one place outgoing mail leaves the judge.
+
+A round leases a batch of due mails in one transaction (``FOR UPDATE SKIP LOCKED``: several drains
+share the outbox, each taking other rows, none waiting for another), sends them over one SMTP
+session, then writes the batch's outcome in one transaction (the mails sent: one statement).  A
+mail whose map is not drawn yet is not due: the painter (``run_drain`` runs it beside the sender,
+``drain_once`` before it) draws each map once, off the send path, so no mail waits for another
+game's map.  Delivery is at least once: a crash after the SMTP server accepted mails of a batch
+and before the batch's outcome is committed sends them again when the lease runs out, with the
+same Message-ID.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import replace
+import zlib
+from collections import OrderedDict
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import literal, or_, select, update
+from sqlalchemy.orm import Session
 
 from app.db.models import Game, MapImage, OutboundMessage
 from app.db.statuses import OutboundStatus
-from app.mail.mailer import Mailer, MailerRejected, MailerUnavailable
+from app.mail.mailer import Mailer, MailerDeferred, MailerRejected, MailerSession, MailerUnavailable
 from app.mail.messages import Attachment, OutgoingMail, render_message
 from app.services.handlers import transaction
 from app.services.kernel.context import Judge
 from app.services.mailout.outbox import enqueue
-from app.services.results.maps import content_id, map_filename, map_png, without_inline_map
+from app.services.results.maps import content_id, draw_due_map, map_filename, without_inline_map
 
-__all__ = ["LOOP", "MAX_ATTEMPTS", "drain_once", "run_drain"]
+__all__ = ["BATCH", "LOOP", "MAX_ATTEMPTS", "drain_once", "paint_due", "run_drain"]
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 50
+BATCH = 50  # mails a round leases, sends, then records in one transaction
+SESSIONS = 4  # SMTP sessions a drain sends a batch over at once (the round trips of one wait for the others)
+MAILS_A_SESSION = 10  # a small batch goes over fewer sessions
 LOOP = "drain"
 """The name of the loop in ``judge.health`` (``/healthz``)."""
+_PICTURES_KEPT = 64  # maps a drain keeps at hand (a phase's mails come one after the other)
 
 
-def _claim(judge: Judge, limit: int) -> list[OutboundMessage]:
-    """Lease due rows: pending ones, and 'sending' ones whose lease ran out (a crash mid-send)."""
+@dataclass(frozen=True)
+class _Leased:
+    """A mail as the drain leased it: what it sends, and how often it was tried."""
+
+    id: int
+    message_id: str
+    recipients: list[str]
+    subject: str
+    body_text: str
+    body_html: str | None
+    in_reply_to: str | None
+    reply_to: str | None
+    map_id: int | None
+    attempts: int
+
+
+@dataclass(frozen=True)
+class _Picture:
+    png: bytes  # empty: the map could not be drawn (the mail goes without it)
+    filename: str
+    digest: str
+
+
+@dataclass
+class _Outcome:
+    sent: list[int]
+    deferred: list[tuple[_Leased, str]]  # put off by the server (4xx), or a mail that could not be made
+    rejected: list[tuple[_Leased, str]]  # refused for good
+    unsent: list[_Leased]  # the server is gone: the rest of the batch, for later
+    error: str = ""
+
+
+# ---------------------------------------------------------------------------------- leasing
+
+
+def _ready() -> Any:
+    """A mail whose map is drawn (or could not be), or that carries none."""
+    return or_(OutboundMessage.map_id.is_(None), MapImage.png.is_not(None))
+
+
+def _due(status: OutboundStatus, limit: int, *conditions: Any) -> Any:
+    """The first ``limit`` mails of ``status`` meeting ``conditions``, locked, those another drain
+    holds skipped; the status written into the statement, so that PostgreSQL reads the pending
+    mails from their partial index (``ix_outbound_messages_pending``), not past every mail sent."""
+    return (select(OutboundMessage.id).outerjoin(MapImage, MapImage.id == OutboundMessage.map_id)
+            .where(OutboundMessage.status == literal(status.value, literal_execute=True), _ready(), *conditions)
+            .order_by(OutboundMessage.id).limit(limit).with_for_update(skip_locked=True, of=OutboundMessage))
+
+
+_LEASED = (OutboundMessage.id, OutboundMessage.message_id, OutboundMessage.recipients, OutboundMessage.subject,
+           OutboundMessage.body_text, OutboundMessage.body_html, OutboundMessage.in_reply_to, OutboundMessage.reply_to,
+           OutboundMessage.map_id, OutboundMessage.attempts)
+
+
+def _lease(judge: Judge, limit: int, known: set[int]) -> tuple[list[_Leased], dict[int, _Picture]]:
+    """Lease up to ``limit`` due mails (one transaction: rows another drain holds are skipped), with
+    the pictures they carry that are not in ``known``."""
     now = judge.now()
-    lease = timedelta(seconds=judge.settings.outbox_lease_seconds)
     with transaction(judge) as unit:
-        session = unit.session
-        candidates = session.scalars(
-            select(OutboundMessage.id)
-            .where(
-                or_(
-                    (OutboundMessage.status == OutboundStatus.PENDING) & (OutboundMessage.next_try <= now),
-                    (OutboundMessage.status == OutboundStatus.SENDING) & (OutboundMessage.lease_until < now),
-                )
-            )
-            .order_by(OutboundMessage.id)
-            .limit(limit)
-        ).all()
-        claimed: list[OutboundMessage] = []
-        for row_id in candidates:
-            result = session.execute(
-                update(OutboundMessage)
-                .where(
-                    OutboundMessage.id == row_id,
-                    or_(
-                        OutboundMessage.status == OutboundStatus.PENDING,
-                        (OutboundMessage.status == OutboundStatus.SENDING) & (OutboundMessage.lease_until < now),
-                    ),
-                )
-                .values(status=OutboundStatus.SENDING, lease_until=now + lease, attempts=OutboundMessage.attempts + 1)
-            )
-            if result.rowcount == 1:  # type: ignore[attr-defined]
-                claimed.append(session.get_one(OutboundMessage, row_id))
-        return claimed
+        db = unit.session
+        # leased by a sender whose lease ran out (a crash mid-send), then pending and due
+        ids = list(db.scalars(_due(OutboundStatus.SENDING, limit, OutboundMessage.lease_until < now)))
+        if len(ids) < limit:
+            ids += db.scalars(_due(OutboundStatus.PENDING, limit - len(ids), OutboundMessage.next_try <= now))
+        if not ids:
+            return [], {}
+        lease = now + timedelta(seconds=judge.settings.outbox_lease_seconds)
+        rows = db.execute(update(OutboundMessage).where(OutboundMessage.id.in_(ids))
+                          .values(status=OutboundStatus.SENDING, lease_until=lease, attempts=OutboundMessage.attempts + 1)
+                          .returning(*_LEASED).execution_options(synchronize_session=False)).all()
+        leased = sorted((_Leased(**row._asdict()) for row in rows), key=lambda row: row.id)
+        wanted = {row.map_id for row in leased if row.map_id is not None} - known
+        return leased, _pictures(db, wanted)
 
 
-def _pictures(row: OutboundMessage, judge: Judge) -> tuple[Attachment, ...]:
-    """The map a queued mail carries: inline in its HTML (the zine), else attached."""
-    if row.map_id is None:
-        return ()
-    with transaction(judge) as unit:
-        session = unit.session
-        image = session.get(MapImage, row.map_id)
-        if image is None:
-            return ()
-        png = map_png(session, image)  # drawn by the first mail that carries it, then kept
-        if png is None:
-            return ()
-        game = session.get(Game, image.game_id) if image.game_id is not None else None
-        return (Attachment(map_filename(game.name if game else "map", image.phase), "image/png", png,
-                           content_id=content_id(image, judge.settings.judge_domain) if row.body_html else None),)
+def _pictures(db: Session, ids: set[int]) -> dict[int, _Picture]:
+    if not ids:
+        return {}
+    found = db.execute(select(MapImage.id, MapImage.png, MapImage.phase, MapImage.digest, Game.name)
+                       .outerjoin(Game, Game.id == MapImage.game_id).where(MapImage.id.in_(ids)))
+    return {image_id: _Picture(bytes(png or b""), map_filename(name or "map", phase), digest)
+            for image_id, png, phase, digest, name in found}
 
 
-def _render(row: OutboundMessage, judge: Judge) -> bytes:
-    pictures = _pictures(row, judge)
+# ---------------------------------------------------------------------------------- one mail
+
+
+def _render(row: _Leased, picture: _Picture | None, judge: Judge) -> bytes:
+    """The mail's bytes: its map inline in its HTML (the zine), else attached; without it when it
+    could not be drawn, or when the mail cannot carry it."""
+    pictures: tuple[Attachment, ...] = ()
     html = row.body_html
-    if html is not None and row.map_id is not None and not pictures:
+    if picture is not None and picture.png:
+        cid = content_id(picture.digest, judge.settings.judge_domain) if html else None
+        pictures = (Attachment(picture.filename, "image/png", picture.png, content_id=cid),)
+    elif html is not None and row.map_id is not None:
         html = without_inline_map(html)  # no picture after all: no broken image in the zine
-    mail = OutgoingMail(
-        to=row.recipients[0],
-        subject=row.subject,
-        text=row.body_text,
-        html=html,
-        attachments=pictures,
-        message_id=row.message_id,
-        in_reply_to=row.in_reply_to,
-        reply_to=row.reply_to,
-        sender=judge.settings.judge_address,
-    )
-    if not mail.attachments:
+    mail = OutgoingMail(to=row.recipients[0], subject=row.subject, text=row.body_text, html=html,
+                        attachments=pictures, message_id=row.message_id, in_reply_to=row.in_reply_to,
+                        reply_to=row.reply_to, sender=judge.settings.judge_address)
+    if not pictures:
         return render_message(mail, judge.settings.judge_address)
     try:
         return render_message(mail, judge.settings.judge_address)
     except ValueError:  # the mail itself matters more than its picture
         log.exception("outbound %s: sent without its map", row.id)
-        return render_message(replace(mail, attachments=()), judge.settings.judge_address)
+        return render_message(replace(mail, attachments=(), html=row.body_html and without_inline_map(row.body_html)),
+                              judge.settings.judge_address)
 
 
-def _finish(judge: Judge, row_id: int, values: dict[str, Any]) -> None:
-    with transaction(judge) as unit:
-        session = unit.session
-        session.execute(
-            update(OutboundMessage)
-            .where(OutboundMessage.id == row_id, OutboundMessage.status == OutboundStatus.SENDING)
-            .values(**values)
-        )
-
-
-def _report_failure(judge: Judge, row_id: int, error: str) -> None:
-    """A mail of a game that failed for good: the game's master is told (the judgekeeper when the
-    mail was to the master).  A report that fails is not reported again (no loop)."""
-    with transaction(judge) as unit:
-        session = unit.session
-        row = session.get(OutboundMessage, row_id)
-        if row is None or row.kind == "undeliverable" or row.game_id is None:
-            return
-        game = session.get(Game, row.game_id)
-        if game is None:
-            return
-        to = row.recipients[0] if row.recipients else "(none)"
-        tell = game.master_email if game.master_email != to else judge.settings.admin_address
-        if not tell or tell == to:
-            return
-        where = f" of game '{game.name}'"
-        enqueue(session, judge, to=tell, subject=f"Judge: undeliverable mail{where}"[:400], kind="undeliverable",
-                game_id=game.id,
-                text=f"A mail{where} to {to} (subject: {row.subject!r}) could not be delivered and will not be\n"
-                     f"retried:\n\n  {error}\n\nCheck that player's address (the player can change it with "
-                     f"SET ADDRESS, the game master with REPLACE).\n")
+# ---------------------------------------------------------------------------------- the outcome
 
 
 def _backoff(attempts: int, now: datetime) -> datetime:
     return now + timedelta(seconds=min(600, 2 ** min(attempts, 10)))
 
 
-async def drain_once(judge: Judge, mailer: Mailer, limit: int = 200) -> int:
-    """Send what is due; returns the number of mails sent."""
-    rows = await asyncio.to_thread(_claim, judge, limit)
-    sent = 0
-    for index, row in enumerate(rows):
-        try:
-            payload = _render(row, judge)
-            judge.crash("drain:before_send")
-            await mailer.send(payload, judge.settings.judge_address, list(row.recipients))
-        except MailerUnavailable as error:
-            # The server is down: put this one and the rest of the batch back for later.
-            for pending in rows[index:]:
-                await asyncio.to_thread(
-                    _finish,
-                    judge,
-                    pending.id,
-                    {"status": OutboundStatus.PENDING, "lease_until": None, "last_error": str(error)[:2000],
-                     "next_try": _backoff(pending.attempts, judge.now())},
-                )
-            log.warning("mailer unavailable: %s", error)
-            return sent
-        except (MailerRejected, ValueError) as error:  # permanent: a bad address or header
-            log.warning("outbound %s rejected: %s", row.id, error)
-            await asyncio.to_thread(
-                _finish, judge, row.id, {"status": OutboundStatus.FAILED, "lease_until": None, "last_error": str(error)[:2000]}
-            )
-            await asyncio.to_thread(_report_failure, judge, row.id, str(error)[:500])
-            continue
-        except Exception as error:  # a bad message must not block the queue
-            status = OutboundStatus.FAILED if row.attempts >= MAX_ATTEMPTS else OutboundStatus.PENDING
-            log.exception("sending outbound %s failed", row.id)
-            await asyncio.to_thread(
-                _finish,
-                judge,
-                row.id,
-                {"status": status, "lease_until": None, "last_error": repr(error)[:2000],
-                 "next_try": _backoff(row.attempts, judge.now())},
-            )
-            if status == OutboundStatus.FAILED:
-                await asyncio.to_thread(_report_failure, judge, row.id, repr(error)[:500])
-            continue
-        judge.crash("drain:after_send")
-        await asyncio.to_thread(
-            _finish, judge, row.id, {"status": OutboundStatus.SENT, "sent_at": judge.now(), "lease_until": None}
-        )
-        sent += 1
-    return sent
+def _record(judge: Judge, outcome: _Outcome) -> None:
+    """The batch's outcome, in one transaction: the mails sent in one statement, the others (few)
+    each put back for later or failed for good (their game's master told)."""
+    now = judge.now()
+    with transaction(judge) as unit:
+        db = unit.session
+        leased = OutboundMessage.status == OutboundStatus.SENDING
+        if outcome.sent:
+            db.execute(update(OutboundMessage).where(OutboundMessage.id.in_(outcome.sent), leased)
+                       .values(status=OutboundStatus.SENT, sent_at=now, lease_until=None)
+                       .execution_options(synchronize_session=False))
+        later = [(row, error) for row, error in outcome.deferred if row.attempts < MAX_ATTEMPTS]
+        later += [(row, outcome.error) for row in outcome.unsent]
+        failed = [(row, error) for row, error in outcome.deferred if row.attempts >= MAX_ATTEMPTS]
+        failed += outcome.rejected
+        for row, error in later:
+            db.execute(update(OutboundMessage).where(OutboundMessage.id == row.id, leased)
+                       .values(status=OutboundStatus.PENDING, lease_until=None, last_error=error[:2000],
+                               next_try=_backoff(row.attempts, now)).execution_options(synchronize_session=False))
+        for row, error in failed:
+            db.execute(update(OutboundMessage).where(OutboundMessage.id == row.id, leased)
+                       .values(status=OutboundStatus.FAILED, lease_until=None, last_error=error[:2000])
+                       .execution_options(synchronize_session=False))
+            _report_failure(db, judge, row.id, error[:500])
 
 
-async def run_drain(judge: Judge, mailer: Mailer, stop: asyncio.Event, interval: float = 1.0) -> None:
-    """Drain until ``stop`` is set; each round is reported to ``judge.health``."""
+def _report_failure(db: Session, judge: Judge, row_id: int, error: str) -> None:
+    """A mail of a game that failed for good: the game's master is told (the judgekeeper when the
+    mail was to the master).  A report that fails is not reported again (no loop)."""
+    row = db.get(OutboundMessage, row_id)
+    if row is None or row.kind == "undeliverable" or row.game_id is None:
+        return
+    game = db.get(Game, row.game_id)
+    if game is None:
+        return
+    to = row.recipients[0] if row.recipients else "(none)"
+    tell = game.master_email if game.master_email != to else judge.settings.admin_address
+    if not tell or tell == to:
+        return
+    where = f" of game '{game.name}'"
+    enqueue(db, judge, to=tell, subject=f"Judge: undeliverable mail{where}"[:400], kind="undeliverable",
+            game_id=game.id,
+            text=f"A mail{where} to {to} (subject: {row.subject!r}) could not be delivered and will not be\n"
+                 f"retried:\n\n  {error}\n\nCheck that player's address (the player can change it with "
+                 f"SET ADDRESS, the game master with REPLACE).\n")
+
+
+# ---------------------------------------------------------------------------------- the drain
+
+
+class _Drain:
+    """Sends the due mails, batch after batch; keeps the pictures of the last maps it sent."""
+
+    def __init__(self, judge: Judge, mailer: Mailer) -> None:
+        self.judge, self.mailer = judge, mailer
+        self.pictures: OrderedDict[int, _Picture] = OrderedDict()
+
+    async def send_due(self, limit: int) -> int:
+        """Send up to ``limit`` due mails, a batch at a time, over a few SMTP sessions kept open
+        for the batches of this call; the number sent."""
+        sent = 0
+        async with AsyncExitStack() as stack:
+            sessions: list[MailerSession] = []
+            while sent < limit:
+                rows, found = await asyncio.to_thread(_lease, self.judge, min(BATCH, limit - sent), set(self.pictures))
+                if not rows:
+                    break
+                self._keep(found)
+                wanted = min(SESSIONS, -(-len(rows) // MAILS_A_SESSION))
+                while len(sessions) < wanted:
+                    sessions.append(await stack.enter_async_context(self.mailer.session()))
+                outcome = await self._send(rows, sessions[:wanted])
+                await asyncio.to_thread(_record, self.judge, outcome)
+                sent += len(outcome.sent)
+                if outcome.unsent:
+                    log.warning("mailer unavailable: %s", outcome.error)
+                    break
+        return sent
+
+    def _keep(self, found: dict[int, _Picture]) -> None:
+        self.pictures.update(found)
+        while len(self.pictures) > _PICTURES_KEPT:
+            self.pictures.popitem(last=False)
+
+    async def _send(self, rows: list[_Leased], sessions: list[MailerSession]) -> _Outcome:
+        """The batch over ``sessions`` at once (a share each: their round trips overlap); a recipient's
+        mails all go over one of them, in the order they were queued."""
+        shares: list[list[_Leased]] = [[] for _ in sessions]
+        for row in rows:
+            shares[zlib.crc32(row.recipients[0].encode("utf-8", "replace")) % len(sessions)].append(row)
+        done = await asyncio.gather(*(self._send_over(session, share) for session, share in zip(sessions, shares)),
+                                    return_exceptions=True)
+        outcome = _Outcome([], [], [], [])
+        for part in done:
+            if isinstance(part, BaseException):
+                raise part  # a crash point (the others have finished their share): nothing recorded
+            outcome.sent += part.sent
+            outcome.deferred += part.deferred
+            outcome.rejected += part.rejected
+            outcome.unsent += part.unsent
+            outcome.error = outcome.error or part.error
+        return outcome
+
+    async def _send_over(self, session: MailerSession, rows: list[_Leased]) -> _Outcome:
+        judge = self.judge
+        outcome = _Outcome([], [], [], [])
+        for index, row in enumerate(rows):
+            picture = self.pictures.get(row.map_id) if row.map_id is not None else None
+            try:
+                payload = _render(row, picture, judge)
+                judge.crash("drain:before_send")
+                await session.send(payload, judge.settings.judge_address, list(row.recipients))
+            except MailerDeferred as error:  # this mail, later; the next ones now
+                log.warning("outbound %s put off: %s", row.id, error)
+                outcome.deferred.append((row, str(error)))
+                continue
+            except MailerUnavailable as error:  # the server is gone: the rest of the share, later
+                outcome.unsent, outcome.error = rows[index:], str(error)[:2000]
+                break
+            except (MailerRejected, ValueError) as error:  # permanent: a bad address or header
+                log.warning("outbound %s rejected: %s", row.id, error)
+                outcome.rejected.append((row, str(error)))
+                continue
+            except Exception as error:  # a bad message must not block the queue
+                log.exception("sending outbound %s failed", row.id)
+                outcome.deferred.append((row, repr(error)))
+                continue
+            judge.crash("drain:after_send")
+            outcome.sent.append(row.id)
+        return outcome
+
+
+# ---------------------------------------------------------------------------------- the painter
+
+
+def _paint_one(judge: Judge) -> bool:
+    """Draw one map a mail waits for (one transaction; a map another painter draws is skipped)."""
+    with transaction(judge) as unit:
+        return draw_due_map(unit.session) is not None
+
+
+async def paint_due(judge: Judge) -> int:
+    """Draw every map not drawn yet; the number drawn."""
+    drawn = 0
+    while await asyncio.to_thread(_paint_one, judge):
+        drawn += 1
+    return drawn
+
+
+async def _run_painter(judge: Judge, stop: asyncio.Event, interval: float, drawn_one: asyncio.Event) -> None:
+    """Draw maps as turns record them, beside the sender (which never waits for a map): each map
+    drawn wakes the sender for the mails that carry it."""
     while not stop.is_set():
-        judge.health.begin(LOOP)
+        drawn = 0
         try:
-            sent = await drain_once(judge, mailer)
-        except Exception as error:
-            judge.health.failed(LOOP, error)
-            log.exception("outbox drain failed")
-            sent = 0
-        else:
-            judge.health.ok(LOOP)
-        if sent == 0:
+            while await asyncio.to_thread(_paint_one, judge):
+                drawn += 1
+                drawn_one.set()
+        except Exception:
+            log.exception("drawing the maps failed")
+        if drawn == 0:
             try:
                 await asyncio.wait_for(stop.wait(), timeout=interval)
             except TimeoutError:
                 pass
+
+
+async def drain_once(judge: Judge, mailer: Mailer, limit: int = 200) -> int:
+    """Draw the maps waiting, then send what is due (up to ``limit``); returns the number of mails sent."""
+    await paint_due(judge)
+    return await _Drain(judge, mailer).send_due(limit)
+
+
+async def run_drain(judge: Judge, mailer: Mailer, stop: asyncio.Event, interval: float = 1.0) -> None:
+    """Drain until ``stop`` is set, the painter beside; each round is reported to ``judge.health``."""
+    drain = _Drain(judge, mailer)
+    drawn_one = asyncio.Event()
+    painter = asyncio.create_task(_run_painter(judge, stop, interval, drawn_one))
+    try:
+        while not stop.is_set():
+            judge.health.begin(LOOP)
+            drawn_one.clear()
+            try:
+                sent = await drain.send_due(4 * BATCH)
+            except Exception as error:
+                judge.health.failed(LOOP, error)
+                log.exception("outbox drain failed")
+                sent = 0
+            else:
+                judge.health.ok(LOOP)
+            if sent == 0:  # nothing due: wait for a map drawn, the stop, or the next round
+                waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(drawn_one.wait())]
+                await asyncio.wait(waits, timeout=interval, return_when=asyncio.FIRST_COMPLETED)
+                for wait in waits:
+                    wait.cancel()
+    finally:
+        painter.cancel()
+        try:
+            await painter
+        except asyncio.CancelledError:
+            pass

@@ -191,6 +191,9 @@ def _with_outcomes(
             out[i] = replace(out[i], mark="removed")
         elif mark.kind == DISBAND and mark.ok:
             out[i] = replace(out[i], mark="disbanded")
+        elif mark.kind == RETREAT and not mark.ok and phase.kind == "R":
+            # bounced with another retreat (a standoff): destroyed; `retreats` keeps where it tried to go
+            out[i] = replace(out[i], mark="destroyed", retreats=tuple(mark.path[:1]))
     if phase.kind == "M":
         out = _movement_outcomes(out, marks, result, variant, hidden)
     return out

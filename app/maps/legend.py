@@ -55,10 +55,10 @@ def _key(x: float, y: float, px: float, results: bool) -> str:
         out.append(element("path", d=f"M{x:.1f} {y:.1f}h{30 * px:.1f}", stroke=INK, stroke_width=3 * px,
                            stroke_dasharray=None if dash is None else " ".join(f"{float(v) * px:.1f}" for v in dash.split())))
         out.append(text(x + 36 * px, y, words, font_size=11 * px, fill=INK, dominant_baseline="central"))
-        x += 36 * px + 0.6 * 11 * px * len(words) + 18 * px
+        x += 36 * px + 0.6 * 11 * px * len(words) + 12 * px  # the row must fit 1,000 px
     for words in ("○ hold", "◌ dislodged (drawn aside)", "+ built", "× removed, disbanded or destroyed"):
         out.append(text(x, y, words, font_size=11 * px, fill=INK, dominant_baseline="central"))
-        x += 0.6 * 11 * px * len(words) + 18 * px
+        x += 0.6 * 11 * px * len(words) + 12 * px
     return "".join(out)
 
 

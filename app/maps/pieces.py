@@ -25,7 +25,7 @@ class Piece:
     sites: tuple[str, ...] = ()  # several provinces when the build site is secret
     secret_coast: bool = False
     dislodged: bool = False
-    retreats: tuple[str, ...] = ()
+    retreats: tuple[str, ...] = ()  # where it may retreat; destroyed in a retreat standoff: where it tried to
     attacker: str | None = None  # where the dislodging attack came from
     mark: str = ""  # "", "built", "removed", "disbanded", "destroyed", "army_lost"
 

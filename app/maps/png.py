@@ -1,14 +1,11 @@
-"""SVG to PNG with resvg (the `resvg-py` package: no system library), and the one entry
-point the server calls when it publishes a phase."""
+"""SVG to PNG with resvg (the `resvg-py` package: no system library): `judge map --png` and the
+layers every published map shares (`publish.py` draws the PNG a mail carries)."""
 
 from __future__ import annotations
 
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-from .render import render_svg
 
 MIN_WIDTH = 1000  # pixels
 _WIDTH = re.compile(r'<svg[^>]*?\swidth="([0-9.]+)"')
@@ -51,12 +48,3 @@ def render_png(svg: str, width: int | None = None) -> bytes:
         sans_serif_family="DejaVu Sans",
         background="#FFFFFF",
     ))
-
-
-def phase_map_png(
-    variant: str, state_before: dict[str, Any], result: dict[str, Any] | None, *, title: str | None = None
-) -> bytes:
-    """The PNG to publish for one phase: with `result`, the orders and outcomes of the
-    phase that `state_before` (the stored state, as given to the adjudicator) started;
-    without, the position itself. Public information only (see `render_svg`)."""
-    return render_png(render_svg(variant, state_before, orders_result=result, title=title))

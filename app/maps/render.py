@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from app.engine.state import NEUTRAL
@@ -36,19 +37,41 @@ def render_svg(
     return svg_of_board(board, drawing, variant_name, title or variant.title)
 
 
+@dataclass(frozen=True)
+class MapLayers:
+    """One map's SVG in the order it is drawn: `head` (the `<svg>` tag and its title), the terrain
+    (`base`, the same for every map of a drawing), what is drawn under the names (`under_labels`:
+    centres, retreat options, units, orders), the names (`labels`, the same for every map), what is
+    drawn over them (`over_labels`: dislodged units) and the `legend` under the map, `height` high
+    in all. The PNG a mail carries draws `base` and `labels` once per drawing (app/maps/publish.py)."""
+
+    head: str
+    base: str
+    under_labels: str
+    labels: str
+    over_labels: str
+    legend: str
+    width: float
+    height: float
+
+    def svg(self) -> str:
+        return "".join((self.head, self.base, self.under_labels, self.labels, self.over_labels, self.legend, "</svg>"))
+
+
 def svg_of_board(board: Board, drawing: Drawing, variant_name: str, heading: str) -> str:
+    return layers_of_board(board, drawing, variant_name, heading).svg()
+
+
+def layers_of_board(board: Board, drawing: Drawing, variant_name: str, heading: str) -> MapLayers:
     px = pixel(drawing.width)
     r = 9.5 * px
     powers = power_styles(board.variant)
     width, height = drawing.width, drawing.height + legend_height(board, px)
-    out = [
-        '<svg xmlns="http://www.w3.org/2000/svg" '
-        f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'font-family="{esc(FONT)}" class="map">',
-        f"<title>{esc(heading)}: {esc(board.phase.describe())}</title>",
-        base_layer(drawing, variant_name),
-        '<g class="centres">',
-    ]
+    head = ('<svg xmlns="http://www.w3.org/2000/svg" '
+            f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
+            f'font-family="{esc(FONT)}" class="map">'
+            f"<title>{esc(heading)}: {esc(board.phase.describe())}</title>")
+    out = ['<g class="centres">']
     for province, drawn in sorted(drawing.provinces.items()):
         info = board.variant.map.provinces.get(province)
         if info is None or not info.centre or drawn.centre is None:
@@ -69,11 +92,11 @@ def svg_of_board(board: Board, drawing: Drawing, variant_name: str, heading: str
         out.append(draw_orders(drawing, board.pieces, board.marks, powers, r))
     # Names above the arrows, so no arrow covers one (issue 22.14); they keep clear of the
     # units' places (tests/maps/test_map_legibility.py).
-    out.append(label_layer(drawing, variant_name))
+    labels = label_layer(drawing, variant_name)
     # Dislodged units last, so they stay visible beside their attacker.
-    out.append('<g class="units dislodged-units">')
-    out.extend(draw_piece(piece, drawing, powers.get(piece.power) or powers[NEUTRAL], r) for piece in aside)
-    out.append("</g>")
-    out.append(draw_legend(board, powers, drawing.height, width, px, heading))
-    out.append("</svg>")
-    return "".join(out)
+    over = ['<g class="units dislodged-units">']
+    over.extend(draw_piece(piece, drawing, powers.get(piece.power) or powers[NEUTRAL], r) for piece in aside)
+    over.append("</g>")
+    legend = draw_legend(board, powers, drawing.height, width, px, heading)
+    return MapLayers(head, base_layer(drawing, variant_name), "".join(out), labels, "".join(over), legend,
+                     width, height)

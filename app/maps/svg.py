@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from functools import cache
 from xml.sax.saxutils import escape, quoteattr
 
 from .drawing import Point, Polygon
@@ -17,6 +19,19 @@ def num(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
+_NEEDS_QUOTING = re.compile(r'[&<>"\n\r\t]')
+
+
+@cache
+def _attribute_name(key: str) -> str:
+    return key.rstrip("_").replace("_", "-")
+
+
+def _quoted(text: str) -> str:
+    """`quoteattr`, quicker for the common value that needs no escaping (a map has thousands)."""
+    return f'"{text}"' if _NEEDS_QUOTING.search(text) is None else quoteattr(text)
+
+
 def attrs(**values: object) -> str:
     """` key="value"` pairs (None skipped; `class_` and `font_size` style names become
     `class` and `font-size`), every value quoted and escaped."""
@@ -24,9 +39,8 @@ def attrs(**values: object) -> str:
     for key, value in values.items():
         if value is None:
             continue
-        name = key.rstrip("_").replace("_", "-")
         text = num(value) if isinstance(value, float) else str(value)
-        parts.append(f" {name}={quoteattr(text)}")
+        parts.append(f" {_attribute_name(key)}={_quoted(text)}")
     return "".join(parts)
 
 

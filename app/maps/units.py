@@ -88,8 +88,9 @@ def describe(piece: Piece, power: PowerStyle) -> str:
     elif piece.secret_coast:
         words += ": its coast is not declared yet"
     if piece.dislodged and piece.mark == "destroyed":
-        words += ", dislodged with no retreat: destroyed"
-        return words
+        if piece.retreats:  # a retreat phase's results: its retreat bounced with another
+            return words + f", dislodged, its retreat to {', '.join(piece.retreats)} bounced: destroyed"
+        return words + ", dislodged with no retreat: destroyed"
     if piece.dislodged:
         words += ", dislodged" + (f" (may retreat to {', '.join(piece.retreats)})" if piece.retreats else "")
     if piece.mark:

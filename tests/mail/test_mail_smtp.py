@@ -154,3 +154,30 @@ def test_the_test_smtp_server_delivers_a_sub_address_to_its_base_mailbox() -> No
     assert base_address("judge-ab12+t@judge.test") == "judge-ab12@judge.test"
     assert base_address("plain@judge.test") == "plain@judge.test"
     assert base_address("+only@judge.test") == "+only@judge.test"
+
+
+def test_a_line_starting_with_a_dot_arrives_whole(local_smtp: tuple[int, Path]) -> None:
+    """DATA doubles a dot at the start of a line (RFC 5321 4.5.2): the server takes it off again."""
+    port, root = local_smtp
+    text = ".\n..two dots\n.hidden\nend.\n"
+    raw = render_message(OutgoingMail(to="a@judge.test", subject="s", text=text), JUDGE)
+    asyncio.run(SmtpMailer("127.0.0.1", port).send(raw, JUDGE, ["a@judge.test"]))
+    [mail] = MaildirInbox(root / "mail" / "a@judge.test").fetch_new()
+    assert mail.raw.endswith(raw)
+    assert parse_message(mail.raw).text == text
+
+
+@pytest.mark.parametrize(
+    ("message", "wire"),
+    [
+        (b"Subject: x\r\n\r\nbody\r\n", b"Subject: x\r\n\r\nbody\r\n.\r\n"),
+        (b"Subject: x\r\n\r\n.dot\r\n", b"Subject: x\r\n\r\n..dot\r\n.\r\n"),
+        (b".\r\nx", b"..\r\nx\r\n.\r\n"),
+        (b"a\nb\rc\r\nd", b"a\r\nb\r\nc\r\nd\r\n.\r\n"),
+        (b"a\n.b", b"a\r\n..b\r\n.\r\n"),
+    ],
+)
+def test_data_is_sent_with_crlf_lines_and_leading_dots_doubled(message: bytes, wire: bytes) -> None:
+    from app.mail.mailer import wire_data
+
+    assert wire_data(message) == wire

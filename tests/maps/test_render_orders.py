@@ -130,3 +130,27 @@ def test_waived_builds_get_a_legend_row_of_their_own():
     assert float(waived.get("y")) > max(key_rows)
     height = float(parse(svg).get("height"))
     assert float(waived.get("y")) < height
+
+
+# Two dislodged units retreat to the same province: both bounce and are destroyed (issue 28.18).
+STANDOFF = {
+    "variant": "standard", "phase": "F1901R", "units": {"ENGLAND": ["A BUR", "F SWE"]},
+    "dislodged": {"GERMANY": {"A RUH": "BUR"}, "FRANCE": {"F DEN": "SWE"}},
+    "orders": {"GERMANY": ["A RUH R KIE"], "FRANCE": ["F DEN R KIE"]},
+}
+
+
+def test_units_destroyed_in_a_retreat_standoff_are_crossed_not_drawn_standing_aside():
+    svg, result = _results_map(STANDOFF)
+    assert {o["reason"] for o in result["orders"]} == {"standoff"}
+    root = parse(svg)
+    for unit, power in (("A RUH", "Germany"), ("F DEN", "France")):
+        (drawn,) = [g for g in groups(root, "unit") if f"({unit})" in title_of(g)]
+        assert "mark-destroyed" in classes(drawn) and "dislodged" not in classes(drawn), classes(drawn)
+        assert groups(drawn, "destroyed"), f"{unit} is not crossed"
+        assert not groups(drawn, "dislodged-ring")
+        assert title_of(drawn) == f"{'Army' if unit[0] == 'A' else 'Fleet'} ({unit}) of {power}, dislodged, its retreat " \
+                                  "to KIE bounced: destroyed"
+    # the retreats themselves are drawn failed (dashed and crossed), as every failed order is
+    failed = [g for g in groups(root, "order-retreat") if "failed" in classes(g)]
+    assert len(failed) == 2 and all(groups(g, "fail-cross") for g in failed)

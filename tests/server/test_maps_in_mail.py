@@ -238,3 +238,20 @@ def test_render_message_refuses_a_bad_content_id() -> None:
     with pytest.raises(ValueError, match="Content-ID"):
         render_message(OutgoingMail(to="a@example.com", subject="s", text="t", html="<p></p>",
                                     attachments=(picture,)), "judge@judge.test")
+
+
+@pytest.mark.parametrize("layout", ["judge", "zine"])
+def test_a_results_mail_with_its_map_is_light_and_carries_the_picture_once(harness: Harness, layout: str) -> None:
+    """Issue 26.4: a phone user is glad to get it (100 kB at most, its map included), the map is
+    in it once, and the zine's inline picture is the judge layout's attachment, byte for byte."""
+    _start(harness, layout)
+    harness.send(player("AUSTRIA"), signon("AUSTRIA") + "A Vie-Tyr\nF Tri-Ven")
+    _process(harness)
+    sent = _sent(harness)
+    results = [m for m in sent[player("FRANCE")] if m["Subject"].startswith("Diplomacy results")]
+    master = [m for m in sent[GM] if m["Subject"].startswith("Diplomacy results")]
+    assert len(results) == 1 and len(master) == 1
+    raw = results[0].as_bytes()
+    assert len(raw) <= 100_000, len(raw)
+    assert len(_pictures(results[0])) == 1 and len(_pictures(master[0])) == 1
+    assert bytes(_pictures(results[0])[0].get_content()) == bytes(_pictures(master[0])[0].get_content())

@@ -145,3 +145,22 @@ def test_no_code_names_a_variant() -> None:
     found = [(path.relative_to(APP).as_posix(), text) for path in sorted(APP.rglob("*.py"))
              for text in _code_strings(path) if any(name in text.lower() for name in names)]
     assert found == []
+
+
+def test_a_folder_s_own_name_is_loaded_from_its_folder_alone(minor: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26.6: `judge adjudicate` starts with the variant it is asked for, reading no other
+    folder's declarations (a set-up's name still goes through the registry)."""
+    read: list[str] = []
+    real = variants.tomllib.load
+
+    def reading(handle: object) -> object:
+        read.append(Path(str(getattr(handle, "name", ""))).parent.name)
+        return real(handle)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(variants.tomllib, "load", reading)
+    assert load_variant("standard").power_ids[0] == "AUSTRIA"
+    assert read == ["standard"]
+    assert load_variant("minor2").victory_centres == 10  # a set-up's name: the registry reads every folder
+    assert sorted(set(read)) == ["minor", "standard"]
+    with pytest.raises(UnknownVariant):
+        load_variant("../standard")

@@ -2,10 +2,11 @@
 
 A map is keyed by a digest of what it is drawn from (variant, position, results, title and
 the renderer's version), so every mail of a phase shares one picture and a new renderer
-draws afresh.  A turn only records what its map is drawn from (``phase_map``); the picture
-is drawn when the first mail carrying it is sent (``map_png``), so drawing never lengthens a
-turn or a deadline storm.  A map that fails to draw is logged and left out: the mail goes
-without it (``without_inline_map``).
+draws afresh.  A turn only records what its map is drawn from (``phase_map``); the drain's
+painter draws it afterwards, once (``draw_due_map``: a map another painter is drawing is
+skipped), so drawing never lengthens a turn or a deadline storm, and a mail is sent once its own
+map is drawn.  A map that fails to draw is logged and kept empty: its mails go without it
+(``without_inline_map``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from app.services.kernel.access import find_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 
-__all__ = ["CurrentMap", "content_id", "current_map", "inline_map_html", "map_filename", "map_png", "phase_map",
+__all__ = ["CurrentMap", "content_id", "current_map", "draw_due_map", "inline_map_html", "map_filename", "phase_map",
            "without_inline_map"]
 
 log = logging.getLogger(__name__)
@@ -65,23 +66,25 @@ def _insert(dialect: Any) -> Any:
 _INSERT = {True: _insert(postgresql), False: _insert(sqlite)}  # built once: by whether PostgreSQL
 
 
-def map_png(db: Session, image: MapImage) -> bytes | None:
-    """The picture of ``image``, drawn now if it has not been yet (and kept); ``None`` when it
-    cannot be drawn: the mail then goes without it."""
-    if image.png is not None:
-        return image.png
+def draw_due_map(db: Session) -> MapImage | None:
+    """Draw the oldest map not drawn yet, in the caller's transaction, which holds it meanwhile
+    (another painter takes the next one: ``SKIP LOCKED``); ``None`` when none is waiting.  A map
+    that cannot be drawn is kept empty (``b""``): the mails carrying it go without it."""
+    image = db.scalars(select(MapImage).where(MapImage.png.is_(None)).order_by(MapImage.id).limit(1)
+                       .with_for_update(skip_locked=True)).first()
+    if image is None:
+        return None
     try:
-        png = phase_map_png(image.variant, image.state, image.result, title=image.title)
+        image.png = phase_map_png(image.variant, image.state, image.result, title=image.title)
     except Exception:  # a picture must never stop a mail: it goes without it
         log.exception("the map of %s %s (%s) could not be drawn", image.title, image.phase, image.kind)
-        return None
-    image.png = png
-    return png
+        image.png = b""
+    return image
 
 
-def content_id(image: MapImage, domain: str) -> str:
-    """The Content-ID (without angle brackets) of the map inline in a zine's HTML."""
-    return f"map-{image.digest[:24]}@{domain}"
+def content_id(digest: str, domain: str) -> str:
+    """The Content-ID (without angle brackets) of the map (by its ``digest``) inline in a zine's HTML."""
+    return f"map-{digest[:24]}@{domain}"
 
 
 def map_filename(game_name: str, phase: str) -> str:

@@ -123,7 +123,7 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
     picture = phase_map(db, game, phase.code, phase.state_before, phase.results, kind="results")
     if picture is not None:
         if html is not None:
-            html = inline_map_html(html, content_id(picture, judge.settings.judge_domain),
+            html = inline_map_html(html, content_id(picture.digest, judge.settings.judge_domain),
                                    f"The map of {game.name} {phase.code}")
     mails = mail_game(db, judge, game, f"Diplomacy results {game.name} {phase.code}", text, html=html,
                       kind="results", map_id=picture.id if picture else None)

@@ -1,0 +1,407 @@
+"""The parts of a map that change from phase to phase, painted straight onto a picture.
+
+The map's SVG (`render.py`) stays the one description of every picture. A results mail's PNG is
+drawn from it in two halves (`publish.py`): the terrain and the names, the same for every map of a
+variant, once by resvg; and what changes (centres, units, orders, the legend) by this painter,
+which reads the small part of SVG those layers are written in (`path` with `M`/`L`/`H`/`V`/`Z`,
+`circle`, `polygon`, `rect`, `line`, `text` and `g`, with the presentation attributes the
+renderer sets) and paints it with aggdraw (anti-aliased, as resvg). Anything else raises
+`Unpaintable`: the caller then draws the whole SVG with resvg instead.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import aggdraw
+
+__all__ = ["Fonts", "Painter", "Unpaintable", "extent", "font_set"]
+
+Point = tuple[float, float]
+
+# DejaVu Sans (the font the map is drawn in): `dominant-baseline="central"` puts the baseline this
+# far below y, in em, as resvg does: half of ascender minus descender (1901 and 483 of 2048).
+CENTRAL = (1901 - 483) / 2048 / 2
+ASCENDER = 1901 / 2048
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_PATH_TOKEN = re.compile(r"[MLHVZmlhvz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_INHERITED = ("fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap",
+              "stroke-linejoin", "font-size", "font-weight", "font-style", "text-anchor", "dominant-baseline",
+              "opacity")
+_IGNORED = frozenset({"class", "id", "font-family", "fill-rule"})
+_GEOMETRY = frozenset({"x", "y", "cx", "cy", "r", "rx", "d", "points", "width", "height", "x1", "y1", "x2", "y2"})
+
+
+class Unpaintable(ValueError):
+    """The SVG uses something this painter does not draw."""
+
+
+@dataclass(frozen=True)
+class Fonts:
+    regular: str
+    bold: str
+    oblique: str
+
+
+@lru_cache(maxsize=256)
+def _colour(value: str | None) -> tuple[int, int, int] | None:
+    if value is None or value == "none":
+        return None
+    if len(value) == 7 and value[0] == "#":
+        return int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16)
+    if value == "black":
+        return 0, 0, 0
+    if value == "white":
+        return 255, 255, 255
+    raise Unpaintable(f"colour {value!r}")
+
+
+@cache
+def _pen(colour: tuple[int, int, int], width: float, opacity: int) -> Any:
+    return aggdraw.Pen(colour, width, opacity)
+
+
+@cache
+def _brush(colour: tuple[int, int, int], opacity: int) -> Any:
+    return aggdraw.Brush(colour, opacity)
+
+
+@cache
+def _font(colour: tuple[int, int, int], file: str, size: float) -> Any:
+    return aggdraw.Font(colour, file, size)
+
+
+@cache
+def _measurer() -> Any:
+    return aggdraw.Draw("RGB", (1, 1))
+
+
+@lru_cache(maxsize=4096)
+def _text_width(font: Any, words: str) -> float:
+    """aggdraw's width of `words` (hinted advances: what `text` draws), kept: it costs as much as
+    drawing the text ten times, and legends repeat."""
+    return float(_measurer().textsize(words, font)[0])
+
+
+@cache
+def _ascent(size: float) -> int:
+    """The ascent aggdraw places text by (`text`'s y is the top of the line): FreeType's, rounded
+    up, of the font at the whole pixel size aggdraw sets."""
+    return math.ceil(int(size) * ASCENDER)
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(n) for n in _NUMBER.findall(text)]
+
+
+def _subpaths(d: str) -> list[tuple[list[Point], bool]]:
+    """The path data as polylines (points, closed); `Unpaintable` for curves and arcs."""
+    out: list[tuple[list[Point], bool]] = []
+    points: list[Point] = []
+    x = y = 0.0
+    tokens = _PATH_TOKEN.findall(d)
+    if "".join(tokens).replace(" ", "") != re.sub(r"[\s,]+", "", d):
+        raise Unpaintable(f"path data {d[:40]!r}")
+    i, command = 0, ""
+    while i < len(tokens):
+        token = tokens[i]
+        if token.isalpha():
+            command, i = token, i + 1
+            if command in "Zz":
+                if points:
+                    out.append((points, True))
+                    x, y = points[0]
+                points = []
+                continue
+        if command in "Mm":
+            if points:
+                out.append((points, False))
+            dx, dy = float(tokens[i]), float(tokens[i + 1])
+            x, y = (x + dx, y + dy) if command == "m" else (dx, dy)
+            points, i = [(x, y)], i + 2
+            command = "l" if command == "m" else "L"  # further pairs are lines
+        elif command in "Ll":
+            dx, dy = float(tokens[i]), float(tokens[i + 1])
+            x, y = (x + dx, y + dy) if command == "l" else (dx, dy)
+            points.append((x, y))
+            i += 2
+        elif command in "Hh":
+            x = x + float(tokens[i]) if command == "h" else float(tokens[i])
+            points.append((x, y))
+            i += 1
+        elif command in "Vv":
+            y = y + float(tokens[i]) if command == "v" else float(tokens[i])
+            points.append((x, y))
+            i += 1
+        else:
+            raise Unpaintable(f"path data {d[:40]!r}")
+    if points:
+        out.append((points, False))
+    return out
+
+
+def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> Iterator[list[Point]]:
+    """The visible pieces of a polyline stroked with dash `pattern` (starting with a dash)."""
+    if not pattern or sum(pattern) <= 0:
+        yield list(points)
+        return
+    index, left, on = 0, pattern[0], True
+    piece: list[Point] = [points[0]]
+    for a, b in zip(points, points[1:]):
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        done = 0.0
+        while length - done > left:
+            done += left
+            t = done / length
+            at = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+            if on:
+                piece.append(at)
+                yield piece
+            piece = [at]
+            index = (index + 1) % len(pattern)
+            left, on = pattern[index], not on
+        left -= length - done
+        if on:
+            piece.append(b)
+    if on and len(piece) > 1:
+        yield piece
+
+
+def _ring(cx: float, cy: float, r: float, steps: int) -> list[Point]:
+    """A circle as a closed polyline, starting at 3 o'clock and turning as SVG does."""
+    return [(cx + r * math.cos(2 * math.pi * k / steps), cy + r * math.sin(2 * math.pi * k / steps))
+            for k in range(steps + 1)]
+
+
+class Painter:
+    """Paints SVG fragments onto an RGB picture `size` pixels big, the SVG's user units scaled by
+    `scale`."""
+
+    def __init__(self, size: tuple[int, int], scale: float, fonts: Fonts, background: bytes,
+                 origin: tuple[int, int] = (0, 0)) -> None:
+        """`origin`: the picture's pixel at this painter's top left (a part of a larger picture)."""
+        self.size, self.scale, self.fonts = size, scale, fonts
+        self.draw = aggdraw.Draw("RGB", size)
+        self.draw.frombytes(background)
+        if origin != (0, 0):
+            self.draw.settransform((-origin[0], -origin[1]))
+        self._shapes = {"circle": self._circle, "path": self._path, "polygon": self._polygon, "rect": self._rect,
+                        "line": self._line, "text": self._text}
+
+    def pixels(self) -> bytes:
+        self.draw.flush()
+        return bytes(self.draw.tobytes())
+
+    def paint(self, fragment: str) -> None:
+        try:
+            root = ElementTree.fromstring(f"<g>{fragment}</g>")
+        except ElementTree.ParseError as error:
+            raise Unpaintable(f"not SVG: {error}") from None
+        self._group(root, {})
+
+    # -- elements -------------------------------------------------------------------------
+
+    def _group(self, group: ElementTree.Element, inherited: dict[str, str]) -> None:
+        shapes = self._shapes
+        for element in group:
+            tag = element.tag
+            if tag == "title":
+                continue
+            style = self._style(element, inherited)
+            if tag == "g":
+                self._group(element, style)
+            elif tag in shapes:
+                shapes[tag](element, style)
+            else:
+                raise Unpaintable(f"<{tag}>")
+
+    @staticmethod
+    def _style(element: ElementTree.Element, inherited: dict[str, str]) -> dict[str, str]:
+        style = inherited
+        for name, value in element.attrib.items():
+            if name in _INHERITED:
+                if style is inherited:
+                    style = dict(inherited)
+                style[name] = value
+            elif name not in _IGNORED and name not in _GEOMETRY:
+                raise Unpaintable(f"attribute {name}")  # paint-order (a halo), a pattern, a transform...
+        return style
+
+    def _circle(self, element: ElementTree.Element, style: dict[str, str]) -> None:
+        s = self.scale
+        cx, cy, r = (float(element.get(k) or 0) * s for k in ("cx", "cy", "r"))
+        brush = self._brush(style)
+        pen, width, dash = self._stroke(style)
+        if dash:
+            if brush is not None:
+                self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), None, brush)
+            steps = max(24, int(r * 2))
+            self._stroke_lines([_ring(cx, cy, r, steps)], style, pen, width, dash)
+        else:
+            self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), pen, brush)
+
+    def _path(self, element: ElementTree.Element, style: dict[str, str]) -> None:
+        s = self.scale
+        subpaths = [([(x * s, y * s) for x, y in points], closed) for points, closed in _subpaths(element.get("d", ""))]
+        brush = self._brush(style, default="#000000")
+        if brush is not None:
+            for points, _ in subpaths:
+                if len(points) >= 3:
+                    self.draw.polygon([c for p in points for c in p], None, brush)
+        pen, width, dash = self._stroke(style)
+        if pen is not None:
+            lines = [points + points[:1] if closed else points for points, closed in subpaths]
+            self._stroke_lines(lines, style, pen, width, dash)
+
+    def _polygon(self, element: ElementTree.Element, style: dict[str, str]) -> None:
+        s = self.scale
+        numbers = _numbers(element.get("points", ""))
+        points = [(numbers[i] * s, numbers[i + 1] * s) for i in range(0, len(numbers) - 1, 2)]
+        brush = self._brush(style, default="#000000")
+        if brush is not None and len(points) >= 3:
+            self.draw.polygon([c for p in points for c in p], None, brush)
+        pen, width, dash = self._stroke(style)
+        if pen is not None:
+            self._stroke_lines([points + points[:1]], style, pen, width, dash, closed=True)
+
+    def _rect(self, element: ElementTree.Element, style: dict[str, str]) -> None:
+        s = self.scale
+        x, y, w, h = (float(element.get(k) or 0) * s for k in ("x", "y", "width", "height"))
+        rx = float(element.get("rx") or 0) * s
+        brush = self._brush(style, default="#000000")
+        pen, width, dash = self._stroke(style)
+        if dash:
+            raise Unpaintable("a dashed rectangle")
+        if rx > 0:
+            self.draw.rounded_rectangle((x, y, x + w, y + h), rx, pen, brush)
+        else:
+            self.draw.rectangle((x, y, x + w, y + h), pen, brush)
+
+    def _line(self, element: ElementTree.Element, style: dict[str, str]) -> None:
+        s = self.scale
+        x1, y1, x2, y2 = (float(element.get(k) or 0) * s for k in ("x1", "y1", "x2", "y2"))
+        pen, width, dash = self._stroke(style)
+        if pen is not None:
+            self._stroke_lines([[(x1, y1), (x2, y2)]], style, pen, width, dash)
+
+    def _text(self, element: ElementTree.Element, style: dict[str, str]) -> None:
+        if "stroke" in style and style["stroke"] != "none":
+            raise Unpaintable("outlined text")
+        words = element.text or ""
+        colour = _colour(style.get("fill", "#000000"))
+        if not words.strip() or colour is None:
+            return
+        s = self.scale
+        size = float(style.get("font-size", "16")) * s
+        bold = style.get("font-weight") == "bold"
+        file = self.fonts.bold if bold else self.fonts.oblique if style.get("font-style") == "italic" else \
+            self.fonts.regular
+        font = _font(colour, file, size)
+        x, y = float(element.get("x") or 0) * s, float(element.get("y") or 0) * s
+        width = _text_width(font, words) if style.get("text-anchor", "start") != "start" else 0.0
+        anchor = style.get("text-anchor", "start")
+        left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+        baseline = y + CENTRAL * size if style.get("dominant-baseline") == "central" else y
+        top = baseline - _ascent(size)
+        self.draw.text((left, top), words, font)
+
+    # -- strokes and fills -----------------------------------------------------------------
+
+    def _brush(self, style: dict[str, str], default: str | None = None) -> Any:
+        colour = _colour(style.get("fill", default))
+        if colour is None:
+            return None
+        opacity = float(style.get("fill-opacity", "1")) * float(style.get("opacity", "1"))
+        return _brush(colour, round(255 * opacity))
+
+    def _stroke(self, style: dict[str, str]) -> tuple[Any, float, list[float]]:
+        colour = _colour(style.get("stroke"))
+        if colour is None:
+            return None, 0.0, []
+        width = float(style.get("stroke-width", "1")) * self.scale
+        opacity = round(255 * float(style.get("opacity", "1")))
+        dash = [v * self.scale for v in _numbers(style.get("stroke-dasharray", ""))]
+        return _pen(colour, width, opacity), width, dash
+
+    def _stroke_lines(self, lines: list[list[Point]], style: dict[str, str], pen: Any, width: float,
+                      dash: list[float], closed: bool = False) -> None:
+        """Each polyline stroked (butt ends and mitred corners, as aggdraw draws; round ones when the
+        style asks, as discs of the stroke's width), dashed when `dash` says."""
+        round_caps = style.get("stroke-linecap") == "round"
+        round_joins = style.get("stroke-linejoin") == "round"
+        colour = _colour(style.get("stroke"))
+        assert colour is not None
+        disc = _brush(colour, round(255 * float(style.get("opacity", "1")))) if round_caps or round_joins else None
+        half = width / 2
+        for line in lines:
+            pieces = [p for p in _dashes(line, dash) if len(p) > 1] if dash else [line]
+            if len(pieces) > 1:  # the dashes of a line in one stroke
+                path = aggdraw.Path()
+                for piece in pieces:
+                    path.moveto(*piece[0])
+                    for x, y in piece[1:]:
+                        path.lineto(x, y)
+                self.draw.path(path, pen)
+            elif pieces and len(pieces[0]) > 1:
+                self.draw.line([c for p in pieces[0] for c in p], pen)
+            for piece in pieces:
+                if disc is not None:
+                    ends = [piece[0], piece[-1]] if round_caps else []
+                    joints = piece[1:-1] if round_joins else []
+                    if closed and round_joins and not dash:
+                        joints = piece[:-1]
+                    for x, y in ends + joints:
+                        self.draw.ellipse((x - half, y - half, x + half, y + half), None, disc)
+
+
+def extent(fragment: str, scale: float) -> tuple[int, int, int, int] | None:
+    """The pixels (left, top, right, bottom) that painting `fragment` may touch: each shape's
+    points and radii, its text's size and its stroke; None when it paints nothing."""
+    try:
+        root = ElementTree.fromstring(f"<g>{fragment}</g>")
+    except ElementTree.ParseError as error:
+        raise Unpaintable(f"not SVG: {error}") from None
+    xs: list[float] = []
+    ys: list[float] = []
+    reach = 0.0
+    for element in root.iter():
+        get = element.get
+        numbers: list[float] = []
+        if element.tag == "circle":
+            cx, cy, r = (float(get(k) or 0) for k in ("cx", "cy", "r"))
+            numbers = [cx - r, cy - r, cx + r, cy + r]
+        elif element.tag == "polygon":
+            numbers = _numbers(get("points") or "")
+        elif element.tag == "path":
+            d = get("d") or ""
+            numbers = _numbers(d) if not any(c in d for c in "hvlmz") else [-1e9, -1e9, 1e9, 1e9]  # relative: anywhere
+        elif element.tag == "rect":
+            x, y = float(get("x") or 0), float(get("y") or 0)
+            numbers = [x, y, x + float(get("width") or 0), y + float(get("height") or 0)]
+        elif element.tag == "line":
+            numbers = [float(get(k) or 0) for k in ("x1", "y1", "x2", "y2")]
+        elif element.tag == "text":
+            x, y, size = float(get("x") or 0), float(get("y") or 0), float(get("font-size") or 16)
+            numbers = [x - size * len(element.text or ""), y - size, x + size * len(element.text or ""), y + size]
+        xs.extend(numbers[0::2])
+        ys.extend(numbers[1::2])
+        reach = max(reach, float(get("stroke-width") or 0))
+    if not xs:
+        return None
+    pad = reach * scale + 3
+    return (int(min(xs) * scale - pad), int(min(ys) * scale - pad), int(max(xs) * scale + pad) + 1,
+            int(max(ys) * scale + pad) + 1)
+
+
+def font_set(files: Sequence[str]) -> Fonts:
+    """The regular, bold and oblique DejaVu Sans files among `files` (app/maps/png.py finds them)."""
+    by_name = {Path(f).name: f for f in files}
+    regular = by_name["DejaVuSans.ttf"]
+    return Fonts(regular, by_name.get("DejaVuSans-Bold.ttf", regular), by_name.get("DejaVuSans-Oblique.ttf", regular))

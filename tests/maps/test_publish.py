@@ -1,0 +1,135 @@
+"""The PNG a mail carries (issue 26.1): drawn from the same SVG as `render_svg`, the parts that never
+change drawn once per drawing, only what changes painted each phase, written small (indexed colour,
+1,000 px wide), and as legible as resvg's picture of the whole SVG."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from app import jsonapi
+from app.maps import phase_map_png
+from app.maps.board import build_board
+from app.maps.drawing import load_drawing
+from app.maps.render import render_svg
+from app.variants import load_variant
+from tests.maps.test_render_orders import AUTUMN, FERRY, RETREATS, STANDOFF, WINTER
+
+WIDTH = 1000  # the published width (app/maps/publish.py PUBLISH_WIDTH)
+CASES = {"movement": AUTUMN, "retreats": RETREATS, "standoff": STANDOFF, "adjustments": WINTER, "ferry": FERRY,
+         "zeus5-start": {**jsonapi.initial_state("zeus5"), "orders": {"USA": ["BUILD A WAS", "BUILD F NYK"]}},
+         "smallworld-start": {**jsonapi.initial_state("smallworld"), "orders": {}}}
+
+
+def _case(name: str) -> tuple[str, dict, dict]:
+    request = CASES[name]
+    result = jsonapi.adjudicate_request(request)
+    assert "error" not in result, result
+    return request["variant"], {k: v for k, v in request.items() if k != "orders"}, result
+
+
+def _png_header(data: bytes) -> tuple[int, int, int, int]:
+    """(width, height, bit depth, colour type) of a PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height, depth, colour = struct.unpack(">IIBB", data[16:26])
+    return width, height, depth, colour
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_published_map_is_indexed_colour_at_the_width_maps_are_sized_for(name: str) -> None:
+    variant, position, result = _case(name)
+    png = phase_map_png(variant, position, result, title="demo")
+    width, height, depth, colour = _png_header(png)
+    assert width == WIDTH and height > 600
+    assert (depth, colour) == (8, 3)  # a palette, not RGBA
+    assert zlib.crc32(png[12:29]) == struct.unpack(">I", png[29:33])[0]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_published_map_shows_what_resvg_draws_of_the_same_svg(name: str) -> None:
+    """Painted in two halves (the terrain once, what changes each phase), the picture is the SVG's:
+    compared with resvg's picture of the whole SVG at the same scale, pixel for pixel on the map
+    (anti-aliased edges and a palette of a few dozen colours apart), and as much ink in the legend
+    (its type is hinted: a glyph may sit a pixel aside)."""
+    from app.maps import publish
+
+    variant, position, result = _case(name)
+    published = Image.open(io.BytesIO(phase_map_png(variant, position, result, title="demo"))).convert("RGB")
+    scale = WIDTH / load_drawing(variant).width
+    whole = publish.raster(render_svg(variant, position, orders_result=result, title="demo"), scale).convert("RGB")
+    assert published.size == whole.size
+    top = round(load_drawing(variant).height * scale)
+    board = ImageChops.difference(published.crop((0, 0, 1000, top)), whole.crop((0, 0, 1000, top)))
+    assert sum(ImageStat.Stat(board).mean) / 3 < 2.0
+    # No mark missing or misplaced: a unit or an arrow is a patch where most pixels differ; hinted
+    # letters and anti-aliased edges differ here and there (at most a fifth of a 10 px square).
+    strong = board.convert("L").point(lambda v: 255 if v > 96 else 0)
+    squares = strong.resize((strong.width // 10, strong.height // 10), Image.Resampling.BOX).histogram()
+    assert sum(squares[102:]) == 0, f"{sum(squares[102:])} squares of 10 px differ in most of their pixels"
+
+    def ink(picture: Image.Image) -> int:
+        legend = picture.crop((0, top + 2, 1000, picture.height)).convert("L")
+        return legend.point(lambda v: 255 if v < 128 else 0).histogram()[255]
+
+    assert 0.85 < ink(published) / ink(whole) < 1.2
+
+
+def test_what_never_changes_is_drawn_once_per_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """resvg draws a variant's terrain and names once; every phase after that only paints."""
+    import resvg_py
+
+    calls: list[int] = []
+    real = resvg_py.svg_to_bytes
+
+    def counting(**kwargs: object) -> bytes:
+        calls.append(1)
+        return real(**kwargs)  # type: ignore[no-any-return]
+
+    from app.maps import publish
+
+    publish.static_map.cache_clear()
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", counting)
+    for name in ("movement", "retreats", "adjustments"):
+        phase_map_png(*_case(name), title="demo")
+    assert len(calls) == 2  # the terrain, the names: once for the three maps
+
+
+def test_every_layer_that_changes_is_one_the_painter_draws() -> None:
+    """No published map falls back to resvg: the painter draws all that the layers hold."""
+    from app.maps import publish
+    from app.maps.render import layers_of_board
+
+    for name in CASES:
+        variant, position, result = _case(name)
+        board = build_board(load_variant(variant), position, result)
+        drawing = load_drawing(variant)
+        publish.picture_png(layers_of_board(board, drawing, variant, "demo"), drawing, variant)  # raises if not
+
+
+def test_an_svg_the_painter_cannot_draw_is_drawn_whole_by_resvg(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.maps import publish
+    from app.maps.paint import Unpaintable
+
+    def refuse(*args: object) -> bytes:
+        raise Unpaintable("<image>")
+
+    monkeypatch.setattr(publish, "picture_png", refuse)
+    variant, position, result = _case("movement")
+    png = phase_map_png(variant, position, result, title="demo")
+    assert _png_header(png)[0] == WIDTH and _png_header(png)[3] == 3
+
+
+@pytest.mark.parametrize("fragment", ['<image href="x.png"/>', '<path d="M0 0C1 1 2 2 3 3"/>',
+                                      '<text x="1" y="1" stroke="#FFFFFF" paint-order="stroke">A</text>',
+                                      '<rect width="3" height="3" fill="url(#pattern)"/>'])
+def test_the_painter_refuses_what_it_does_not_draw(fragment: str) -> None:
+    from app.maps.paint import Painter, Unpaintable, font_set
+    from app.maps.png import font_files
+
+    painter = Painter((10, 10), 1.0, font_set(font_files()), b"\xff" * 300)
+    with pytest.raises(Unpaintable):
+        painter.paint(fragment)
