@@ -1,6 +1,6 @@
 """The tables of the web door: GM accounts, the games they are linked to, browser sessions and
 sign-in attempts (0002), the contests of adjudications that players mail in (0004), and the
-one-time codes mailed to prove an address (0007), a game's co-GMs (i28gm_co_masters).  Like every table, created only by the Alembic
+one-time codes mailed to prove an address (0007), a game's co-GMs (0009).  Like every table, created only by the Alembic
 migrations."""
 
 from __future__ import annotations

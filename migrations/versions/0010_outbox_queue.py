@@ -2,8 +2,8 @@
 drawn yet, each in a partial index (a lease and a painter's pick read only what is waiting, not
 every mail ever sent and every map ever drawn).
 
-Revision ID: i26_outbox_queue
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-04
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "i26_outbox_queue"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 

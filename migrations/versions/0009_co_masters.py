@@ -1,8 +1,8 @@
 """a game's co-GMs: co_masters (issue 28.5; njudge's PROMOTE, vDiplomacy's co-moderators).
 
-Revision ID: i28gm_co_masters
+Revision ID: 0009
 Revises: 0008
-Create Date: 2026-12-10
+Create Date: 2026-12-04
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "i28gm_co_masters"
+revision = "0009"
 down_revision = "0008"
 branch_labels = None
 depends_on = None
