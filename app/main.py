@@ -15,13 +15,13 @@ from pathlib import Path
 
 from app.db.migrate import upgrade
 from app.db.session import make_engine, make_sessionmaker
-from app.mail.drain import LOOP as DRAIN
-from app.mail.drain import run_drain
 from app.mail.inbox import ImapInbox, Inbox, MaildirInbox
 from app.mail.maildir import deliver
-from app.mail.mailer import MaildirMailer, Mailer, SmtpMailer
-from app.mail.poller import LOOP as POLLER
-from app.mail.poller import run_poller
+from app.mail.outbound.drain import LOOP as DRAIN
+from app.mail.outbound.drain import run_drain
+from app.mail.outbound.mailer import MaildirMailer, Mailer, SmtpMailer
+from app.mail.runners.poller import LOOP as POLLER
+from app.mail.runners.poller import run_poller
 from app.scheduler import LOOP as SCHEDULER
 from app.scheduler import make_scheduler, scheduler_alive
 from app.services.kernel.context import Judge

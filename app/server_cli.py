@@ -151,7 +151,7 @@ def _mail_read(args: argparse.Namespace) -> int:
 
 
 def _game_create(args: argparse.Namespace) -> int:
-    from app.mail.render_lobby import render_joined, render_started
+    from app.mail.replies.lobby import render_joined, render_started
     from app.main import build_judge
     from app.services.games.admin import SeatSpec, create_game_direct
     from app.services.handlers import transaction
@@ -190,7 +190,7 @@ def _tick(args: argparse.Namespace) -> int:
 
 
 def _drain(args: argparse.Namespace) -> int:
-    from app.mail.drain import drain_once
+    from app.mail.outbound.drain import drain_once
     from app.main import build_judge, make_mailer
 
     settings = _settings()

@@ -116,7 +116,7 @@ def smtp_sink(port: int, counts: Any, ready: Any) -> None:
 def judge_server(url: str, smtp_port: int, tick: float, stopped: Any) -> None:
     """One server process: the loops of `judge serve` (no dashboard), mail out by SMTP."""
     from app.mail.inbox import MaildirInbox
-    from app.mail.mailer import SmtpMailer
+    from app.mail.outbound.mailer import SmtpMailer
     from app.main import _serve, build_judge
     from app.settings import Settings
 

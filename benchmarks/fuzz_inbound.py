@@ -54,10 +54,10 @@ from app.db import queries
 from app.db.migrate import upgrade
 from app.db.models import InboundMessage, OutboundMessage
 from app.db.session import make_engine, make_sessionmaker
-from app.mail.imap_inbox import ImapInbox
-from app.mail.inbound import handle_raw
-from app.mail.messages import parse_message
-from app.mail.poller import poll_once
+from app.mail.inbox.imap import ImapInbox
+from app.mail.reading.messages import parse_message
+from app.mail.runners.inbound import handle_raw
+from app.mail.runners.poller import poll_once
 from app.services.games.admin import SeatSpec, create_game_direct
 from app.services.handlers import transaction
 from app.services.kernel.context import Judge
@@ -433,7 +433,7 @@ def run_imap_batch(mails: int, seed: int, database_url: str | None, target: Imap
     then polled until the inbox is empty, or ten rounds without progress: what is left is stalled."""
     quiet_logs()
     unhandled = _Unhandled()
-    logging.getLogger("app.mail.poller").addHandler(unhandled)
+    logging.getLogger("app.mail.runners.poller").addHandler(unhandled)
     figures = FuzzFigures(mails=mails)
     rng = random.Random(seed)
     mailbox = target.new_mailbox()
@@ -460,7 +460,7 @@ def run_imap_batch(mails: int, seed: int, database_url: str | None, target: Imap
         finally:
             inbox.close()
             mailbox.close()
-            logging.getLogger("app.mail.poller").removeHandler(unhandled)
+            logging.getLogger("app.mail.runners.poller").removeHandler(unhandled)
         figures.seconds = time.perf_counter() - started
         figures.crashes += len(unhandled.messages)
         figures.examples.extend(unhandled.messages[:5])

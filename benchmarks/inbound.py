@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.db import queries
 from app.db.migrate import upgrade
 from app.db.session import make_engine, make_sessionmaker
-from app.mail.inbound import handle_raw
+from app.mail.runners.inbound import handle_raw
 from app.services.games.admin import SeatSpec, create_game_direct
 from app.services.handlers import transaction
 from app.services.kernel.context import Judge

@@ -39,10 +39,10 @@ def test_types_check() -> None:
 @pytest.mark.parametrize(
     ("module", "source"),
     [
-        ("app/web/__init__.py", "import app.mail.commands\n"),
+        ("app/web/__init__.py", "import app.mail.commands.registry\n"),
         ("app/mail/spy.py", "import app.web\n"),
         ("app/mail/spy.py", "import app.scheduler\n"),
-        ("app/services/spy.py", "import app.mail.messages\n"),
+        ("app/services/spy.py", "import app.mail.reading.messages\n"),
         ("app/services/spy.py", "import app.web\n"),
         ("app/services/spy.py", "import app.scheduler\n"),
         ("app/services/spy.py", "import app.main\n"),
@@ -239,7 +239,7 @@ _STATUS_CONTEXT = re.compile(
 def _status_values() -> frozenset[str]:
     from app.db import statuses
     from app.dod3.political import PlayStatus
-    from app.mail.session import CommandRole
+    from app.mail.commands.session import CommandRole
 
     enums = [getattr(statuses, name) for name in statuses.__all__ if name[0].isupper() and name[1].islower()]
     return frozenset(member.value for enum in (*enums, PlayStatus, CommandRole) for member in enum)

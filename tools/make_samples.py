@@ -27,7 +27,7 @@ from sqlalchemy import select  # noqa: E402
 from app.db.migrate import upgrade  # noqa: E402
 from app.db.models import OutboundMessage  # noqa: E402
 from app.db.session import make_engine, make_sessionmaker  # noqa: E402
-from app.mail.inbound import handle_raw  # noqa: E402
+from app.mail.runners.inbound import handle_raw  # noqa: E402
 from app.services.kernel.context import Judge  # noqa: E402
 from app.settings import Settings  # noqa: E402
 

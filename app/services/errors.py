@@ -1,7 +1,7 @@
 """The one error a use case raises: a refusal with a reason code, its values and a plain message.
 
 A use case says *what* it refused and with which data; each door words it for its own people
-(issue 27.2): the mail door names the command to send (``app/mail/refusals.py``: "add CONFIRM",
+(issue 27.2): the mail door names the command to send (``app/mail/commands/refusals.py``: "add CONFIRM",
 "use PROCESS"), the web door the control to use (``app/web/refusals.py``: a "set it anyway"
 checkbox, a "Process now" button).  ``code`` is short and stable (tests, the doors and the JSON
 API match on it); ``values`` are its data (plain strings and numbers: the API returns them);

@@ -6,7 +6,7 @@ to a GM at a form: which field it belongs to (the form comes back filled in, the
 that field), and which control settles it: the deadline form's "set it anyway" checkbox (a
 deadline inside a player's absence), the "Process now" button (a deadline already past).  A code
 this table does not know is shown as its message.  The mail door's words are
-``app/mail/refusals.py``.
+``app/mail/commands/refusals.py``.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from app.mail.commands import CommandError
-from app.mail.dod3_door import actor_of, refused
+from app.mail.commands.dod3_door import actor_of, refused
+from app.mail.commands.registry import CommandError
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor, Role
 

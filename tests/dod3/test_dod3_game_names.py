@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.db.models import Game
-from app.mail.messages import OutgoingMail, render_message
+from app.mail.reading.messages import OutgoingMail, render_message
 from tests.server.conftest import Harness
 from tests.web.conftest import make_harness, postgres_url
 

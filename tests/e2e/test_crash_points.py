@@ -15,8 +15,8 @@ from sqlalchemy import select
 
 from app.db import queries
 from app.db.models import InboundMessage, OutboundMessage, Phase
-from app.mail.inbound import handle_raw
 from app.mail.maildir import deliver, mailbox_for
+from app.mail.runners.inbound import handle_raw
 from tests.e2e.conftest import (
     ServerProcess,
     create_started_game,

@@ -28,9 +28,9 @@ from sqlalchemy import select
 from app.db import queries
 from app.db.models import Game, OutboundMessage, Press
 from app.db.session import make_engine, make_sessionmaker
-from app.mail.imap_inbox import ImapInbox
-from app.mail.messages import parse_message
-from app.mail.poller import poll_once
+from app.mail.inbox.imap import ImapInbox
+from app.mail.reading.messages import parse_message
+from app.mail.runners.poller import poll_once
 from app.services.games.admin import SeatSpec, create_game_direct
 from app.services.handlers import transaction
 from app.services.kernel.context import Judge

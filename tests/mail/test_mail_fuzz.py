@@ -9,8 +9,8 @@ from email.message import EmailMessage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.mail.messages import IncomingMail, OutgoingMail, parse_message, render_message
 from app.mail.reading import read_text
+from app.mail.reading.messages import IncomingMail, OutgoingMail, parse_message, render_message
 from tests.support.hypothesis_profiles import examples
 
 

@@ -13,7 +13,7 @@ from imapclient import SEEN
 from mail_proxy import CuttingProxy
 
 from app.mail.inbox import ImapInbox, Inbox, InboxUnavailable
-from app.mail.messages import parse_message
+from app.mail.reading.messages import parse_message
 from tests.support.mail_services import MailServices
 
 

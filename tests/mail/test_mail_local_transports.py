@@ -12,7 +12,7 @@ import pytest
 
 from app.mail.inbox import Inbox, MaildirInbox, MemoryInbox
 from app.mail.maildir import deliver, flags_of, mailbox_for
-from app.mail.mailer import MaildirMailer, Mailer, MailerUnavailable, MemoryMailer
+from app.mail.outbound.mailer import MaildirMailer, Mailer, MailerUnavailable, MemoryMailer
 
 MSG = b"From: p@example.org\r\nSubject: orders\r\n\r\nA PAR-BUR\r\n"
 

@@ -8,7 +8,7 @@ from email.policy import SMTP
 
 import pytest
 
-from app.mail.messages import TEXT_LIMIT, IncomingMail, derived_message_id, parse_message
+from app.mail.reading.messages import TEXT_LIMIT, IncomingMail, derived_message_id, parse_message
 
 PLAIN = (
     b"From: Alice Example <Alice@Example.ORG>\r\n"

@@ -9,7 +9,7 @@ from email.policy import default
 
 import pytest
 
-from app.mail.messages import Attachment, OutgoingMail, parse_message, render_message
+from app.mail.reading.messages import Attachment, OutgoingMail, parse_message, render_message
 
 JUDGE = "Postal Judge <judge@judge.test>"
 WHEN = datetime(1901, 3, 1, 12, 0, tzinfo=UTC)

@@ -12,8 +12,8 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from app.mail.inbox import MaildirInbox
-from app.mail.mailer import MailerRejected, MailerUnavailable, SmtpMailer
-from app.mail.messages import OutgoingMail, parse_message, render_message
+from app.mail.outbound.mailer import MailerRejected, MailerUnavailable, SmtpMailer
+from app.mail.reading.messages import OutgoingMail, parse_message, render_message
 from tests.support.mail_services import MailServices
 from tests.support.smtp_server import MaildirDeliveryHandler
 
@@ -178,6 +178,6 @@ def test_a_line_starting_with_a_dot_arrives_whole(local_smtp: tuple[int, Path]) 
     ],
 )
 def test_data_is_sent_with_crlf_lines_and_leading_dots_doubled(message: bytes, wire: bytes) -> None:
-    from app.mail.mailer import wire_data
+    from app.mail.outbound.mailer import wire_data
 
     assert wire_data(message) == wire

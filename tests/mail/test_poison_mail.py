@@ -22,11 +22,11 @@ import pytest
 from sqlalchemy import select
 
 from app.db.models import InboundMessage, OutboundMessage
-from app.mail import inbound
-from app.mail.imap_inbox import ImapInbox
 from app.mail.inbox import MemoryInbox
-from app.mail.messages import parse_message
-from app.mail.poller import poll_once, run_poller
+from app.mail.inbox.imap import ImapInbox
+from app.mail.reading.messages import parse_message
+from app.mail.runners import inbound
+from app.mail.runners.poller import poll_once, run_poller
 from benchmarks.fuzz_headers import python_charsets
 from tests.server.conftest import Harness
 from tests.support.mail_services import MailServices

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from email.mime.text import MIMEText
 
-from app.mail.messages import parse_message
 from app.mail.reading.armor import unarmor
+from app.mail.reading.messages import parse_message
 
 SIGNED = """-----BEGIN PGP SIGNED MESSAGE-----
 Hash: SHA256

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.mail.messages import parse_message
 from app.mail.reading.flowed import unflow
+from app.mail.reading.messages import parse_message
 
 
 @pytest.mark.parametrize(("text", "delsp", "expected"), [

@@ -8,7 +8,7 @@ from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 
-from app.mail.messages import parse_message
+from app.mail.reading.messages import parse_message
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 40
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from app.mail.inbox.maildir import MaildirInbox
 from app.mail.maildir import deliver
-from app.mail.maildir_inbox import MaildirInbox
 
 MSG = b"From: a@example.com\r\nTo: judge@judge.test\r\nSubject: t\r\n\r\nLIST\r\n"
 
@@ -44,7 +44,7 @@ def test_unreadable_file_is_moved_aside_and_the_rest_flows(tmp_path: Path, monke
 def test_permission_denied_file_with_the_poller(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from app.db.migrate import upgrade
     from app.db.session import make_engine, make_sessionmaker
-    from app.mail.poller import poll_once
+    from app.mail.runners.poller import poll_once
     from app.services.kernel.context import Judge
     from app.settings import Settings
     from tests.server.conftest import Clock
@@ -123,7 +123,7 @@ def test_claims_of_a_process_that_died_come_back_at_once(tmp_path: Path) -> None
 
     box = tmp_path / "inbox"
     deliver(box, MSG)
-    code = ("import sys; from pathlib import Path; from app.mail.maildir_inbox import MaildirInbox; "
+    code = ("import sys; from pathlib import Path; from app.mail.inbox.maildir import MaildirInbox; "
             "assert len(MaildirInbox(Path(sys.argv[1])).fetch_new()) == 1")
     subprocess.run([sys.executable, "-c", code, str(box)], check=True, cwd=Path(__file__).resolve().parents[2])
     assert _files(box / "new") == []  # claimed by the process, which is gone now
@@ -163,7 +163,7 @@ class _FakeImap:
 
 
 def test_imap_message_the_server_cannot_read_is_quarantined() -> None:
-    from app.mail.imap_inbox import ImapInbox
+    from app.mail.inbox.imap import ImapInbox
 
     fake = _FakeImap()
     inbox = ImapInbox("imap.invalid", client_factory=lambda: fake, sleep=lambda _: None)  # type: ignore[arg-type,return-value]

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from app import jsonapi
 from app.db.models import OutboundMessage
 from app.db.session import make_engine, make_sessionmaker
-from app.mail.inbound import InboundOutcome, handle_raw
+from app.mail.runners.inbound import InboundOutcome, handle_raw
 from app.services.kernel.context import Judge
 from app.settings import Settings
 from tests.support.databases import PostgresTemplate, copy_sqlite, prepared_sqlite

@@ -43,7 +43,7 @@ def test_mail_read_shows_no_empty_reply_to(tmp_path: Path, monkeypatch: pytest.M
     """Issue 21 item 11: a mail without a Reply-To (the GM's, a resent one) is shown without an
     empty ``Reply-To:`` line; a player's mail shows its personal reply address."""
     from app.mail.maildir import mailbox_for
-    from app.mail.messages import OutgoingMail, render_message
+    from app.mail.reading.messages import OutgoingMail, render_message
 
     monkeypatch.setenv("JUDGE_DATABASE_URL", f"sqlite:///{tmp_path / 'j.sqlite3'}")
     monkeypatch.setenv("JUDGE_MAILDIR_OUTBOX", str(tmp_path / "out"))

@@ -6,8 +6,8 @@ import pytest
 from sqlalchemy import select
 
 from app.db.models import InboundMessage
-from app.mail.commands import find, split_lines
-from app.mail.commands_all import REGISTRY
+from app.mail.commands.catalogue import REGISTRY
+from app.mail.commands.registry import find, split_lines
 from app.services.ruleset import variant_data
 from tests.server.conftest import Harness, player, signon
 

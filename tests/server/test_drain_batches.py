@@ -17,8 +17,8 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import event, select
 
 from app.db.models import OutboundMessage
-from app.mail.drain import drain_once
-from app.mail.mailer import SmtpMailer
+from app.mail.outbound.drain import drain_once
+from app.mail.outbound.mailer import SmtpMailer
 from app.services.mailout.outbox import enqueue
 from tests.server.conftest import Harness, _harness
 from tests.support.databases import PostgresTemplate, require_postgres
@@ -161,7 +161,7 @@ def pg_harness(postgres_template: PostgresTemplate) -> Iterator[Harness]:
 def test_two_drains_share_the_outbox_without_waiting_for_each_other(pg_harness: Harness) -> None:
     """While one drain holds the lease of a batch (its transaction still open), another leases the
     next mails at once: rows another drain holds are skipped, never waited for."""
-    from app.mail import drain
+    from app.mail.outbound import drain
 
     harness = pg_harness
     batch = drain.BATCH
@@ -229,7 +229,7 @@ def test_a_crash_mid_batch_sends_the_batch_again_with_the_same_message_ids(harne
     """At least once: killed after the server accepted three mails of a batch of five, before the
     batch's outcome was written; once the lease runs out, the five go (again), each with its
     Message-ID, so that a reader's client (or the MTA) knows the copy."""
-    from app.mail.mailer import MemoryMailer
+    from app.mail.outbound.mailer import MemoryMailer
 
     addresses = _queue(harness, 5)
     accepted: list[str] = []
@@ -273,8 +273,8 @@ def _maps(harness: Harness, count: int) -> list[int]:
 def test_a_mail_never_waits_for_another_game_s_map(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sender sends what is ready (a mail whose map is drawn, or has none) and leaves a mail
     whose map is not drawn yet to the painter: it never draws a map itself."""
-    from app.mail import drain
-    from app.mail.mailer import MemoryMailer
+    from app.mail.outbound import drain
+    from app.mail.outbound.mailer import MemoryMailer
     from app.services.results import maps
 
     waiting, ready = _maps(harness, 2)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.mail.commands_all import run_commands, split_lines
-from app.mail.session import MailSession
+from app.mail.commands.catalogue import run_commands, split_lines
+from app.mail.commands.session import MailSession
 from tests.server.conftest import Harness
 from tests.support.hypothesis_profiles import examples
 

@@ -11,8 +11,8 @@ from email.message import EmailMessage
 
 import pytest
 
-from app.mail.drain import drain_once
-from app.mail.mailer import MemoryMailer
+from app.mail.outbound.drain import drain_once
+from app.mail.outbound.mailer import MemoryMailer
 from tests.server.conftest import POWERS, Harness, player, signon
 
 GM = "gm@example.com"
@@ -216,7 +216,7 @@ def test_a_results_mail_keeps_its_map_through_a_crash_of_the_sender(harness: Har
     ],
 )
 def test_render_message_attaches_or_inlines_a_picture(html: str | None, content_id: str | None, kind: str) -> None:
-    from app.mail.messages import Attachment, OutgoingMail, render_message
+    from app.mail.reading.messages import Attachment, OutgoingMail, render_message
 
     picture = Attachment("alpha-S1901M.png", "image/png", b"\x89PNG\r\n\x1a\n" + b"\0" * 20, content_id=content_id)
     raw = render_message(OutgoingMail(to="a@example.com", subject="s", text="results\n", html=html,
@@ -232,7 +232,7 @@ def test_render_message_attaches_or_inlines_a_picture(html: str | None, content_
 
 
 def test_render_message_refuses_a_bad_content_id() -> None:
-    from app.mail.messages import Attachment, OutgoingMail, render_message
+    from app.mail.reading.messages import Attachment, OutgoingMail, render_message
 
     picture = Attachment("m.png", "image/png", b"x", content_id="bad id\r\nX: y")
     with pytest.raises(ValueError, match="Content-ID"):

@@ -8,8 +8,8 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from app.db.models import OutboundMessage
-from app.mail.drain import drain_once
-from app.mail.mailer import MemoryMailer
+from app.mail.outbound.drain import drain_once
+from app.mail.outbound.mailer import MemoryMailer
 from app.services.mailout.outbox import enqueue
 from tests.server.conftest import Harness
 

@@ -15,7 +15,7 @@ from sqlalchemy import String, Text, select
 from app.db import models_web  # noqa: F401  (its tables in the metadata)
 from app.db.base import Base
 from app.db.models import Game, InboundMessage, OrderRow
-from app.mail.inbound import handle_raw
+from app.mail.runners.inbound import handle_raw
 from tests.server.conftest import Harness, player, signon
 from tests.support.databases import PostgresTemplate
 

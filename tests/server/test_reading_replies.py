@@ -10,7 +10,7 @@ from email.mime.text import MIMEText
 from sqlalchemy import select
 
 from app.db.models import Press
-from app.mail.inbound import handle_raw
+from app.mail.runners.inbound import handle_raw
 from tests.server.conftest import Harness, player, signon, token_address
 
 NEW = "A Ber-Pru\nA Mun-Bur\nF Kie-Hol\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.mail.render_orders import too_many_warning
+from app.mail.replies.orders import too_many_warning
 from app.services.orders.submit import OrderStatus
 from tests.server.conftest import Harness, player, signon
 

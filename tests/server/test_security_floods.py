@@ -134,10 +134,10 @@ def test_mail_quarantined_by_a_retry_goes_to_the_quarantine_folder(started: Harn
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     from pathlib import Path
 
-    from app.mail.inbound import process_stored, store_raw
+    from app.mail.inbox.maildir import MaildirInbox
     from app.mail.maildir import deliver
-    from app.mail.maildir_inbox import MaildirInbox
-    from app.mail.poller import poll_once
+    from app.mail.runners.inbound import process_stored, store_raw
+    from app.mail.runners.poller import poll_once
     from tests.server.conftest import make_mail
 
     raw = make_mail(player("FRANCE"), signon("FRANCE") + "A Par-Bur", message_id="<crash@test>")

@@ -174,7 +174,7 @@ def test_lines_left_unread_after_a_failed_signon_are_masked(started: Harness) ->
     ("MX.JUDGE.TEST;\r\n dmarc=fail header.from=Example.COM", True),
 ])
 def test_authentication_results_parser(header: str, failed: bool) -> None:
-    from app.mail.auth_results import sender_failed_authentication
+    from app.mail.reading.auth_results import sender_failed_authentication
 
     assert sender_failed_authentication([header], "mx.judge.test", "france@example.com") is failed
     assert sender_failed_authentication([header], "", "france@example.com") is False

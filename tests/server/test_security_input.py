@@ -8,8 +8,8 @@ from email.message import EmailMessage
 import pytest
 
 from app.db import queries
-from app.mail.drain import drain_once
-from app.mail.mailer import MemoryMailer
+from app.mail.outbound.drain import drain_once
+from app.mail.outbound.mailer import MemoryMailer
 from tests.server.conftest import Harness, player, signon
 
 
@@ -131,7 +131,7 @@ def _raw_from(sender_header: str, body: str) -> bytes:
 
 @pytest.mark.parametrize("body", ["JOIN beta password1", "CREATE gamma password1"])
 def test_join_and_create_refuse_an_address_the_judge_cannot_write_to(harness: Harness, body: str) -> None:
-    from app.mail.inbound import handle_raw
+    from app.mail.runners.inbound import handle_raw
 
     harness.send("gm@example.com", "CREATE beta masterpw")
     outcome = handle_raw(harness.judge, _raw_from("José <jose@exa_mple.com>", body))

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from app.db import queries
 from app.db.models import Game, Player, Press
-from app.mail.inbound import handle_raw
+from app.mail.runners.inbound import handle_raw
 from app.services.games.admin import create_game_direct
 from app.services.handlers import transaction
 from tests.server.conftest import Harness, player, signon, token_address

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.mail.inbox import MemoryInbox
-from app.mail.poller import run_poller
+from app.mail.runners.poller import run_poller
 from app.services.kernel.health import LoopHealth
 from app.supervisor import Backoff, supervise, supervise_async
 from app.web import create_app

@@ -14,8 +14,8 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import AuditEntry, Game, MapImage, Phase
-from app.mail.drain import drain_once
-from app.mail.mailer import MemoryMailer
+from app.mail.outbound.drain import drain_once
+from app.mail.outbound.mailer import MemoryMailer
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor, Role
 from app.services.override.apply import commit_override, preview_override

@@ -1,7 +1,7 @@
 """Refusals are codes with data; each door words them (issue 27.2).
 
 The use cases say what they refuse in door-neutral words; the mail door adds the command to send
-(``app/mail/refusals.py``), word for word as the replies always said it; the web door its own
+(``app/mail/commands/refusals.py``), word for word as the replies always said it; the web door its own
 controls (``app/web/refusals.py``).  Notices the use cases mail are templates, not f-strings."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.mail.refusals import refusal_text
+from app.mail.commands.refusals import refusal_text
 from app.services.errors import DomainError
 
 SERVICES = Path(__file__).resolve().parents[2] / "app" / "services"

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.db.models import Game, InboundMessage, OutboundMessage
-from app.mail.inbound import handle_raw
+from app.mail.runners.inbound import handle_raw
 from app.services.mailout.display import hide_bids
 from app.services.mailout.redact import mask_passwords
 from app.web import create_app

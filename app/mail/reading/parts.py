@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from email.errors import CloseBoundaryNotFoundDefect
 from email.message import Message
 
-from app.mail.headers import clean
+from app.mail.reading.headers import clean
 
 __all__ = ["MAX_DEPTH", "Part", "Parts", "shown_parts", "walk"]
 

@@ -1,5 +1,5 @@
 """The transactional outbox: a use case queues mail in its caller's transaction (the door's or
-the job's unit of work); the mail door's drain (``app.mail.drain``) sends it once that has
+the job's unit of work); the mail door's drain (``app.mail.outbound.drain``) sends it once that has
 committed.  A unit of work may hold the mails queued back (``UnitOfWork.hold``): the mail door
 queues its answer first, then what the mail caused."""
 

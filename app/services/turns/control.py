@@ -1,6 +1,6 @@
 """What the game master does to the course of a game: process now, preview, roll back and forward.
 
-Use cases over the turn steps; the mail commands (``app/mail/commands_turns.py``) and the
+Use cases over the turn steps; the mail commands (``app/mail/commands/turns.py``) and the
 dashboard render the values returned here.
 """
 

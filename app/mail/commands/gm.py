@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from app.mail.commands import Command, CommandRole, register
-from app.mail.errors import CommandError
-from app.mail.render_lobby import render_started
-from app.mail.session import MailSession
+from app.mail.commands.errors import CommandError
+from app.mail.commands.registry import Command, CommandRole, register
+from app.mail.commands.session import MailSession
+from app.mail.replies.lobby import render_started
 from app.services.games import gm, lobby
 from app.services.games.gm import TimingKey
 from app.services.kernel.render import format_deadline

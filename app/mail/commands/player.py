@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from app.mail.commands import Command, CommandRole, register
-from app.mail.commands_dod3 import status_text
-from app.mail.errors import CommandError
-from app.mail.parting import PartingCollector
-from app.mail.press import refuse_press, start_press
-from app.mail.render_status import render_overview
-from app.mail.session import MailSession
+from app.mail.commands.dod3 import status_text
+from app.mail.commands.errors import CommandError
+from app.mail.commands.parting import PartingCollector
+from app.mail.commands.press import refuse_press, start_press
+from app.mail.commands.registry import Command, CommandRole, register
+from app.mail.commands.session import MailSession
+from app.mail.replies.status import render_overview
 from app.services.games import identity
 from app.services.kernel.render import format_deadline
 from app.services.readmodels.game_status import game_overview

@@ -10,9 +10,9 @@ from fractions import Fraction
 from app.dod3.exact import format_number, parse_number
 from app.dod3.powers import normalise_power
 from app.dod3.report import tally_lines
-from app.mail.commands import CommandError, CommandRole, register
-from app.mail.dod3_door import Dod3Command, actor_of, name, signed
-from app.mail.session import MailSession
+from app.mail.commands.dod3_door import Dod3Command, actor_of, name, signed
+from app.mail.commands.registry import CommandError, CommandRole, register
+from app.mail.commands.session import MailSession
 from app.services.dod3 import gm_entries, options, report, setup
 from app.services.dod3.gm_entries import NumberEntry, PowerField
 from app.services.dod3.setup import SetupItem

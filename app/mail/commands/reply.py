@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.mail.session import MailSession
+from app.mail.commands.session import MailSession
 
 __all__ = ["reply_context", "reply_template"]
 

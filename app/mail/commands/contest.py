@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from app.mail.commands import Command, CommandRole, register
-from app.mail.errors import CommandError
-from app.mail.session import MailSession
+from app.mail.commands.errors import CommandError
+from app.mail.commands.registry import Command, CommandRole, register
+from app.mail.commands.session import MailSession
 from app.services.games.contests import contest_phase
 
 

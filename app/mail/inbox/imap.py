@@ -29,7 +29,7 @@ from typing import TypeVar
 from imapclient import DELETED, SEEN, IMAPClient
 from imapclient.exceptions import LoginError
 
-from app.mail.rawmail import InboxUnavailable, RawMail
+from app.mail.inbox.rawmail import InboxUnavailable, RawMail
 
 __all__ = ["ImapInbox"]
 

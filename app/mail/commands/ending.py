@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.mail.commands import Command, CommandRole, register
-from app.mail.errors import CommandError
-from app.mail.session import MailSession
+from app.mail.commands.errors import CommandError
+from app.mail.commands.registry import Command, CommandRole, register
+from app.mail.commands.session import MailSession
 from app.services.games.ending import declare_end, plan_end
 from app.services.kernel.access import actor_game
 from app.services.ruleset.powers import full_stop

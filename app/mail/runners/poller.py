@@ -1,7 +1,7 @@
 """The inbound loop: fetch from an Inbox, handle each message, flag it done or quarantined.
 
 One bad mail never holds the rest: a mail whose processing fails is tried again at once, up to
-``max_attempts`` tries in all, and then quarantined (``app.mail.inbound``), so every mail of a
+``max_attempts`` tries in all, and then quarantined (``app.mail.runners.inbound``), so every mail of a
 batch leaves the inbox in the round that fetched it -- unless the database itself cannot be
 reached, when the whole batch waits for the next round.
 """
@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from app.db.statuses import InboundStatus
-from app.mail.inbound import InboundOutcome, handle_raw, pending_ids, process_stored, report_unreadable
+from app.mail.runners.inbound import InboundOutcome, handle_raw, pending_ids, process_stored, report_unreadable
 from app.services.kernel.context import Judge
 
 __all__ = ["LOOP", "poll_once", "retry_stored", "run_poller"]

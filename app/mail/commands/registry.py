@@ -4,7 +4,7 @@ The finder reads the text of a mail line by line.  A line that names a command r
 handler; any other line, once signed on as a power, is orders.  ``SIGNOFF`` (or a ``-- ``
 signature line) ends the mail.  Handlers parse their arguments, call a use case of
 ``app.services`` with ``ctx.actor()`` and render its value into the reply through the
-mail session (``app.mail.session.MailSession``).  A use case's ``DomainError`` and the
+mail session (``app.mail.commands.session.MailSession``).  A use case's ``DomainError`` and the
 door's own ``CommandError`` both become an ``Error: ...`` reply line.
 """
 
@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from app.mail.errors import CommandError
-from app.mail.refusals import refusal_text
-from app.mail.session import CommandRole, MailSession
+from app.mail.commands.errors import CommandError
+from app.mail.commands.refusals import refusal_text
+from app.mail.commands.session import CommandRole, MailSession
 from app.services.errors import DomainError
 from app.services.kernel.text_clean import strip_invisible
 from app.services.mailout.redact import mask_passwords

@@ -15,10 +15,10 @@ from sqlalchemy.orm import Session
 from app.db import queries
 from app.db.models import Game, Phase, Player
 from app.db.statuses import RUNNING, SeatRole
-from app.mail.errors import CommandError
-from app.mail.refusals import refusal_text
-from app.mail.render_acks import advance_view, retreat_line
-from app.mail.render_orders import too_many_warning
+from app.mail.commands.errors import CommandError
+from app.mail.commands.refusals import refusal_text
+from app.mail.replies.acks import advance_view, retreat_line
+from app.mail.replies.orders import too_many_warning
 from app.services.errors import DomainError
 from app.services.games import identity
 from app.services.kernel.actor import Actor, Role

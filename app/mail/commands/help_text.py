@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.mail.commands import Command, CommandRole
+from app.mail.commands.registry import Command, CommandRole
 
 __all__ = ["help_text", "topic_of"]
 

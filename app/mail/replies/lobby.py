@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.mail.render_status import seat_status
+from app.mail.replies.status import seat_status
 from app.services.games.lobby import GameStarted, Joined
 from app.services.kernel.render import format_deadline
 from app.services.readmodels.listing import GameInfo, GameRow, History, Summary

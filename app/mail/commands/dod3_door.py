@@ -10,9 +10,9 @@ from typing import TypeVar
 
 from app.dod3.exact import format_number
 from app.dod3.variant import SHORT_NAMES
-from app.mail.commands import Command, CommandError
-from app.mail.refusals import refusal_text
-from app.mail.session import MailSession
+from app.mail.commands.refusals import refusal_text
+from app.mail.commands.registry import Command, CommandError
+from app.mail.commands.session import MailSession
 from app.services.dod3.store import ROLE
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor, Role

@@ -19,9 +19,9 @@ from email.policy import SMTP, compat32
 from email.utils import format_datetime, getaddresses, make_msgid
 from functools import lru_cache
 
-from app.mail.automatic import automatic_reasons
-from app.mail.headers import addresses, bare_address, clean, decoded, first_address, forbidden_header_char
 from app.mail.reading import OwnMarks, Reading, read_body
+from app.mail.reading.automatic import automatic_reasons
+from app.mail.reading.headers import addresses, bare_address, clean, decoded, first_address, forbidden_header_char
 from app.mail.reading.parts import arrived_cut_defect, walk
 
 __all__ = [

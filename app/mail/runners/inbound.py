@@ -19,14 +19,14 @@ from sqlalchemy.exc import IntegrityError
 from app.db import queries
 from app.db.models import Game, InboundMessage
 from app.db.statuses import InboundStatus
-from app.mail import answer_budget
-from app.mail.auth_results import sender_failed_authentication
-from app.mail.commands_all import run_commands, split_lines
-from app.mail.headers import clean, storable
-from app.mail.messages import IncomingMail, message_id_of, parse_message
+from app.mail.commands.catalogue import run_commands, split_lines
+from app.mail.commands.reply import reply_context, reply_template
+from app.mail.commands.session import MailSession, parse_sign_on_target
 from app.mail.reading import OwnMarks
-from app.mail.replies import reply_context, reply_template
-from app.mail.session import MailSession, parse_sign_on_target
+from app.mail.reading.auth_results import sender_failed_authentication
+from app.mail.reading.headers import clean, storable
+from app.mail.reading.messages import IncomingMail, message_id_of, parse_message
+from app.mail.runners import answer_budget
 from app.services.handlers import transaction
 from app.services.kernel.context import Judge
 from app.services.kernel.limits import address_of_record

@@ -5,10 +5,10 @@ issue 28.5).  Each parses its words, calls one use case and says what it did."""
 
 from __future__ import annotations
 
-from app.mail.commands import register
-from app.mail.commands_gm import MasterCommand
-from app.mail.errors import CommandError
-from app.mail.session import MailSession
+from app.mail.commands.errors import CommandError
+from app.mail.commands.gm import MasterCommand
+from app.mail.commands.registry import register
+from app.mail.commands.session import MailSession
 from app.services.games import co_masters
 from app.services.games.dummy import dummy, revive
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.mail.errors import CommandError
-from app.mail.press import parse_press
-from app.mail.session import MailSession
+from app.mail.commands.errors import CommandError
+from app.mail.commands.press import parse_press
+from app.mail.commands.session import MailSession
 from app.services.errors import DomainError
 from app.services.games.press import PressRequest, plan_press, send_press
 from app.services.seats import player

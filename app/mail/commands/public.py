@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from app.db.statuses import SeatRole
-from app.mail.commands import REGISTRY, Command, CommandRole, register
-from app.mail.commands_dod3 import status_text
-from app.mail.errors import CommandError
-from app.mail.help_text import help_text
-from app.mail.render_lobby import render_game_info, render_games, render_history, render_joined, render_summary
-from app.mail.render_maps import render_map_reply
-from app.mail.session import MailSession
+from app.mail.commands.dod3 import status_text
+from app.mail.commands.errors import CommandError
+from app.mail.commands.help_text import help_text
+from app.mail.commands.registry import REGISTRY, Command, CommandRole, register
+from app.mail.commands.session import MailSession
+from app.mail.replies.lobby import render_game_info, render_games, render_history, render_joined, render_summary
+from app.mail.replies.maps import render_map_reply
 from app.services.games import identity, lobby
 from app.services.readmodels import dashboard, listing
 from app.services.results import maps as maps_cache

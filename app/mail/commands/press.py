@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.mail.errors import CommandError
-from app.mail.refusals import refusal_text
-from app.mail.session import MailSession
+from app.mail.commands.errors import CommandError
+from app.mail.commands.refusals import refusal_text
+from app.mail.commands.session import MailSession
 from app.services.games.press import PressPlan, PressRequest, plan_press, send_press
 
 __all__ = ["PressCollector", "RefusedPress", "parse_press", "refuse_press", "start_press"]

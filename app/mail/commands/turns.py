@@ -6,10 +6,10 @@ value it returns into the reply.
 
 from __future__ import annotations
 
-from app.mail.commands import CommandError, register
-from app.mail.commands_gm import MasterCommand
-from app.mail.refusals import refusal_text
-from app.mail.session import MailSession
+from app.mail.commands.gm import MasterCommand
+from app.mail.commands.refusals import refusal_text
+from app.mail.commands.registry import CommandError, register
+from app.mail.commands.session import MailSession
 from app.services.errors import DomainError
 from app.services.mailout.notify import mail_master
 from app.services.ruleset.options import options_of

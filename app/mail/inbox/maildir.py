@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from app.mail.inbox.rawmail import RawMail
 from app.mail.maildir import ensure_maildir, flags_of
-from app.mail.rawmail import RawMail
 
 __all__ = ["MaildirInbox"]
 

@@ -1,5 +1,5 @@
 """Days of Decision III mail commands: BID, MOVEDOWN, STAY, OPTION, PASS, DOD3 STATUS and the
-GM's DOD3 CREATE, SEAT, START, PROCESS (the GM's entries are in ``app.mail.dod3_gm``).
+GM's DOD3 CREATE, SEAT, START, PROCESS (the GM's entries are in ``app.mail.commands.dod3_gm``).
 
 Each command parses its words, calls one use case of ``app.services.dod3`` with the mail's
 actor and writes the reply from the value it returns.
@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-import app.mail.dod3_gm  # noqa: F401  -- registers the GM's DOD3 entries
+import app.mail.commands.dod3_gm  # noqa: F401  -- registers the GM's DOD3 entries
 from app.db.statuses import GameStatus
 from app.dod3.political import PlayStatus
 from app.dod3.report import play_line, roll_lines
-from app.mail.commands import CommandError, CommandRole, register
-from app.mail.dod3_door import Dod3Command, actor_of, name, step_outcome
-from app.mail.session import MailSession
+from app.mail.commands.dod3_door import Dod3Command, actor_of, name, step_outcome
+from app.mail.commands.registry import CommandError, CommandRole, register
+from app.mail.commands.session import MailSession
 from app.services.dod3 import gm_entries, options, player_commands, report, setup
 
 __all__ = ["status_text"]

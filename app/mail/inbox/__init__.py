@@ -1,7 +1,7 @@
 """Where mail comes in: the ``Inbox`` protocol and its three transports.
 
-- ``ImapInbox``: production, a mailbox on an IMAP server (``app.mail.imap_inbox``).
-- ``MaildirInbox``: the embedded mode, a local maildir folder (``app.mail.maildir_inbox``).
+- ``ImapInbox``: production, a mailbox on an IMAP server (``app.mail.inbox.imap``).
+- ``MaildirInbox``: the embedded mode, a local maildir folder (``app.mail.inbox.maildir``).
 - ``MemoryInbox``: the in-memory twin for unit tests.
 
 A consumer loops: ``fetch_new()``; for each message store it, process it, then
@@ -16,9 +16,9 @@ from __future__ import annotations
 import threading
 from typing import Protocol
 
-from app.mail.imap_inbox import ImapInbox
-from app.mail.maildir_inbox import MaildirInbox
-from app.mail.rawmail import InboxUnavailable, RawMail
+from app.mail.inbox.imap import ImapInbox
+from app.mail.inbox.maildir import MaildirInbox
+from app.mail.inbox.rawmail import InboxUnavailable, RawMail
 
 __all__ = ["ImapInbox", "Inbox", "InboxUnavailable", "MaildirInbox", "MemoryInbox", "RawMail"]
 

@@ -29,8 +29,8 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, MapImage, OutboundMessage
 from app.db.statuses import OutboundStatus
-from app.mail.mailer import Mailer, MailerDeferred, MailerRejected, MailerSession, MailerUnavailable
-from app.mail.messages import Attachment, OutgoingMail, render_message
+from app.mail.outbound.mailer import Mailer, MailerDeferred, MailerRejected, MailerSession, MailerUnavailable
+from app.mail.reading.messages import Attachment, OutgoingMail, render_message
 from app.services.handlers import transaction
 from app.services.kernel.context import Judge
 from app.services.mailout.outbox import enqueue
