@@ -14,6 +14,7 @@ from . import variant_json
 from .db import codec
 from .db.codec import CodecError, parse_unit, result_to_json, state_from_json, state_to_json
 from .engine import api as engine
+from .engine.phases import PhaseKind
 from .engine.rules import RuleOptionError
 from .engine.setup import initial_units
 from .engine.variant import Variant
@@ -165,8 +166,8 @@ def orderable(state_data: dict[str, Any], power: str) -> dict[str, Any]:
     """What `power` has to order in this phase."""
     variant = _variant(state_data)
     todo = engine.orderable(variant, state_from_json(state_data, variant), power)
-    if todo.kind != "adjustment":
-        return {"kind": todo.kind, "units": [str(u) for u in todo.units]}
+    if todo.kind is not PhaseKind.ADJUSTMENT:
+        return {"kind": todo.kind.word, "units": [str(u) for u in todo.units]}
     if todo.builds or todo.sites:
         return {"kind": "adjustment", "builds": todo.builds, "sites": list(todo.sites)}
     if todo.removals:

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from dataclasses import replace
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -162,9 +163,17 @@ def _game_create(args: argparse.Namespace) -> int:
         who, _, password = spec.partition(":")
         power, _, email = who.rpartition("=")
         seats.append(SeatSpec(email=email, password=password or "secret", power=power))
-    settings = {"layout": args.layout, "orders": args.orders}
-    if args.deadline_hours is not None:
-        settings["timing"] = {k: {"next_hours": args.deadline_hours} for k in ("movement", "retreat", "adjustment")}
+    from app.services.ruleset.options import GameOptions, Layout
+
+    try:
+        options = GameOptions().with_(layout=Layout(args.layout), orders=args.orders)
+        if args.deadline_hours is not None:
+            options = options.with_(timings={kind: replace(timing, next_hours=float(args.deadline_hours))
+                                             for kind, timing in options.timings.items()})
+    except Exception as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    settings = options.encode()
     try:
         with transaction(judge) as unit:
             set_up = create_game_direct(judge, unit.session, args.name, args.master, args.password, variant=args.variant,

@@ -14,6 +14,7 @@ from app.db.statuses import GameStatus, InboundStatus, OutboundStatus, PhaseStat
 __all__ = [
     "AuditEntry",
     "Game",
+    "GmNote",
     "InboundMessage",
     "JudgeState",
     "MapImage",
@@ -135,6 +136,18 @@ class Press(Base):
     postal: Mapped[bool] = mapped_column(default=False)
     published: Mapped[bool] = mapped_column(default=False)
     body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class GmNote(Base):
+    """A note of the GM's (``NOTE``, or the judge's line on a change of the settings), printed with the
+    next results of the game and then deleted."""
+
+    __tablename__ = "gm_notes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 

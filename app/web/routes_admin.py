@@ -24,6 +24,7 @@ from app.services.kernel.context import Judge
 from app.services.kernel.uow import savepoint
 from app.services.readmodels.forming import create_linked_dod3_game
 from app.services.ruleset.catalogue import offered_variants
+from app.services.ruleset.options import Cd, GameOptions, nmr_policy
 from app.web.deps import Db, JudgeDep, PageGame, PageGm, PostedForm, game_row
 from app.web.forms import form_text
 from app.web.routes_gm_game import settings_change
@@ -57,10 +58,9 @@ def new_game(request: Request, principal: PageGm) -> Response:
 def _settings(form: FormData) -> dict[str, Any]:
     """What the game is created with; the rest of the form's settings (the phase timings among
     them) are then set through their use cases, which check them (``change_settings``)."""
-    settings: dict[str, Any] = {"timezone": _text(form, "timezone") or "UTC"}
-    if _text(form, "nmr") in gm.NMR_POLICIES:
-        settings["nmr"] = _text(form, "nmr")
-    return settings
+    policy = nmr_policy(_text(form, "nmr"))
+    options = GameOptions(nmr=policy or Cd()).with_(timezone=_text(form, "timezone") or "UTC")
+    return options.encode()
 
 
 def _rule_value(text: str) -> str | bool:

@@ -25,7 +25,7 @@ from app.services.kernel.security import hash_password, new_token
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_master, mail_seat
 from app.services.ruleset import engine as game_engine
-from app.services.ruleset.options import DEFAULT_SETTINGS, check_settings, options_of
+from app.services.ruleset.options import DEFAULT_SETTINGS, STATE_KEYS, GameOptions, options_of, store_options
 from app.services.ruleset.powers import PowerBook, full_stop
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.takeover import TakeoverAsked, TookOver, request_or_take
@@ -79,9 +79,11 @@ def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: st
     if limited:
         take_create_quota(judge, db, master)
     merged = {**DEFAULT_SETTINGS, **(settings or {})}
-    check_settings(merged)
+    options = GameOptions.decode(merged)  # refused here, before anything is written
     game = Game(name=name, variant=variant, status=GameStatus.FORMING, master_email=master,
-                master_password_hash=hash_password(password), press=press, settings=merged)
+                master_password_hash=hash_password(password), press=press,
+                settings={key: value for key, value in merged.items() if key in STATE_KEYS})
+    store_options(game, options)
     db.add(game)
     db.flush()
     audit(db, actor, game, "create", variant=variant)

@@ -23,6 +23,7 @@ from app.db.statuses import RUNNING
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import DomainEvent, UnitOfWork, record
 from app.services.mailout.notify import mail_game
+from app.services.results.gm_notes import add_gm_note
 from app.services.ruleset.options import GameOptions, options_of
 
 __all__ = ["OPTION_LABELS", "SettingChanged", "option_shown", "record_change", "tell_setting_changes",
@@ -58,6 +59,8 @@ def option_shown(options: GameOptions, press: str, key: str) -> str:
         return f"after {options.early_minutes:g} minutes of quiet" if options.early else "off"
     if key == "reminder_hours":
         return _hours(options.reminder_hours) + " before the deadline" if options.reminder_hours > 0 else "none"
+    if key == "nmr":
+        return options.nmr.text
     return str(getattr(options, key))
 
 
@@ -109,4 +112,4 @@ def _tell(judge: Judge, db: Session, game: Game, lines: Sequence[tuple[str, str,
                                   changes=lines)
     mail_game(db, judge, game, f"Diplomacy settings changed {game.name}", text, kind="notice", master=False)
     note = "The master changed the settings: " + "; ".join(f"{what} {old} -> {new}" for what, old, new in lines) + "."
-    game.settings = {**game.settings, "notes": [*game.settings.get("notes", []), note]}
+    add_gm_note(db, game, note)

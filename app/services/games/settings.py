@@ -66,7 +66,7 @@ def settings_of(game: Game) -> GameSettings:
     rows = tuple(PhaseTiming(kind, timings[kind].next_hours, timings[kind].grace_hours, timings[kind].at or "",
                              timings[kind].days or "") for kind in PHASE_KINDS)
     return GameSettings(
-        nmr=options.nmr, takeover=options.takeover, press="postal" if options.postal_press else game.press,
+        nmr=options.nmr.text, takeover=options.takeover, press="postal" if options.postal_press else game.press,
         orders=options.orders, early=f"{options.early_minutes:g}" if options.early else "off",
         timezone=options.timezone, reminder_hours=options.reminder_hours, timing=rows, layout=options.layout,
         observer_press=options.observer_press,

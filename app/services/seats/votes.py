@@ -31,7 +31,7 @@ from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.mailout.notify import mail_game, mail_seat
 from app.services.results.ending import Ending, end_game, names_text
-from app.services.ruleset.options import DRAW_EXPIRIES, check_settings, options_of
+from app.services.ruleset.options import DRAW_EXPIRIES, options_of, store_options
 
 __all__ = ["DIAS", "Concession", "DrawVote", "LapsedVote", "check_standing_votes", "draw_of", "set_concede",
            "set_draw", "set_draw_expiry", "survivors", "voters"]
@@ -205,10 +205,9 @@ def set_draw_expiry(judge: Judge, db: Session, actor: Actor, value: str) -> str:
     if choice not in DRAW_EXPIRIES:
         raise DomainError("bad_option", "say SET DRAW EXPIRES PHASE (a vote is good for one phase) or "
                                         "SET DRAW EXPIRES NEVER (it stands until withdrawn)")
-    settings = {**(game.settings or {}), "draw_expires": choice}
-    check_settings(settings)
-    old = options_of(game).draw_expires
-    game.settings = settings
+    options = options_of(game)
+    old = options.draw_expires
+    store_options(game, options.with_(draw_expires=choice))
     audit(db, actor, game, "set_draw_expires", old=old, new=choice)
     if old != choice and game.status in (GameStatus.ACTIVE, GameStatus.PAUSED):
         mail_game(db, judge, game, f"Diplomacy game {game.name}: draw votes {_words(choice)}",

@@ -15,6 +15,7 @@ from app.db.statuses import PhaseStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.mailout.notify import mail_game
+from app.services.results.gm_notes import take_gm_notes
 from app.services.results.maps import content_id, inline_map_html, phase_map
 from app.services.results.report import Names, ResultsView, build_results_view
 from app.services.ruleset import engine as game_engine
@@ -111,9 +112,7 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
     results = outcome.typed_results if outcome is not None else stored_result(phase.results)
     after = outcome.typed_after if outcome is not None else stored_state(phase.state_after)
     view = results_view(judge, game, phase, results, after, nmr, stored.deadline, stored.next_deadline, centres_before)
-    view.notes = [*game.settings.get("notes", []), *notes]
-    if game.settings.get("notes"):
-        game.settings = {key: value for key, value in game.settings.items() if key != "notes"}
+    view.notes = [*take_gm_notes(db, game), *notes]
     _publish_press(db, game, view, book, press)
     crash("turn:press_published")
     text, html = render_results(judge, view, options_of(game).layout)
