@@ -19,7 +19,7 @@ from .engine.rules import RuleOptionError
 from .engine.setup import initial_units
 from .engine.variant import Variant
 from .engine.variant import with_game_rules as with_game_rules
-from .variants import load_variant
+from .variants import DEFAULT_VARIANT, load_variant
 
 __all__ = [
     "DEFAULT_VARIANT",
@@ -41,7 +41,6 @@ __all__ = [
     "with_game_rules",
 ]
 
-DEFAULT_VARIANT = "standard"
 
 RequestError = CodecError  # the request itself is malformed (not an order problem)
 
@@ -169,10 +168,10 @@ def orderable(state_data: dict[str, Any], power: str) -> dict[str, Any]:
     if todo.kind is not PhaseKind.ADJUSTMENT:
         return {"kind": todo.kind.word, "units": [str(u) for u in todo.units]}
     if todo.builds or todo.sites:
-        return {"kind": "adjustment", "builds": todo.builds, "sites": list(todo.sites)}
+        return {"kind": PhaseKind.ADJUSTMENT.word, "builds": todo.builds, "sites": list(todo.sites)}
     if todo.removals:
-        return {"kind": "adjustment", "removals": todo.removals}
-    return {"kind": "adjustment"}
+        return {"kind": PhaseKind.ADJUSTMENT.word, "removals": todo.removals}
+    return {"kind": PhaseKind.ADJUSTMENT.word}
 
 
 def describe_phase(phase: str, variant_name: str = DEFAULT_VARIANT) -> str:

@@ -163,6 +163,7 @@ def _game_create(args: argparse.Namespace) -> int:
         who, _, password = spec.partition(":")
         power, _, email = who.rpartition("=")
         seats.append(SeatSpec(email=email, password=password or "secret", power=power))
+    from app.services.ruleset.engine import DEFAULT_VARIANT
     from app.services.ruleset.options import GameOptions, Layout
 
     try:
@@ -176,7 +177,7 @@ def _game_create(args: argparse.Namespace) -> int:
     settings = options.encode()
     try:
         with transaction(judge) as unit:
-            set_up = create_game_direct(judge, unit.session, args.name, args.master, args.password, variant=args.variant,
+            set_up = create_game_direct(judge, unit.session, args.name, args.master, args.password, variant=args.variant or DEFAULT_VARIANT,
                                         settings=settings, press=args.press, seats=seats, start=not args.no_start)
     except Exception as error:
         print(f"error: {error}", file=sys.stderr)
@@ -240,7 +241,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     create.add_argument("name")
     create.add_argument("--master", required=True, help="the GM's address")
     create.add_argument("--password", required=True, help="the master password")
-    create.add_argument("--variant", default="standard")
+    create.add_argument("--variant", default=None, help="the variant (default: the judge's default, standard)")
     create.add_argument("--press", default="white", choices=("none", "white", "grey", "white/grey"))
     create.add_argument("--layout", default="judge", choices=("judge", "zine"))
     create.add_argument("--orders", default="per_unit", choices=("per_unit", "whole_set"))

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db.base import Base, UtcDateTime, utcnow
 from app.db.statuses import GameStatus, InboundStatus, OutboundStatus, PhaseStatus, SeatRole, SeatStatus
+from app.variants import DEFAULT_VARIANT
 
 __all__ = [
     "AuditEntry",
@@ -31,7 +32,7 @@ class Game(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
-    variant: Mapped[str] = mapped_column(String(40), default="standard")
+    variant: Mapped[str] = mapped_column(String(40), default=DEFAULT_VARIANT)
     status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING, index=True)
     # forming | active | paused | finished | terminated
     master_email: Mapped[str] = mapped_column(String(320))

@@ -24,6 +24,8 @@ from app.services.kernel.context import Judge
 from app.services.kernel.uow import savepoint
 from app.services.readmodels.forming import create_linked_dod3_game
 from app.services.ruleset.catalogue import offered_variants
+from app.services.ruleset.engine import DEFAULT_VARIANT
+from app.services.ruleset.kinds import DOD3, ruleset_for
 from app.services.ruleset.options import Cd, GameOptions, nmr_policy
 from app.web.deps import Db, JudgeDep, PageGame, PageGm, PostedForm, game_row
 from app.web.forms import form_text
@@ -72,13 +74,13 @@ def _rule_value(text: str) -> str | bool:
 def _create_game(judge: Judge, db: Session, principal: GmPrincipal, form: FormData) -> str:
     """The game of the form, its settings and rule option set; returns where to go next."""
     actor = Actor(principal.email, Role.KEEPER if principal.keeper else Role.GM)
-    if _text(form, "variant") == "dod3":  # DOD3 CREATE: a rule 3.1 grouping, then its players seated
+    if ruleset_for(_text(form, "variant")) is DOD3:  # DOD3 CREATE: a rule 3.1 grouping, then its players seated
         dod3 = create_linked_dod3_game(judge, db, actor, principal.account_id, _text(form, "name"),
                                        _text(form, "password"), _text(form, "grouping"), _text(form, "soviets"))
         return f"/games/{dod3.game}?done=created#forming"
     press = _text(form, "press") or "white"
     created = create_linked_game(judge, db, actor, principal.account_id, _text(form, "name"), _text(form, "password"),
-                                 _text(form, "variant") or "standard", "white" if press == "postal" else press,
+                                 _text(form, "variant") or DEFAULT_VARIANT, "white" if press == "postal" else press,
                                  _settings(form))
     game_actor = Actor(principal.email, actor.role, created.game_id)
     change_settings(judge, db, game_actor, settings_change(form), game_row(db, created.name))

@@ -22,7 +22,7 @@ from app.services.readmodels.corrections import audit_log, corrections_of
 from app.services.readmodels.dashboard import list_games, show_game, show_mail, show_phase
 from app.services.readmodels.mail_log import MailFilter, mail_log_page
 from app.services.readmodels.seats import seat_board
-from app.services.ruleset.kinds import ruleset_for
+from app.services.ruleset.kinds import DOD3, ruleset_for
 from app.web.deps import Db, JudgeDep, PageGame, PageGm, game_row
 from app.web.maps import can_draw
 from app.web.reasons import review_orders
@@ -75,7 +75,7 @@ def game_page(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageG
 
 def _dod3_status(judge: JudgeDep, db: Db, actor: Actor, variant: str) -> Dod3Status | None:
     """A Days of Decision III game: the GM's status (track, every number, the record) as mailed."""
-    if ruleset_for(variant).name != "dod3":
+    if ruleset_for(variant) is not DOD3:
         return None
     try:
         status = show_status(judge, db, actor)

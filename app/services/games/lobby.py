@@ -62,7 +62,7 @@ class Joined:
     started: GameStarted | None = None  # the last player to join starts the game
 
 
-def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: str, variant: str = "standard",
+def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: str, variant: str = game_engine.DEFAULT_VARIANT,
                 settings: dict[str, Any] | None = None, press: str = "white", *, limited: bool = True) -> GameCreated:
     """A forming game with the actor as its master; ``limited``: counted against the address's daily
     quota (``limits``; the judgekeeper's command line is not)."""

@@ -19,12 +19,14 @@ from app.services.games import gm
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.ruleset.catalogue import offered_variants
-from app.services.ruleset.options import PHASE_KINDS, options_of, parse_days
+from app.services.ruleset.engine import DEFAULT_VARIANT
+from app.services.ruleset.options import PHASE_KINDS, PressRule, options_of, parse_days
 
 __all__ = ["DOD3_GROUPINGS", "PHASE_KINDS", "PRESS_RULES", "GameSettings", "PhaseTiming", "SettingsChange",
            "change_settings", "default_settings", "game_variants", "settings_of"]
 
-PRESS_RULES = ("white", "grey", "white/grey", "none", "postal")
+PRESS_RULES = tuple(str(rule) for rule in (PressRule.WHITE, PressRule.GREY, PressRule.WHITE_GREY, PressRule.NONE,
+                                           PressRule.POSTAL))  # in the form's order
 DOD3_GROUPINGS = ("2", *GROUPING_PRESETS)  # rule 3.1; "2" needs the Soviets' side
 _AT = re.compile(r"^([01]?\d|2[0-3]):[0-5]\d$")
 
@@ -188,5 +190,5 @@ def change_settings(judge: Judge, db: Session, actor: Actor, change: SettingsCha
 
 def default_settings() -> GameSettings:
     """What a new game gets unless the GM chooses otherwise (the new-game form's values)."""
-    return settings_of(Game(name="", variant="standard", status=GameStatus.FORMING, master_email="", master_password_hash="",
+    return settings_of(Game(name="", variant=DEFAULT_VARIANT, status=GameStatus.FORMING, master_email="", master_password_hash="",
                             press="white", settings={}))

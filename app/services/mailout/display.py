@@ -15,7 +15,9 @@ from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
+from app.dod3.turns import Phase as Step
 from app.services.mailout.redact import mask_passwords
+from app.services.ruleset.kinds import DOD3, ruleset_for
 
 __all__ = ["bids_secret", "hide_bids", "readable_mail", "shown_text"]
 
@@ -34,10 +36,10 @@ def hide_bids(text: str) -> str:
 
 def bids_secret(db: Session, game: Game | None) -> bool:
     """A DoD III game whose open step takes bids (step A): its bids are not revealed yet."""
-    if game is None or game.variant != "dod3":
+    if game is None or ruleset_for(game.variant) is not DOD3:
         return False
     phase = queries.open_phase(db, game.id)
-    return phase is not None and phase.code.upper().endswith("A")
+    return phase is not None and phase.code[6:7] == Step.INITIATIVE.value  # MA1936A: step A
 
 
 def shown_text(db: Session, game: Game | None, text: str) -> str:

@@ -28,6 +28,7 @@ from app.services.override.preview import OverrideCommitted, OverridePreview, Re
 from app.services.results.ending import Ending, clear_ending, record_ending
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.options import options_of
+from app.services.ruleset.phases import PhaseKind
 from app.services.ruleset.stored import StoredState, stored_state
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
@@ -49,7 +50,7 @@ def _comparable(plan: ReplayPlan, old_after: StoredState | None, new_after: Stor
         if skipped is None:
             break
         if skipped.state_after is None:  # the retreat phase is the open one: its start (``old_after``
-            if skipped.code.endswith("R"):  # as stored) with its moves' centres
+            if PhaseKind.of(skipped.code) is PhaseKind.RETREAT:  # as stored) with its moves' centres
                 return stored_state(game_engine.centres_after_moves(plan.variant, skipped.state_before))
             break
         old_after = skipped.state_after

@@ -159,8 +159,8 @@ class PhaseTiming:
     days: str | None = None  # njudge's DAYS pattern (``-MTWTF-``): the weekdays a deadline may fall on
 
 
-_TIMING_DEFAULTS = {"movement": PhaseTiming(48.0, 24.0), "retreat": PhaseTiming(24.0, 12.0),
-                    "adjustment": PhaseTiming(24.0, 12.0)}
+_TIMING_DEFAULTS = {PhaseKind.MOVEMENT.word: PhaseTiming(48.0, 24.0), PhaseKind.RETREAT.word: PhaseTiming(24.0, 12.0),
+                    PhaseKind.ADJUSTMENT.word: PhaseTiming(24.0, 12.0)}
 
 
 @dataclass(frozen=True)

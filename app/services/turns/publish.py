@@ -20,6 +20,7 @@ from app.services.results.maps import content_id, inline_map_html, phase_map
 from app.services.results.report import Names, ResultsView, build_results_view
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.options import options_of
+from app.services.ruleset.phases import PhaseKind
 from app.services.ruleset.powers import PowerBook
 from app.services.ruleset.stored import StoredResult, StoredState, stored_result, stored_state
 from app.services.turns.adjudicate import Adjudicated
@@ -35,7 +36,7 @@ def _centres_statement(before: bool) -> Any:
     if before:
         processed.append(Phase.seq < bindparam("seq"))
     last_adjustment = (select(literal(0).label("which"), Phase.state_after.label("state"))
-                       .where(*processed, Phase.code.endswith("A"), Phase.state_after.is_not(None))
+                       .where(*processed, Phase.code.endswith(PhaseKind.ADJUSTMENT.value), Phase.state_after.is_not(None))
                        .order_by(Phase.seq.desc()).limit(1).subquery())
     first = (select(literal(1).label("which"), Phase.state_before.label("state"))
              .where(*processed).order_by(Phase.seq).limit(1).subquery())
