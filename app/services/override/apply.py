@@ -36,7 +36,7 @@ from app.services.turns.adjudicate import orders_as_json, orders_as_text
 from app.services.turns.publish import previous_owners, render_results, results_view
 from app.services.turns.store import eliminate
 
-__all__ = ["OverrideCommitted", "OverridePreview", "ReplayedPhase", "commit_override", "preview_override"]
+__all__ = ["OverrideCommitted", "OverridePreview", "ReplayedPhase", "commit_override", "preview_of", "preview_override"]
 
 
 def _comparable(plan: ReplayPlan, old_after: StoredState | None, new_after: StoredState) -> StoredState | None:
@@ -57,7 +57,7 @@ def _comparable(plan: ReplayPlan, old_after: StoredState | None, new_after: Stor
     return old_after
 
 
-def _preview(game: Game, phase_code: str, changes: OverrideChanges, plan: ReplayPlan) -> OverridePreview:
+def preview_of(game: Game, phase_code: str, changes: OverrideChanges, plan: ReplayPlan) -> OverridePreview:
     variant = plan.variant
     target = plan.target
     stored = target.stored
@@ -82,7 +82,7 @@ def preview_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_
     """What overriding ``phase_code`` with ``changes`` would do; nothing is written or sent."""
     del judge  # the same signature as commit_override; nothing here needs the clock or templates
     require_gm(actor, game)
-    return _preview(game, phase_code, changes, plan_override(db, game, phase_code, changes))
+    return preview_of(game, phase_code, changes, plan_override(db, game, phase_code, changes))
 
 
 def _write_redone(db: Session, redone: RedonePhase) -> Phase:
@@ -159,7 +159,7 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
     if not reason.strip():
         raise DomainError("no_reason", "say why the phase is corrected; the players are told")
     plan = plan_override(db, game, phase_code, changes)
-    preview = _preview(game, phase_code, changes, plan)
+    preview = preview_of(game, phase_code, changes, plan)
     bump_version(db, game)
     if changes.rules:
         game.settings = {**(game.settings or {}), "rules": plan.rules}
