@@ -389,3 +389,27 @@ def test_an_option_written_by_its_key_is_found(tmp_path: Path) -> None:
         'store_options(game, options.with_(nmr=Hold()))\nsettings["nmr"] = "hold"\n'
         'game.settings = {**game.settings, "notes": [*notes, text]}\n')
     assert _option_writes(tmp_path) == ["app/services/gm.py:2", "app/services/gm.py:3"]
+
+
+def _crash_points_on_one_place(root: Path) -> list[str]:
+    """Crash points (``crash("name")``, ``judge.crash("name")``) on consecutive lines: several names
+    for one place in the code, each a fault test that tests the same thing."""
+    call = re.compile(r"""^\s*(?:judge\.)?crash\(["'][\w:@]+["']\)""")
+    found = []
+    for path in sorted((root / "app").rglob("*.py")):
+        lines = path.read_text().splitlines()
+        for number in range(1, len(lines)):
+            if call.match(lines[number - 1]) and call.match(lines[number]):
+                found.append(f"{path.relative_to(root).as_posix()}:{number + 1}")
+    return found
+
+
+def test_one_place_has_one_crash_point() -> None:
+    assert _crash_points_on_one_place(ROOT) == []
+
+
+def test_crash_points_on_one_place_are_found(tmp_path: Path) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "turn.py").write_text(
+        'crash("turn:start")\nx = 1\ncrash("turn:claimed")\ncrash("turn:adjudicated")\n    judge.crash("turn:next")\n')
+    assert _crash_points_on_one_place(tmp_path) == ["app/turn.py:4", "app/turn.py:5"]

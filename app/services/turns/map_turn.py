@@ -44,9 +44,7 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
     # that flush; otherwise an UPDATE that fails if another process changed the game meanwhile).
     bump_version(db, game)
     queries.remember_open_phase(db, game, phase)  # claiming the game leaves its open phase as it was
-    crash("turn:claimed")
-    crash("turn:adjudicated")
-    crash("turn:next_state")
+    crash("turn:claimed")  # adjudicated and claimed, nothing of the turn written yet
     stored = store_turn(db, game, phase, adjudication, judge.now(), crash)
     mails = publish_turn(db, judge, game, phase, stored, adjudication.nmr, list(notes or []), crash, press,
                          adjudication.outcome)
