@@ -413,3 +413,39 @@ def test_crash_points_on_one_place_are_found(tmp_path: Path) -> None:
     (tmp_path / "app" / "turn.py").write_text(
         'crash("turn:start")\nx = 1\ncrash("turn:claimed")\ncrash("turn:adjudicated")\n    judge.crash("turn:next")\n')
     assert _crash_points_on_one_place(tmp_path) == ["app/turn.py:4", "app/turn.py:5"]
+
+
+def _refusals_caught_outside_a_savepoint(root: Path) -> list[str]:
+    """The ``try`` blocks of the dashboard's routes (``app/web/routes_*.py``) that catch a
+    ``DomainError`` on purpose without running the use case inside ``savepoint``: a refusal there
+    would leave the request's earlier writes to be committed with the page that says it was refused."""
+    import ast
+
+    def catches_refusal(handler: ast.ExceptHandler) -> bool:
+        names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        return any(isinstance(name, ast.Name) and name.id == "DomainError" for name in names)
+
+    def in_savepoint(body: list[ast.stmt]) -> bool:  # the try's work starts in the savepoint
+        return isinstance(body[0], ast.With) and any(
+            isinstance(item.context_expr, ast.Call) and isinstance(item.context_expr.func, ast.Name)
+            and item.context_expr.func.id == "savepoint" for item in body[0].items)
+
+    found = []
+    for path in sorted((root / "app" / "web").glob("routes_*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Try) and any(catches_refusal(h) for h in node.handlers) and not in_savepoint(node.body):
+                found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}")
+    return found
+
+
+def test_routes_catch_refusals_inside_a_savepoint() -> None:
+    assert _refusals_caught_outside_a_savepoint(ROOT) == []
+
+
+def test_a_refusal_caught_outside_a_savepoint_is_found(tmp_path: Path) -> None:
+    (tmp_path / "app" / "web").mkdir(parents=True)
+    (tmp_path / "app" / "web" / "routes_x.py").write_text(
+        "try:\n    with savepoint(db):\n        act()\nexcept DomainError:\n    pass\n"
+        "try:\n    act()\nexcept (ValueError, DomainError):\n    pass\n"
+        "try:\n    int(x)\nexcept ValueError:\n    pass\n")
+    assert _refusals_caught_outside_a_savepoint(tmp_path) == ["app/web/routes_x.py:6"]

@@ -126,11 +126,10 @@ def pause_several(judge: JudgeDep, db: Db, principal: PageGm, form: PostedForm) 
     for name in dict.fromkeys(str(value) for value in form.getlist("game")):
         game = queries.game_by_name(db, name)
         try:
-            if game is None:
-                raise not_gm(name)
-            actor = gm_actor(db, principal, game)
             with savepoint(db):
-                (gm.resume if resume else gm.pause)(judge, db, actor)
+                if game is None:
+                    raise not_gm(name)
+                (gm.resume if resume else gm.pause)(judge, db, gm_actor(db, principal, game))
             done.append(name)
         except DomainError as error:  # on purpose: the others go on; the overview names it
             refused.append(f"{name} ({error.message})")

@@ -16,7 +16,9 @@ from fastapi.responses import RedirectResponse, Response
 from app.services.errors import DomainError
 from app.services.games.gm_accounts import SignedIn, close_session, link_game, sign_in
 from app.services.games.gm_signup import request_code, sign_in_with_code
+from app.services.games.signin_limits import KEPT_ON_REFUSAL
 from app.services.kernel.actor import Actor
+from app.services.kernel.uow import savepoint
 from app.web.clients import client_address
 from app.web.config import SESSION_COOKIE
 from app.web.deps import Db, JudgeDep, MaybeGm, PageGm, get_config, safe_next
@@ -69,8 +71,9 @@ def signin_submit(request: Request, judge: JudgeDep, db: Db, address: Annotated[
     config = get_config(request)
     address, password = storable(address), storable(password)
     try:
-        signed = sign_in(judge, db, Actor(address.strip()), password, client=_client(request),
-                         keeper_address=config.keeper_address)
+        with savepoint(db, keep=KEPT_ON_REFUSAL):
+            signed = sign_in(judge, db, Actor(address.strip()), password, client=_client(request),
+                             keeper_address=config.keeper_address)
     except DomainError as error:  # the failed attempt is committed with this request all the same
         return _signin_page(request, next=next, address=address, error=error)
     return _signed_in(request, judge, db, signed, next)
@@ -82,8 +85,9 @@ def code_send(request: Request, judge: JudgeDep, db: Db, address: Annotated[str,
     """Mail a one-time code to the address (the page says the same whether one went or not)."""
     address = storable(address)
     try:
-        asked = request_code(judge, db, address, client=_client(request),
-                             keeper_address=get_config(request).keeper_address)
+        with savepoint(db, keep=KEPT_ON_REFUSAL):
+            asked = request_code(judge, db, address, client=_client(request),
+                                 keeper_address=get_config(request).keeper_address)
     except DomainError as error:
         return _code_page(request, next=next, address=address.strip(), error=error)
     return _code_page(request, next=next, address=asked.address)
@@ -95,8 +99,9 @@ def code_submit(request: Request, judge: JudgeDep, db: Db, address: Annotated[st
                 next: Annotated[str, Form(max_length=500)] = "/") -> Response:
     address, code, password = storable(address), storable(code), storable(password)
     try:
-        signed = sign_in_with_code(judge, db, address, code, password, client=_client(request),
-                                   keeper_address=get_config(request).keeper_address)
+        with savepoint(db, keep=KEPT_ON_REFUSAL):
+            signed = sign_in_with_code(judge, db, address, code, password, client=_client(request),
+                                       keeper_address=get_config(request).keeper_address)
     except DomainError as error:  # the failed attempt is committed with this request all the same
         return _code_page(request, next=next, address=address.strip(), error=error)
     return _signed_in(request, judge, db, signed, next)
@@ -107,7 +112,8 @@ def link(request: Request, judge: JudgeDep, db: Db, principal: PageGm, name: Ann
          password: Annotated[str, Form(max_length=200)] = "") -> Response:
     """Link a game run from the account's address: the signed-in GM shows its master password."""
     try:
-        link_game(judge, db, principal, name, password, client=_client(request))
+        with savepoint(db, keep=KEPT_ON_REFUSAL):
+            link_game(judge, db, principal, name, password, client=_client(request))
     except DomainError as error:  # on purpose, as the sign-in forms: the failed attempt is committed all the same
         status = refusal_status(request.method, error.code)
         return pages(request).render(request, "error.html.j2", status_code=status, title="Not linked",

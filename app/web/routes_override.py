@@ -9,6 +9,7 @@ from starlette.datastructures import FormData
 
 from app.services.errors import DomainError
 from app.services.games.contests import Verdict, answer_contest, check_open
+from app.services.kernel.uow import savepoint
 from app.services.override.apply import commit_override
 from app.services.override.changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from app.services.override.review import PhaseOrders, phase_orders, review_override
@@ -99,16 +100,17 @@ def override(request: Request, name: str, code: str, judge: JudgeDep, db: Db, ac
     form_values = {k: _text(form, k) for k in form}
     contest = _contest_id(form)
     try:
-        changes = changes_from_form(form, original)
-        if _text(form, "action") == "commit":
-            if contest is not None:
-                check_open(judge, db, actor, game, contest)
-            committed = commit_override(judge, db, actor, game, original.phase, changes, _text(form, "reason"))
-            if contest is not None:
-                answer_contest(judge, db, actor, game, contest, Verdict.UPHELD, committed.reason)
-            return RedirectResponse(f"/games/{game.name}/phases/{original.phase}?corrected={committed.mails}",
-                                    status_code=303)
-        review = review_override(judge, db, actor, game, original.phase, changes)
+        with savepoint(db):  # a refusal anywhere (the contest's answer too) undoes the whole correction
+            changes = changes_from_form(form, original)
+            if _text(form, "action") == "commit":
+                if contest is not None:
+                    check_open(judge, db, actor, game, contest)
+                committed = commit_override(judge, db, actor, game, original.phase, changes, _text(form, "reason"))
+                if contest is not None:
+                    answer_contest(judge, db, actor, game, contest, Verdict.UPHELD, committed.reason)
+                return RedirectResponse(f"/games/{game.name}/phases/{original.phase}?corrected={committed.mails}",
+                                        status_code=303)
+            review = review_override(judge, db, actor, game, original.phase, changes)
     except DomainError as error:  # on purpose: the form again, the GM's edits kept, with the reason
         return pages(request).render(request, "override.html.j2", status_code=400, title=f"Override {original.phase}",
                                      game=game.name, phase=original.phase, error=error.message, review=None,

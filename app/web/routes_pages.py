@@ -17,6 +17,7 @@ from app.services.games.gm import NMR_POLICIES
 from app.services.games.settings import settings_of
 from app.services.kernel.access import book_of
 from app.services.kernel.actor import Actor, Role
+from app.services.kernel.uow import savepoint
 from app.services.override.review import PhaseOrders, phase_orders
 from app.services.readmodels.corrections import audit_log, corrections_of
 from app.services.readmodels.dashboard import list_games, show_game, show_mail, show_phase
@@ -78,7 +79,8 @@ def _dod3_status(judge: JudgeDep, db: Db, actor: Actor, variant: str) -> Dod3Sta
     if ruleset_for(variant) is not DOD3:
         return None
     try:
-        status = show_status(judge, db, actor)
+        with savepoint(db):
+            status = show_status(judge, db, actor)
     except DomainError:  # on purpose: no status yet, the page goes without the section
         return None
     return Dod3Status(status.step, status.deadline, status.bids_in, status.bids_missing,
@@ -92,7 +94,8 @@ def phase_page(request: Request, name: str, code: str, judge: JudgeDep, db: Db, 
     variant = game.variant if game is not None else ""
     contests = contests_of(judge, db, actor, game, phase.code) if game is not None else ()
     try:
-        original = phase_orders(judge, db, actor, game, phase.code) if game is not None else None
+        with savepoint(db):
+            original = phase_orders(judge, db, actor, game, phase.code) if game is not None else None
     except DomainError:  # on purpose: a phase not processed has no orders to correct, the page goes on
         original = None
     return pages(request).render(request, "phase.html.j2", title=f"{phase.game} {phase.code}", p=phase,

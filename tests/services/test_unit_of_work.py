@@ -151,3 +151,27 @@ def test_held_mail_is_queued_after_the_answer_and_lost_with_a_rollback() -> None
         enqueue(unit.session, judge, to="a@example.com", subject="lost", text="x")  # never committed
     with FakeUnitOfWork(judge) as unit:
         assert unit.session.scalar(select(func.count()).select_from(OutboundMessage)) == 2
+
+
+def test_a_savepoint_undoes_a_refused_part_but_keeps_the_rows_it_is_told_to() -> None:
+    """Issue 27.6: the dashboard's sign-in forms run their use case in a savepoint like every form;
+    the failed attempt (``KEPT_ON_REFUSAL``) is written all the same, anything else of it is not."""
+    from datetime import UTC, datetime
+
+    from app.db.models_web import SignInAttempt
+    from app.services.games.signin_limits import KEPT_ON_REFUSAL, record_attempt
+    from app.services.kernel.uow import savepoint
+
+    judge = fake_judge()
+    with FakeUnitOfWork(judge) as unit:
+        db = unit.session
+        game_id = create_game_direct(judge, db, "alpha", "gm@example.com", "pw", start=False).created.game_id
+        with pytest.raises(DomainError), savepoint(db, keep=KEPT_ON_REFUSAL):
+            record_attempt(db, "gm@example.com", "client", False, datetime(2026, 12, 4, tzinfo=UTC))
+            db.get_one(Game, game_id).press = "grey"
+            db.flush()
+            raise DomainError("sign_in_failed", "Unknown address or wrong password.")
+        db.flush()
+        db.expire_all()
+        assert db.get_one(Game, game_id).press == "white"
+        assert [(a.address, a.ok) for a in db.scalars(select(SignInAttempt))] == [("gm@example.com", False)]

@@ -20,6 +20,7 @@ from app.db.models_web import EmailCode, SignInAttempt
 from app.services.errors import DomainError
 
 __all__ = [
+    "KEPT_ON_REFUSAL",
     "ADDRESS_FAILURES",
     "CLIENT_CODES",
     "CLIENT_FAILURES",
@@ -49,6 +50,9 @@ def _failures(db: Session, since: datetime, *where: ColumnElement[bool]) -> int:
     stmt = select(func.count()).select_from(SignInAttempt).where(
         SignInAttempt.at >= since, SignInAttempt.ok.is_(False), *where)
     return int(db.scalar(stmt) or 0)
+
+
+KEPT_ON_REFUSAL = (SignInAttempt,)  # a refused sign-in still counts: the door's savepoint keeps these rows
 
 
 def record_attempt(db: Session, address: str, client: str, ok: bool, now: datetime) -> None:

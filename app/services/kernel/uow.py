@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self
 
+from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session, sessionmaker
 
 __all__ = ["DomainEvent", "Handlers", "MoveDownsChanged", "OrdersChanged", "UnitOfWork", "current", "record",
@@ -135,19 +136,44 @@ def current(session: Session) -> UnitOfWork | None:
 
 
 @contextmanager
-def savepoint(session: Session) -> Iterator[None]:
+def savepoint(session: Session, *, keep: tuple[type[Any], ...] = ()) -> Iterator[None]:
     """A part of the unit that a refusal undoes whole: its writes (a SAVEPOINT) and the events it
     recorded.  A door that answers a ``DomainError`` on purpose (a form shown again, filled in)
-    runs the use case inside one, so nothing of the refused request is written or told."""
+    runs the use case inside one, so nothing of the refused request is written or told.  ``keep``:
+    the rows of these models the part added are written all the same (a failed sign-in attempt,
+    which must count, or the limit would never bite)."""
     unit = current(session)
     recorded = list(unit.events) if unit is not None else []
-    with session.begin_nested():
-        try:
-            yield
-        except BaseException:
-            if unit is not None:
-                unit.events[:] = recorded
-            raise
+    added: list[Any] = []  # the rows of ``keep`` the part adds (held here: the session holds them weakly)
+
+    def seen(_session: Session, row: Any) -> None:
+        if isinstance(row, keep):
+            added.append(row)
+
+    if keep:
+        event.listen(session, "transient_to_pending", seen)
+    kept: list[Any] = []
+    try:
+        with session.begin_nested():
+            try:
+                yield
+            except BaseException:
+                if unit is not None:
+                    unit.events[:] = recorded
+                kept = [_copy(row) for row in added]
+                raise
+    finally:
+        if keep:
+            event.remove(session, "transient_to_pending", seen)
+        session.add_all(kept)  # after the rollback to the savepoint
+
+
+def _copy(row: Any) -> Any:
+    """A new row with ``row``'s columns but its key (written again after the savepoint's rollback)."""
+    mapper = inspect(row).mapper
+    values = {attr.key: getattr(row, attr.key) for attr in mapper.column_attrs
+              if not any(column.primary_key for column in attr.columns)}
+    return mapper.class_(**values)
 
 
 def record(session: Session, event: DomainEvent) -> None:

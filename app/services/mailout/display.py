@@ -39,7 +39,7 @@ def bids_secret(db: Session, game: Game | None) -> bool:
     if game is None or ruleset_for(game.variant) is not DOD3:
         return False
     phase = queries.open_phase(db, game.id)
-    return phase is not None and phase.code[6:7] == Step.INITIATIVE.value  # MA1936A: step A
+    return phase is not None and phase.code[6:] == Step.INITIATIVE.value  # MA1936A: step A (not AM: revealed)
 
 
 def shown_text(db: Session, game: Game | None, text: str) -> str:
