@@ -151,3 +151,17 @@ def test_held_mail_is_queued_after_the_answer_and_lost_with_a_rollback() -> None
         enqueue(unit, judge, to="a@example.com", subject="lost", text="x")  # never committed
     with FakeUnitOfWork(judge) as unit:
         assert unit.session.scalar(select(func.count()).select_from(OutboundMessage)) == 2
+
+
+def test_an_event_outside_an_open_unit_is_an_error_not_a_silent_drop() -> None:
+    """A unit that is not open records nothing: it raises.  A use case called on a bare session
+    (no unit of work) used to store the orders and drop their ``OrdersChanged`` at DEBUG, so early
+    processing silently did not happen; it now cannot run at all."""
+    judge = fake_judge()
+    game_id = _started(judge)
+    with pytest.raises(RuntimeError, match="outside an open unit of work"):
+        UnitOfWork(judge.sessions).record(OrdersChanged(game_id))
+    with judge.sessions() as session:
+        game = session.get_one(Game, game_id)
+        with pytest.raises((AttributeError, TypeError)):
+            clear_orders(judge, session, _player(game_id, "ITALY"), game)  # type: ignore[arg-type]

@@ -91,8 +91,6 @@ class UnitOfWork:
         finally:
             session.close()
             self._session = None
-            self.phases.clear()
-            self.locked.clear()
 
     def record(self, event: DomainEvent) -> None:
         """Note an event; equal events of one unit are handled once.  Only an open unit records:
