@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Player
+from app.db.models_web import GmAccount
 from app.db.statuses import SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.games import lockout
+from app.services.games.co_masters import is_co_master
 from app.services.kernel.access import actor_seat, book_of, find_game, gm_game
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
@@ -46,6 +49,7 @@ class SignOn:
     power: str | None = None
     power_name: str | None = None
     record_address: str | None = None  # the address of record, told whenever someone signs on as it
+    co_master: bool = False  # a co-GM signed on as a GM of the game (with its own account's password)
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,10 @@ def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, passw
             raise DomainError("no_player", f"{label} has no player in game '{game.name}'")
         registered, password_hash = player.email, player.password_hash
     lockout.check_not_locked(judge, db, game, who, label)
-    if not verify_password(password_hash, password):
+    right = verify_password(password_hash, password)
+    if not right and player is None and _co_master_password(db, game, actor, password):
+        return SignOn(game.id, game.name, Role.GM, record_address=actor.address, co_master=True)
+    if not right:
         lockout.record_failure(judge, db, game, who, label, actor.address, registered)
         if player is None:
             raise DomainError("wrong_password", f"wrong master password for game '{game.name}'")
@@ -111,6 +118,19 @@ def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, passw
     if player.status in (SeatStatus.RESIGNED, SeatStatus.ABANDONED):
         raise DomainError("vacant", f"{label} is vacant: take it over instead", power=label)
     return SignOn(game.id, game.name, Role.PLAYER, player.id, who, label, player.email)
+
+
+def _co_master_password(db: Session, game: Game, actor: Actor, password: str) -> bool:
+    """A co-GM signs on as a GM of the game with its own dashboard account's password, once that
+    account has proven the address by a mailed code (as on the dashboard): the sender's address
+    names the account, the password proves it (a ``From`` line alone proves nothing)."""
+    address = actor.address.strip().lower()
+    if not address or not is_co_master(db, game, address):
+        return False
+    account = db.scalar(select(GmAccount).where(GmAccount.email == address))
+    if account is None or account.proven_at is None or not account.password_hash:
+        return False
+    return verify_password(account.password_hash, password)
 
 
 def record_address(judge: Judge, db: Session, target: SignOnTarget) -> str | None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.db import queries
 from app.db.models import Game, Player
 from app.db.statuses import SeatRole, SeatStatus
 from app.services.kernel.context import Judge
@@ -24,14 +25,17 @@ def mail_seat(db: Session, judge: Judge, seat: Player, subject: str, text: str, 
 
 def mail_master(db: Session, judge: Judge, game: Game, subject: str, text: str, *, kind: str = "gm",
                 html: str | None = None, map_id: int | None = None) -> None:
-    enqueue(db, judge, to=game.master_email, subject=subject, text=text, html=html, kind=kind, game_id=game.id,
-            map_id=map_id)
+    """To the game master of record and its proven co-GMs (``queries.gm_addresses``)."""
+    enqueue_all(db, judge, [{"to": to, "subject": subject, "text": text, "html": html, "kind": kind,
+                             "game_id": game.id, "reply_to": None, "map_id": map_id}
+                            for to in queries.gm_addresses(db, game)])
 
 
 def mail_game(db: Session, judge: Judge, game: Game, subject: str, text: str, *, html: str | None = None,
               kind: str = "broadcast", master: bool = True, observers: bool = True, map_id: int | None = None,
               skip: Player | None = None) -> int:
-    """One mail per seat (each with its personal reply address), plus the master; ``map_id``: the
+    """One mail per seat (each with its personal reply address), plus the master and its proven
+    co-GMs (``queries.gm_addresses``); ``map_id``: the
     stored map every one of them carries; ``skip``: a seat told otherwise.  Queued in one statement."""
     mails: list[dict[str, Any]] = []
     for seat in game.players:
@@ -43,6 +47,6 @@ def mail_game(db: Session, judge: Judge, game: Game, subject: str, text: str, *,
                       "game_id": seat.game_id, "reply_to": judge.settings.token_address(seat.reply_token),
                       "map_id": map_id})
     if master:
-        mails.append({"to": game.master_email, "subject": subject, "text": text, "html": None, "kind": kind,
-                      "game_id": game.id, "reply_to": None, "map_id": map_id})
+        mails.extend({"to": to, "subject": subject, "text": text, "html": None, "kind": kind,
+                      "game_id": game.id, "reply_to": None, "map_id": map_id} for to in queries.gm_addresses(db, game))
     return enqueue_all(db, judge, mails)
