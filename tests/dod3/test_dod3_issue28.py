@@ -79,6 +79,8 @@ def test_the_gm_ends_a_dod3_game_by_ruling_and_summary_and_history_keep_it(harne
     assert "Supply Center" not in summary  # no map, no centres
     assert "Germany" in summary and PLAYERS["Axis"][0] in summary  # the players, by power
     assert "has been declared a draw between USA and Soviet Union." in " ".join(summary.split())
+    reply = flat(send(harness, "Soviet", "SUMMARY"))  # signed on: the game's report, then its end
+    assert "has been declared a draw between USA and Soviet Union." in reply, reply
     harness.send(GM, "HISTORY gazette")
     history = " ".join(harness.last_reply(GM).split())
     assert history.index("THE GAZETTE DISPATCH") < history.index("has been declared a draw between USA and Soviet")
