@@ -47,6 +47,10 @@ def test_a_proven_co_gm_gets_the_masters_mail(started: Harness) -> None:
     h.send(player("GERMANY"), signon("GERMANY") + "PRESS TO M\nTo the GM.\nENDPRESS")  # press to the GM
     to_gm = [m.recipients[0] for m in h.outbox(kind="press") if "To the GM." in m.body_text]
     assert to_gm == ["gm@example.com", CO]
+    for _ in range(10):  # a seat guessed at locks, and its GMs are told
+        h.send(player("FRANCE"), "SIGNON Talpha guess\nA Con-Bul")
+    locked = [m.recipients[0] for m in h.outbox(kind="lockout")]
+    assert locked == [player("TURKEY"), "gm@example.com", CO]
 
 
 def test_a_co_gm_signs_on_by_mail_with_its_own_accounts_password(started: Harness) -> None:

@@ -319,10 +319,12 @@ def _tell_sender(judge: Judge, db: Any, row: InboundMessage, mail: IncomingMail,
 
 
 def _tell_master(judge: Judge, db: Any, mail: IncomingMail) -> None:
-    """A word to the GM of the game the quarantined mail was about."""
+    """A word to the GM of the game the quarantined mail was about (and its proven co-GMs)."""
     game = _game_of(judge, db, mail)
-    if game is not None and game.master_email:
-        enqueue(db, judge, to=game.master_email, subject=f"Diplomacy mail quarantined {game.name}",
+    if game is None:
+        return
+    for gm in queries.gm_addresses(db, game):
+        enqueue(db, judge, to=gm, subject=f"Diplomacy mail quarantined {game.name}",
                 kind="gm", game_id=game.id,
                 text=f"A mail from {mail.sender or '(unknown)'} about game '{game.name}' (subject: "
                      f"{mail.subject!r})\ncould not be processed and was quarantined; its sender has been "
