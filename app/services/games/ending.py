@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from app.db import queries
 from app.db.models import Game
 from app.db.statuses import RUNNING
@@ -25,6 +23,7 @@ from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.text_clean import clean_text
+from app.services.kernel.uow import UnitOfWork
 from app.services.results.ending import MAX_STATEMENT, Ending, end_game, ending_text, names_text, record_ending
 from app.services.seats.votes import survivors
 
@@ -50,12 +49,12 @@ class Ended:
     mails: int
 
 
-def _alive(judge: Judge, db: Session, game: Game) -> list[str]:
+def _alive(judge: Judge, uow: UnitOfWork, game: Game) -> list[str]:
     """The powers still in the game, in the variant's order: the survivors' seats, or in a DoD III
     game the major powers its state does not mark conquered."""
     book = book_of(judge, game)
     if dod3_store.is_dod3(game):
-        phase = queries.open_phase(db, game.id)
+        phase = queries.open_phase(uow.session, game.id)
         if phase is None:
             return []
         state = dod3_store.current_state(game, phase)
@@ -65,14 +64,14 @@ def _alive(judge: Judge, db: Session, game: Game) -> list[str]:
     return [pid for pid in book.ids if pid in alive]
 
 
-def end_choices(judge: Judge, db: Session, actor: Actor, game: Game) -> EndChoices:
+def end_choices(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game) -> EndChoices:
     require_gm(actor, game)
     book = book_of(judge, game)
     return EndChoices(game.name, game.phase, game.status in RUNNING,
-                      tuple((pid, book.name(pid)) for pid in _alive(judge, db, game)))
+                      tuple((pid, book.name(pid)) for pid in _alive(judge, uow, game)))
 
 
-def plan_end(judge: Judge, db: Session, actor: Actor, game: Game, how: str, powers: str) -> tuple[str, ...]:
+def plan_end(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, how: str, powers: str) -> tuple[str, ...]:
     """The powers of the ending the GM asks for, or the refusal (``declare_end``'s checks, before a
     statement is written)."""
     require_gm(actor, game)
@@ -86,7 +85,7 @@ def plan_end(judge: Judge, db: Session, actor: Actor, game: Game, how: str, powe
     listed, unknown = book.parse_list(powers)
     if unknown:
         raise DomainError("unknown_powers", f"unknown powers: {', '.join(unknown)}")
-    alive = _alive(judge, db, game)
+    alive = _alive(judge, uow, game)
     out = [pid for pid in listed if pid not in alive]
     if out:
         raise DomainError("eliminated_powers",
@@ -100,12 +99,12 @@ def plan_end(judge: Judge, db: Session, actor: Actor, game: Game, how: str, powe
     return tuple(chosen)
 
 
-def declare_end(judge: Judge, db: Session, actor: Actor, game: Game, how: str, powers: str,
+def declare_end(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, how: str, powers: str,
                 statement: str = "") -> Ended:
     """End the running ``game`` by the GM's ruling: ``how`` is ``draw`` (among ``powers``, names or
     initials; none: every survivor) or ``concession`` (to the one power named); ``statement`` goes
     with it in the final mail, HISTORY and SUMMARY."""
-    chosen = plan_end(judge, db, actor, game, how, powers)
+    chosen = plan_end(judge, uow, actor, game, how, powers)
     book = book_of(judge, game)
     text = clean_text(statement).strip()
     if len(text) > MAX_STATEMENT:
@@ -113,16 +112,16 @@ def declare_end(judge: Judge, db: Session, actor: Actor, game: Game, how: str, p
                                                 f"(this one has {len(text)})")
     ending = Ending(how.strip().lower(), chosen, "gm", game.phase, judge.now(), text)
     if dod3_store.is_dod3(game):
-        mails = _end_dod3(judge, db, game, ending, actor)
+        mails = _end_dod3(judge, uow, game, ending, actor)
     else:
-        mails = end_game(judge, db, game, ending, actor)
+        mails = end_game(judge, uow, game, ending, actor)
     return Ended(game.name, how, tuple(chosen), tuple(book.name(p) for p in chosen), mails)
 
 
-def _end_dod3(judge: Judge, db: Session, game: Game, ending: Ending, actor: Actor) -> int:
+def _end_dod3(judge: Judge, uow: UnitOfWork, game: Game, ending: Ending, actor: Actor) -> int:
     """``results.ending.end_game`` for a DoD III game: kept, audited, and mailed once to each player."""
     record_ending(game, ending)
-    audit(db, actor, game, "game_over", at=judge.now(), how=ending.how, powers=list(ending.powers), by=ending.by,
+    audit(uow, actor, game, "game_over", at=judge.now(), how=ending.how, powers=list(ending.powers), by=ending.by,
           phase=ending.phase, statement=ending.statement)
     text = ending_text(judge, game, ending)
-    return mail_all(db, judge, game, f"Diplomacy game {game.name} is over", lambda _reveal: (text, None), kind="end")
+    return mail_all(uow, judge, game, f"Diplomacy game {game.name} is over", lambda _reveal: (text, None), kind="end")
