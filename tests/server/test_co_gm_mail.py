@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from sqlalchemy import select
 
 from app.db.models import AuditEntry, Game
 from app.db.models_web import CoMaster, GmAccount
+from app.mail.runners import inbound
 from app.services.kernel.security import hash_password
 from tests.server.conftest import Harness, player, signon
 
@@ -87,3 +89,18 @@ def test_no_co_gm_sign_on_without_a_proven_account_and_its_password(started: Har
     assert "wrong master password" in h.last_reply("stranger@example.org")
     with h.judge.sessions() as db:
         assert not db.scalar(select(AuditEntry).where(AuditEntry.action == "pause"))
+
+
+def test_a_quarantined_mail_of_the_game_is_told_to_its_proven_co_gm(started: Harness,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    h = started
+    _co_gms(h)
+
+    def explode(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the commands exploded")
+
+    monkeypatch.setattr(inbound, "run_commands", explode)
+    for _ in range(3):
+        h.send(player("FRANCE"), signon("FRANCE") + "A Par-Bur", message_id="<doomed@players.test>")
+    told = [m.recipients[0] for m in h.outbox() if m.subject == "Diplomacy mail quarantined alpha"]
+    assert told == ["gm@example.com", CO]
