@@ -8,13 +8,14 @@ from sqlalchemy.orm import Session
 
 from app.db.base import utcnow
 from app.db.models import Game, GmNote
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["add_gm_note", "pending_gm_notes", "take_gm_notes"]
 
 
-def add_gm_note(db: Session, game: Game, text: str) -> None:
+def add_gm_note(uow: UnitOfWork, game: Game, text: str) -> None:
     """A note for the next results of ``game``."""
-    db.add(GmNote(game_id=game.id, text=text, created_at=utcnow()))
+    uow.session.add(GmNote(game_id=game.id, text=text, created_at=utcnow()))
 
 
 def pending_gm_notes(db: Session, game: Game) -> list[str]:
@@ -22,10 +23,11 @@ def pending_gm_notes(db: Session, game: Game) -> list[str]:
     return list(db.scalars(select(GmNote.text).where(GmNote.game_id == game.id).order_by(GmNote.id)))
 
 
-def take_gm_notes(db: Session, game: Game) -> list[str]:
+def take_gm_notes(uow: UnitOfWork, game: Game) -> list[str]:
     """The notes the next results print, deleted: they are printed once.  One statement (a delete
     that returns them), sent without flushing the turn being written (it is flushed once, with its
     results text); the notes this unit added and has not written yet are taken as they are."""
+    db = uow.session
     unsaved = [row for row in db.new if isinstance(row, GmNote) and row.game_id == game.id]  # as added
     for row in unsaved:
         db.expunge(row)
