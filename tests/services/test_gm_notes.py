@@ -14,13 +14,13 @@ from tests.support.fake_uow import FakeUnitOfWork, fake_judge
 def test_notes_are_rows_taken_once_in_the_order_written() -> None:
     judge = fake_judge()
     with FakeUnitOfWork(judge) as unit:
-        game_id = create_game_direct(judge, unit.session, "alpha", "gm@example.com", "pw", start=False).created.game_id
+        game_id = create_game_direct(judge, unit, "alpha", "gm@example.com", "pw", start=False).created.game_id
         actor = Actor("gm@example.com", Role.GM, game_id)
         game = unit.session.get_one(Game, game_id)
-        gm.add_note(judge, unit.session, actor, "first")
+        gm.add_note(judge, unit, actor, "first")
         unit.session.flush()
-        gm.add_note(judge, unit.session, actor, "second")  # not flushed yet: the turn of the same mail prints it
+        gm.add_note(judge, unit, actor, "second")  # not flushed yet: the turn of the same mail prints it
         assert "notes" not in game.settings
-        assert take_gm_notes(unit.session, game) == ["first", "second"]
+        assert take_gm_notes(unit, game) == ["first", "second"]
         unit.session.flush()
-        assert take_gm_notes(unit.session, game) == [] and pending_gm_notes(unit.session, game) == []
+        assert take_gm_notes(unit, game) == [] and pending_gm_notes(unit.session, game) == []
