@@ -49,6 +49,8 @@ JUDGE_OUTBOX_LEASE_SECONDS     300                                    a mail cla
 JUDGE_AUTHSERV_ID              "" (none)                              the authserv-id of the judge's own mail
                                                                       server's Authentication-Results header
                                                                       (RFC 8601); SPF/DMARC fail: a stranger
+                                                                      (docs/commands.md "Forged mail";
+                                                                      docker-compose.yml sets it)
 JUDGE_ANSWER_BUDGET            3                                      answers an hour to a sender whose mails
                                                                       have no command (loop guard)
 JUDGE_STRANGER_BUDGET          5                                      answers an hour in all to an address that
