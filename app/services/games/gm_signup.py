@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from app.db.models_web import EmailCode, GmAccount, WebSession
@@ -81,6 +82,13 @@ def _matching_code(db: Session, address: str, code: str, judge: Judge) -> EmailC
     return None
 
 
+def _spend(db: Session, code_id: int, now: datetime) -> bool:
+    """Mark the code used unless it is already: True for the one request that did."""
+    result = db.execute(update(EmailCode).where(EmailCode.id == code_id, EmailCode.used_at.is_(None))
+                        .values(used_at=now).execution_options(synchronize_session=False))
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
 def sign_in_with_code(judge: Judge, db: Session, address: str, code: str, new_password: str, *, client: str,
                       keeper_address: str) -> SignedIn:
     """Sign in with a mailed code; ``new_password`` (optional for an existing account) becomes the
@@ -100,11 +108,14 @@ def sign_in_with_code(judge: Judge, db: Session, address: str, code: str, new_pa
         raise DomainError("short_password", "Choose a password for your new account "
                                             f"(at least {MIN_PASSWORD} characters).")
     row = _matching_code(db, address, _clean(code), judge)
-    record_attempt(db, address, client, row is not None, now)
-    if row is None:
+    # The code is spent by one conditional UPDATE: of parallel requests with the same code, one
+    # spends it, the others find it used (a 400, never a second session: issue 29 item 6).
+    spent = row is not None and _spend(db, row.id, now)
+    record_attempt(db, address, client, spent, now)
+    if not spent:
         raise DomainError("bad_code", "That code is wrong, used or expired: ask for a new one.")
-    for live in db.scalars(select(EmailCode).where(EmailCode.email == address, EmailCode.used_at.is_(None))):
-        live.used_at = now  # every code of the address is spent
+    db.execute(update(EmailCode).where(EmailCode.email == address, EmailCode.used_at.is_(None))
+               .values(used_at=now).execution_options(synchronize_session=False))  # every code of the address is spent
     created = account is None
     if account is None:
         account = GmAccount(email=address, password_hash=hash_password(new_password), created_at=now)
