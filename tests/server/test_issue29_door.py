@@ -42,3 +42,56 @@ def test_a_trusted_fail_below_twenty_other_headers_refuses_create(harness: Harne
     handle_raw(harness.judge, raw)
     assert "failed its domain's SPF or DMARC check" in harness.last_reply("gm@example.com")
     assert not _game_exists(harness, "guarded")
+
+
+# ----------------------------------------------------------------------------- item 8
+
+
+NEAR_MISSES = ["SIGN-ON Falpha {pw}", "SIGNIN Falpha {pw}", "S1GNON Falpha {pw}", "ＳＩＧＮＯＮ Falpha {pw}",
+               "SIGNONFalpha {pw}", "SINGON Falpha {pw}", "LOGINFalpha {pw}"]
+
+
+@pytest.mark.parametrize("line", NEAR_MISSES)
+def test_a_near_miss_of_a_sign_on_never_echoes_the_password(harness: Harness, line: str) -> None:
+    """The line is no command, so it is echoed: its password is masked, in the body and the Subject."""
+    line = line.format(pw="Tr0ub4dor")
+    harness.send("someone@example.com", line, subject=line)
+    (answer,) = harness.outbox(to="someone@example.com", kind="reply")
+    assert "Tr0ub4dor" not in answer.body_text and "Tr0ub4dor" not in answer.subject
+    assert "****" in answer.body_text
+
+
+@pytest.mark.parametrize("line", NEAR_MISSES)
+def test_the_mask_of_a_near_miss(line: str) -> None:
+    from app.services.mailout.redact import mask_passwords
+
+    assert mask_passwords(line.format(pw="secret")) == line.format(pw="****")
+
+
+def test_what_is_not_a_near_miss_stays_shown() -> None:
+    from app.services.mailout.redact import mask_passwords
+
+    for line in ("A Par - Bur", "F Nth S A Yor - Bel", "SIGNONFalpha", "Hello, I think we should talk",
+                 "A Smy-Con", "JOIN alpha **** France"):
+        assert mask_passwords(line) == line
+
+
+# ----------------------------------------------------------------------------- item 10
+
+
+@pytest.mark.parametrize("sender", [b"poison14\x00@bad.test", b"poison14\x80@bad.test", b"<poison14\x00@bad.test>",
+                                    b"Poison <poison14\x80@bad.test>", "jos\u00e9@bad.test".encode()])
+def test_an_address_the_judge_cannot_answer_is_refused_at_the_door(harness: Harness, sender: bytes) -> None:
+    """A NUL (which Dovecot delivers as the byte 0x80, read as "€") or any byte that makes no ASCII
+    address: the mail is recorded, nothing is run, no answer is queued (it would fail in the outbox)."""
+    from sqlalchemy import select
+
+    from app.db.models import InboundMessage
+
+    raw = b"From: " + sender + b"\r\nTo: judge@judge.test\r\nSubject: hi\r\nMessage-ID: <p14@bad.test>\r\n\r\nHELP\r\n"
+    outcome = handle_raw(harness.judge, raw)
+    assert outcome.status == "ignored"
+    assert harness.outbox() == []
+    with harness.judge.sessions.begin() as db:
+        (row,) = db.scalars(select(InboundMessage)).all()
+        assert row.status == "ignored" and row.error and ("control character" in row.error or "ASCII" in row.error)
