@@ -65,6 +65,7 @@ async def _serve(judge: Judge, inbox: Inbox, mailer: Mailer, stop: asyncio.Event
     settings = judge.settings
     health = judge.health
     health.stale_after, health.busy_limit = settings.health_stale_seconds, settings.health_busy_seconds
+    health.failing_after = settings.health_failing_seconds
     # A round of the poller or the drain takes seconds (the IMAP and SMTP clients time out): one
     # under way for longer than the stale limit hangs.  A scheduler's tick may run a long turn.
     stale = settings.health_stale_seconds

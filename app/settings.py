@@ -119,6 +119,8 @@ class Settings(BaseSettings):
     # unless a round is under way since less than health_busy_seconds (a long turn).
     health_stale_seconds: float = 300.0
     health_busy_seconds: float = 3600.0
+    # ...and one failing (rounds that fail, an IMAP connection lost again and again) for this long.
+    health_failing_seconds: float = 30.0
     outage_minutes: int = 60
     max_extension_days: int = 14
     # A mail claimed by a sender that died mid-send is sent again (same Message-ID) after this.
