@@ -1,18 +1,21 @@
 """Issue 29 items 6 and 7, on PostgreSQL with parallel requests: a one-time code opens one
 session however many requests bring it at once (the others get a 400, never a 500), and the
-limit of wrong codes holds however many come at once."""
+limit of wrong codes holds however many come at once.  Item 11: asking for a code takes as long
+whether one is mailed or not."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
+from statistics import median
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.db.models_web import GmAccount, SignInAttempt, WebSession
-from app.services.games.signin_limits import PAIR_FAILURES
+from app.services.games.signin_limits import CODES_PER_ADDRESS, PAIR_FAILURES
 from app.web import create_app
 from tests.web.conftest import KEEPER, World, ask_code, csrf_of, mailed_codes, make_harness
 
@@ -71,3 +74,34 @@ def test_parallel_wrong_codes_never_pass_the_limit(world: World) -> None:
         SignInAttempt.address == NEWCOMER, SignInAttempt.ok.is_(False)))
     assert checked == PAIR_FAILURES
     assert statuses.count(400) + statuses.count(429) == 2 * PAIR_FAILURES
+
+
+# -- item 11: "Mail me a code" takes as long whether a code is made or not ---------------------------
+
+
+def _timed_ask(client: TestClient, token: str, address: str) -> float:
+    began = time.perf_counter()
+    response = client.post("/signin/code/send", data={"address": address, "csrf_token": token})
+    assert response.status_code == 200
+    return time.perf_counter() - began
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_asking_for_a_code_takes_as_long_whether_one_is_mailed_or_not(backend: str, request: pytest.FixtureRequest,
+                                                                       tmp_path) -> None:  # type: ignore[no-untyped-def]
+    if backend == "sqlite":
+        harness = make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
+        world = World(harness, create_app(harness.judge, keeper_address=KEEPER))
+    else:
+        world = request.getfixturevalue("world")
+    client = world.client()
+    token = csrf_of(client)
+    for _ in range(CODES_PER_ADDRESS):  # the address has its share: no further code is made for it
+        _timed_ask(client, token, "full@example.com")
+    mailed, not_mailed = [], []
+    for number in range(12):  # interleaved, so that the machine's load falls on both alike
+        mailed.append(_timed_ask(client, token, f"fresh{number}@example.com"))
+        not_mailed.append(_timed_ask(client, token, "full@example.com"))
+    assert len(mailed_codes(world, "full@example.com")) == CODES_PER_ADDRESS
+    slow, fast = max(median(mailed), median(not_mailed)), min(median(mailed), median(not_mailed))
+    assert (slow - fast) / slow < 0.3, f"mailed {median(mailed) * 1000:.1f} ms, not mailed {median(not_mailed) * 1000:.1f} ms"

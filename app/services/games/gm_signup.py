@@ -52,20 +52,27 @@ def request_code(judge: Judge, db: Session, address: str, *, client: str, keeper
     address = writable_recipient(judge, address)
     now = judge.now()
     check_client(db, client, now)
-    if not codes_left(db, address, client, now):
-        return CodeRequest(address, False)
+    # Whether a code goes or not, the same work is done (a code made and hashed, the mail written):
+    # the time of the answer never tells which (issue 29 item 11).
+    mailed = codes_left(db, address, client, now)
     account = db.scalar(select(GmAccount).where(GmAccount.email == address))
     if account is None and address == normal_address(keeper_address):
-        return CodeRequest(address, False)  # made only by `judge dashboard account`
+        mailed = False  # made only by `judge dashboard account`
     code = _new_code()
-    db.add(EmailCode(email=address, code_hash=hash_password(code), client=client[:100], created_at=now,
-                     expires_at=now + CODE_LIFETIME))
+    code_hash = hash_password(code)
     minutes = int(CODE_LIFETIME.total_seconds() // 60)
     shown = f"{code[:5]}-{code[5:]}"
     text = (f"Someone asked to sign in to the Postal Judge dashboard as {address}.\n\n"
             f"    Your code: {shown}\n\n"
             f"It works once, within {minutes} minutes.  With it you may also choose a new password.\n"
             "If it was not you, do nothing: without the code nobody can sign in as you.\n")
+    # A request that mails nothing is written down too, as a code expired and spent when made (no
+    # one knows it): the same rows are written either way; the client's requests count either way.
+    db.add(EmailCode(email=address, code_hash=code_hash, client=client[:100], created_at=now,
+                     expires_at=now + CODE_LIFETIME if mailed else now, used_at=None if mailed else now))
+    if not mailed:
+        db.flush()
+        return CodeRequest(address, False)
     enqueue(db, judge, to=address, subject="Postal Judge dashboard: your sign-in code", text=text,
             kind="signin_code")
     db.flush()

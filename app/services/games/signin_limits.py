@@ -105,6 +105,7 @@ def codes_left(db: Session, address: str, client: str, now: datetime) -> bool:
     if by_client >= CLIENT_CODES:
         raise DomainError("too_many_codes", "Too many codes asked for from your network: wait "
                                             f"{int(CODE_LIFETIME.total_seconds() // 60)} minutes.")
-    by_address = db.scalar(select(func.count()).select_from(EmailCode).where(
-        EmailCode.email == address, EmailCode.created_at >= since)) or 0
+    by_address = db.scalar(select(func.count()).select_from(EmailCode).where(  # the codes mailed (not the
+        EmailCode.email == address, EmailCode.created_at >= since,          # requests that mailed none)
+        EmailCode.expires_at > EmailCode.created_at)) or 0
     return int(by_address) < CODES_PER_ADDRESS
