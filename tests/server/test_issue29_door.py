@@ -48,7 +48,7 @@ def test_a_trusted_fail_below_twenty_other_headers_refuses_create(harness: Harne
 
 
 NEAR_MISSES = ["SIGN-ON Falpha {pw}", "SIGNIN Falpha {pw}", "S1GNON Falpha {pw}", "ＳＩＧＮＯＮ Falpha {pw}",
-               "SIGNONFalpha {pw}", "SINGON Falpha {pw}", "LOGINFalpha {pw}"]
+               "SIGNONFalpha {pw}", "SINGON Falpha {pw}", "LOGINFalpha {pw}", "SIGN IN Falpha {pw}"]
 
 
 @pytest.mark.parametrize("line", NEAR_MISSES)

@@ -15,7 +15,8 @@ A near miss counts as the command (issue 29 item 8): every word is also read fol
 fullwidth ``ＳＩＧＮＯＮ`` is ``SIGNON``; the digits that stand for letters read as them, ``S1GNON``;
 dashes and dots inside dropped, ``SIGN-ON``), and a folded word of six letters or more one edit
 (a letter changed, added, dropped, or two swapped) from a one-word command counts as it
-(``SIGNIN``, ``SINGON``, ``OBSERVER``).  A sign-on glued to its target (``SIGNONFdemo pw``) masks
+(``SIGNIN``, ``SINGON``, ``OBSERVER``), and so do two words that make one (``SIGN IN``, ``LOG IN``).
+A sign-on glued to its target (``SIGNONFdemo pw``) masks
 the word after it.
 """
 
@@ -95,6 +96,11 @@ def _command_at(bare: list[str], index: int, folded: list[str] | None = None) ->
                 return size, _BEFORE_PASSWORD[key], key in _ONE_WORD
     if folded is None:
         return None
+    joined = "".join(folded[index:index + 2])  # SIGN IN, LOG IN, S1GN 0N
+    if index + 1 < len(folded) and ((joined,) in _BEFORE_PASSWORD
+                                     or (len(joined) >= 6 and any(_one_edit(joined, c) for c in _FUZZY))):
+        command = next((c for c in _FUZZY if _one_edit(joined, c)), joined)
+        return 2, _BEFORE_PASSWORD.get((command,), 1), (command,) in _ONE_WORD
     if len(folded[index]) >= 6:
         for command in _FUZZY:
             if _one_edit(folded[index], command):
