@@ -13,8 +13,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.services.bootstrap import unit_of_work
 from app.services.errors import DomainError
-from app.services.handlers import unit_of_work
 from app.services.kernel.context import Judge
 from app.web import (
     routes_admin,

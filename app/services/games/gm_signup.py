@@ -21,6 +21,7 @@ from app.services.games.gm_accounts import MIN_PASSWORD, SignedIn, normal_addres
 from app.services.games.signin_limits import CODE_LIFETIME, check_client, check_code_tries, codes_left, record_attempt
 from app.services.kernel.context import Judge
 from app.services.kernel.security import hash_password, verify_password
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.outbox import enqueue
 from app.services.mailout.recipients import writable_recipient
 
@@ -47,14 +48,15 @@ def _clean(code: str) -> str:
     return "".join(c for c in code.upper() if c.isalnum())[:40]
 
 
-def request_code(judge: Judge, db: Session, address: str, *, client: str, keeper_address: str) -> CodeRequest:
+def request_code(judge: Judge, uow: UnitOfWork, address: str, *, client: str, keeper_address: str) -> CodeRequest:
     """Mail a sign-in code to ``address`` (through the outbox), within the limits."""
+    db = uow.session
     address = writable_recipient(judge, address)
     now = judge.now()
-    check_client(db, client, now)
+    check_client(uow, client, now)
     # Whether a code goes or not, the same work is done (a code made and hashed, the mail written):
     # the time of the answer never tells which (issue 29 item 11).
-    mailed = codes_left(db, address, client, now)
+    mailed = codes_left(uow, address, client, now)
     account = db.scalar(select(GmAccount).where(GmAccount.email == address))
     if account is None and address == normal_address(keeper_address):
         mailed = False  # made only by `judge dashboard account`
@@ -73,7 +75,7 @@ def request_code(judge: Judge, db: Session, address: str, *, client: str, keeper
     if not mailed:
         db.flush()
         return CodeRequest(address, False)
-    enqueue(db, judge, to=address, subject="Postal Judge dashboard: your sign-in code", text=text,
+    enqueue(uow, judge, to=address, subject="Postal Judge dashboard: your sign-in code", text=text,
             kind="signin_code")
     db.flush()
     return CodeRequest(address, True)
@@ -96,15 +98,16 @@ def _spend(db: Session, code_id: int, now: datetime) -> bool:
     return bool(getattr(result, "rowcount", 0) == 1)
 
 
-def sign_in_with_code(judge: Judge, db: Session, address: str, code: str, new_password: str, *, client: str,
+def sign_in_with_code(judge: Judge, uow: UnitOfWork, address: str, code: str, new_password: str, *, client: str,
                       keeper_address: str) -> SignedIn:
     """Sign in with a mailed code; ``new_password`` (optional for an existing account) becomes the
     account's password.  A new address gets an account (never the judgekeeper's).  A refusal leaves
     the failed attempt added to ``db`` for the door to commit."""
+    db = uow.session
     address = normal_address(address)
     now = judge.now()
-    check_client(db, client, now)
-    check_code_tries(db, address, client, now)
+    check_client(uow, client, now)
+    check_code_tries(uow, address, client, now)
     account = db.scalar(select(GmAccount).where(GmAccount.email == address))
     if new_password and len(new_password) < MIN_PASSWORD:
         raise DomainError("short_password", f"Choose a password of at least {MIN_PASSWORD} characters.")
@@ -118,7 +121,7 @@ def sign_in_with_code(judge: Judge, db: Session, address: str, code: str, new_pa
     # The code is spent by one conditional UPDATE: of parallel requests with the same code, one
     # spends it, the others find it used (a 400, never a second session: issue 29 item 6).
     spent = row is not None and _spend(db, row.id, now)
-    record_attempt(db, address, client, spent, now)
+    record_attempt(uow, address, client, spent, now)
     if not spent:
         raise DomainError("bad_code", "That code is wrong, used or expired: ask for a new one.")
     db.execute(update(EmailCode).where(EmailCode.email == address, EmailCode.used_at.is_(None))
@@ -132,5 +135,5 @@ def sign_in_with_code(judge: Judge, db: Session, address: str, code: str, new_pa
         account.password_hash = hash_password(new_password)
         db.execute(delete(WebSession).where(WebSession.account_id == account.id))  # a reset ends the others
     account.proven_at = now
-    signed = open_session(db, account, keeper_address, now)
+    signed = open_session(uow, account, keeper_address, now)
     return SignedIn(signed.principal, signed.session_token, signed.expires_at, created)
