@@ -140,5 +140,8 @@ def serve(settings: Settings, *, scheduler: bool = True) -> int:
         await _serve(judge, inbox, mailer, stop, thread_stop, scheduler)
 
     log.info("judge serving: %s mail, database %s", settings.mail_mode, settings.database_url.split("@")[-1])
+    if settings.mail_mode == "imap" and not settings.authserv_id.strip():
+        log.warning("JUDGE_AUTHSERV_ID is not set: no Authentication-Results header is believed, so no "
+                    "forged From line is recognised (docs/commands.md, \"Forged mail\")")
     asyncio.run(main())
     return 0

@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.db.models_web import GmAccount, SignInAttempt, WebSession
-from app.services.games.signin_limits import CODES_PER_ADDRESS, PAIR_FAILURES
+from app.services.games.signin_limits import ADDRESS_FAILURES, CODES_PER_ADDRESS, PAIR_FAILURES
 from app.web import create_app
-from tests.web.conftest import KEEPER, World, ask_code, csrf_of, mailed_codes, make_harness
+from tests.web.conftest import KEEPER, World, ask_code, csrf_of, keeper_account, mailed_codes, make_harness
 
 pytestmark = pytest.mark.argon2  # the production hasher: a code is checked in tens of milliseconds, as in use
 
@@ -32,8 +32,8 @@ def world(postgres_template) -> Iterator[World]:  # type: ignore[no-untyped-def]
         harness.judge.sessions.kw["bind"].dispose()
 
 
-def _in_parallel(world: World, count: int, data: dict[str, str]) -> list[int]:
-    """``count`` browsers post the code form at the same moment; their status codes."""
+def _in_parallel(world: World, count: int, data: dict[str, str], path: str = "/signin/code") -> list[int]:
+    """``count`` browsers post a sign-in form (the code's) at the same moment; their status codes."""
     clients = [TestClient(world.app, follow_redirects=False, raise_server_exceptions=False) for _ in range(count)]
     tokens = [csrf_of(client) for client in clients]
     start = threading.Barrier(count)
@@ -41,7 +41,7 @@ def _in_parallel(world: World, count: int, data: dict[str, str]) -> list[int]:
 
     def post(client: TestClient, token: str) -> None:
         start.wait()
-        statuses.append(client.post("/signin/code", data={**data, "csrf_token": token}).status_code)
+        statuses.append(client.post(path, data={**data, "csrf_token": token}).status_code)
 
     threads = [threading.Thread(target=post, args=pair) for pair in zip(clients, tokens, strict=True)]
     for thread in threads:
@@ -74,6 +74,16 @@ def test_parallel_wrong_codes_never_pass_the_limit(world: World) -> None:
         SignInAttempt.address == NEWCOMER, SignInAttempt.ok.is_(False)))
     assert checked == PAIR_FAILURES
     assert statuses.count(400) + statuses.count(429) == 2 * PAIR_FAILURES
+
+
+def test_parallel_wrong_passwords_never_pass_the_limit(world: World) -> None:
+    keeper_account(world)
+    statuses = _in_parallel(world, 2 * ADDRESS_FAILURES, {"address": KEEPER, "password": "wrong-password",
+                                                          "next": "/"}, path="/signin")
+    checked = _count(world, select(func.count()).select_from(SignInAttempt).where(
+        SignInAttempt.address == KEEPER, SignInAttempt.ok.is_(False)))
+    assert checked == ADDRESS_FAILURES
+    assert 303 not in statuses
 
 
 # -- item 11: "Mail me a code" takes as long whether a code is made or not ---------------------------
