@@ -48,6 +48,7 @@ class _Loop:
     last_error: str | None = None
     failing: bool = False  # a round failed since the last good one
     failing_since: float | None = None  # the first failure (or trouble) since the last good round
+    trouble: str | None = None  # the type of the last trouble (a lost connection) since the last good round
 
 
 @dataclass
@@ -82,7 +83,7 @@ class LoopHealth:
         with self._lock:
             loop = self._loop(name)
             loop.last_ok, loop.last_ok_wall, loop.busy_since, loop.failing = self.clock(), datetime.now(UTC), None, False
-            loop.failing_since = None
+            loop.failing_since, loop.trouble = None, None
 
     def failed(self, name: str, error: BaseException) -> None:
         with self._lock:
@@ -98,7 +99,7 @@ class LoopHealth:
         round goes on, but a failing spell starts (a good round ends it)."""
         with self._lock:
             loop = self._loop(name)
-            loop.last_error = type(error).__name__
+            loop.trouble = type(error).__name__
             if loop.failing_since is None:
                 loop.failing_since = self.clock()
 
@@ -117,7 +118,8 @@ def _report(name: str, loop: _Loop, now: float, failing_after: float) -> LoopRep
     failing = now - loop.failing_since if loop.failing_since is not None else None
     reason = None
     if failing is not None and failing > failing_after:
-        reason = f"failing for {failing:.0f} s ({loop.last_error}), no good round since"
+        why = loop.last_error if loop.failing else loop.trouble
+        reason = f"failing for {failing:.0f} s ({why}), no good round since"
     elif not (idle <= loop.stale_after or (busy is not None and busy <= loop.busy_limit and not loop.failing)):
         reason = (f"a round running for {busy:.0f} s" if busy is not None and not loop.failing
                   else f"no good round for {idle:.0f} s" + (f" ({loop.last_error})" if loop.failing else ""))
