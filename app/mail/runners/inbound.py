@@ -332,10 +332,12 @@ def _tell_sender(judge: Judge, uow: UnitOfWork, row: InboundMessage, mail: Incom
 
 
 def _tell_master(judge: Judge, uow: UnitOfWork, mail: IncomingMail) -> None:
-    """A word to the GM of the game the quarantined mail was about."""
+    """A word to the GM of the game the quarantined mail was about (and its proven co-GMs)."""
     game = _game_of(judge, uow.session, mail)
-    if game is not None and game.master_email:
-        enqueue(uow, judge, to=game.master_email, subject=f"Diplomacy mail quarantined {game.name}",
+    if game is None:
+        return
+    for gm in queries.gm_addresses(uow.session, game):
+        enqueue(uow, judge, to=gm, subject=f"Diplomacy mail quarantined {game.name}",
                 kind="gm", game_id=game.id,
                 text=f"A mail from {mail.sender or '(unknown)'} about game '{game.name}' (subject: "
                      f"{mail.subject!r})\ncould not be processed and was quarantined; its sender has been "
