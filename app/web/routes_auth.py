@@ -16,7 +16,6 @@ from fastapi.responses import RedirectResponse, Response
 from app.services.errors import DomainError
 from app.services.games.gm_accounts import SignedIn, close_session, link_game, sign_in
 from app.services.games.gm_signup import request_code, sign_in_with_code
-from app.services.games.signin_limits import KEPT_ON_REFUSAL
 from app.services.kernel.actor import Actor
 from app.web.clients import client_address
 from app.web.config import SESSION_COOKIE
@@ -70,9 +69,8 @@ def signin_submit(request: Request, judge: JudgeDep, uow: Uow, address: Annotate
     config = get_config(request)
     address, password = storable(address), storable(password)
     try:
-        with uow.savepoint(keep=KEPT_ON_REFUSAL):
-            signed = sign_in(judge, uow, Actor(address.strip()), password, client=_client(request),
-                             keeper_address=config.keeper_address)
+        signed = sign_in(judge, uow, Actor(address.strip()), password, client=_client(request),
+                         keeper_address=config.keeper_address)
     except DomainError as error:  # the failed attempt is committed with this request all the same
         return _signin_page(request, next=next, address=address, error=error)
     return _signed_in(request, judge, uow, signed, next)
@@ -84,9 +82,8 @@ def code_send(request: Request, judge: JudgeDep, uow: Uow, address: Annotated[st
     """Mail a one-time code to the address (the page says the same whether one went or not)."""
     address = storable(address)
     try:
-        with uow.savepoint(keep=KEPT_ON_REFUSAL):
-            asked = request_code(judge, uow, address, client=_client(request),
-                                 keeper_address=get_config(request).keeper_address)
+        asked = request_code(judge, uow, address, client=_client(request),
+                             keeper_address=get_config(request).keeper_address)
     except DomainError as error:
         return _code_page(request, next=next, address=address.strip(), error=error)
     return _code_page(request, next=next, address=asked.address)
@@ -98,9 +95,8 @@ def code_submit(request: Request, judge: JudgeDep, uow: Uow, address: Annotated[
                 next: Annotated[str, Form(max_length=500)] = "/") -> Response:
     address, code, password = storable(address), storable(code), storable(password)
     try:
-        with uow.savepoint(keep=KEPT_ON_REFUSAL):
-            signed = sign_in_with_code(judge, uow, address, code, password, client=_client(request),
-                                       keeper_address=get_config(request).keeper_address)
+        signed = sign_in_with_code(judge, uow, address, code, password, client=_client(request),
+                                   keeper_address=get_config(request).keeper_address)
     except DomainError as error:  # the failed attempt is committed with this request all the same
         return _code_page(request, next=next, address=address.strip(), error=error)
     return _signed_in(request, judge, uow, signed, next)
@@ -111,8 +107,7 @@ def link(request: Request, judge: JudgeDep, uow: Uow, principal: PageGm, name: A
          password: Annotated[str, Form(max_length=200)] = "") -> Response:
     """Link a game run from the account's address: the signed-in GM shows its master password."""
     try:
-        with uow.savepoint(keep=KEPT_ON_REFUSAL):
-            link_game(judge, uow, principal, name, password, client=_client(request))
+        link_game(judge, uow, principal, name, password, client=_client(request))
     except DomainError as error:  # on purpose, as the sign-in forms: the failed attempt is committed all the same
         status = refusal_status(request.method, error.code)
         return pages(request).render(request, "error.html.j2", status_code=status, title="Not linked",

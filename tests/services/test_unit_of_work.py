@@ -153,29 +153,6 @@ def test_held_mail_is_queued_after_the_answer_and_lost_with_a_rollback() -> None
         assert unit.session.scalar(select(func.count()).select_from(OutboundMessage)) == 2
 
 
-def test_a_savepoint_undoes_a_refused_part_but_keeps_the_rows_it_is_told_to() -> None:
-    """Issue 27.6: the dashboard's sign-in forms run their use case in a savepoint like every form;
-    the failed attempt (``KEPT_ON_REFUSAL``) is written all the same, anything else of it is not."""
-    from datetime import UTC, datetime
-
-    from app.db.models_web import SignInAttempt
-    from app.services.games.signin_limits import KEPT_ON_REFUSAL, record_attempt
-
-    judge = fake_judge()
-    with FakeUnitOfWork(judge) as unit:
-        db = unit.session
-        game_id = create_game_direct(judge, unit, "alpha", "gm@example.com", "pw", start=False).created.game_id
-        with pytest.raises(DomainError), unit.savepoint(keep=KEPT_ON_REFUSAL):
-            record_attempt(unit, "gm@example.com", "client", False, datetime(2026, 12, 4, tzinfo=UTC))
-            db.get_one(Game, game_id).press = "grey"
-            db.flush()
-            raise DomainError("sign_in_failed", "Unknown address or wrong password.")
-        db.flush()
-        db.expire_all()
-        assert db.get_one(Game, game_id).press == "white"
-        assert [(a.address, a.ok) for a in db.scalars(select(SignInAttempt))] == [("gm@example.com", False)]
-
-
 def test_an_event_outside_an_open_unit_is_an_error_not_a_silent_drop() -> None:
     """A unit that is not open records nothing: it raises.  A use case called on a bare session
     (no unit of work) used to store the orders and drop their ``OrdersChanged`` at DEBUG, so early

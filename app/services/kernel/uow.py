@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self
 
-from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db import queries
@@ -119,34 +118,17 @@ class UnitOfWork:
         self.session.rollback()
 
     @contextmanager
-    def savepoint(self, *, keep: tuple[type[Any], ...] = ()) -> Iterator[None]:
+    def savepoint(self) -> Iterator[None]:
         """A part of the unit that a refusal undoes whole: its writes (a SAVEPOINT) and the events it
         recorded.  A door that answers a ``DomainError`` on purpose (a form shown again, filled in)
-        runs the use case inside one, so nothing of the refused request is written or told.  ``keep``:
-        the rows of these models the part added are written all the same (a failed sign-in attempt,
-        which must count, or the limit would never bite)."""
+        runs the use case inside one, so nothing of the refused request is written or told."""
         recorded = list(self.events)
-        added: list[Any] = []  # the rows of ``keep`` the part adds (held here: the session holds them weakly)
-
-        def seen(_session: Session, row: Any) -> None:
-            if isinstance(row, keep):
-                added.append(row)
-
-        if keep:
-            event.listen(self.session, "transient_to_pending", seen)
-        kept: list[Any] = []
-        try:
-            with self.session.begin_nested():
-                try:
-                    yield
-                except BaseException:
-                    self.events[:] = recorded
-                    kept = [_copy(row) for row in added]
-                    raise
-        finally:
-            if keep:
-                event.remove(self.session, "transient_to_pending", seen)
-            self.session.add_all(kept)  # after the rollback to the savepoint
+        with self.session.begin_nested():
+            try:
+                yield
+            except BaseException:
+                self.events[:] = recorded
+                raise
 
     # The outbox (app.services.mailout.outbox builds the rows; the mail door queues its answer
     # before what the mail caused: ``hold``, then ``take_held``).
@@ -192,10 +174,3 @@ class UnitOfWork:
     def remember_open_phase(self, game: Game, phase: Phase) -> None:
         queries.remember_open_phase(self.session, self.phases, game, phase)
 
-
-def _copy(row: Any) -> Any:
-    """A new row with ``row``'s columns but its key (written again after a savepoint's rollback)."""
-    mapper = inspect(row).mapper
-    values = {attr.key: getattr(row, attr.key) for attr in mapper.column_attrs
-              if not any(column.primary_key for column in attr.columns)}
-    return mapper.class_(**values)
