@@ -8,6 +8,8 @@ Create Date: 2026-12-04
 
 from __future__ import annotations
 
+import secrets
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -17,9 +19,18 @@ branch_labels = None
 depends_on = None
 
 
+def _token() -> str:
+    return "".join(secrets.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(20))
+
+
 def upgrade() -> None:
     with op.batch_alter_table("players") as batch:
         batch.add_column(sa.Column("leave_token", sa.String(length=40), nullable=True))
+    players = sa.table("players", sa.column("id", sa.Integer()), sa.column("leave_token", sa.String(length=40)))
+    connection = op.get_bind()
+    for (player_id,) in connection.execute(sa.select(players.c.id)).all():  # every seat has its token
+        connection.execute(players.update().where(players.c.id == player_id).values(leave_token=_token()))
+    with op.batch_alter_table("players") as batch:
         batch.create_unique_constraint(batch.f("uq_players_leave_token"), ["leave_token"])
     with op.batch_alter_table("outbound_messages") as batch:
         batch.add_column(sa.Column("thread_refs", sa.Text(), nullable=True))

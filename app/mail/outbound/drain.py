@@ -128,7 +128,7 @@ def _lease(judge: Judge, limit: int, known: set[int]) -> tuple[list[_Leased], di
         leased = sorted((_Leased(**row._asdict()) for row in rows), key=lambda row: row.id)
         games = {row.game_id for row in leased if row.game_id is not None}
         if games:
-            names = dict(db.execute(select(Game.id, Game.name).where(Game.id.in_(games))).tuples().all())
+            names = {game_id: name for game_id, name in db.execute(select(Game.id, Game.name).where(Game.id.in_(games)))}
             leased = [replace(row, game=names.get(row.game_id)) if row.game_id is not None else row for row in leased]
         wanted = {row.map_id for row in leased if row.map_id is not None} - known
         return leased, _pictures(db, wanted)

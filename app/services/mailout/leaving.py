@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from html import escape
 
-from app.db.models import Game, Player
+from app.db.models import Game, Player, new_leave_token
 from app.db.statuses import GameStatus, SeatRole
 from app.services.kernel.context import Judge
-from app.services.kernel.security import new_token
 
 __all__ = ["LEAVE_PREFIX", "leave_address", "seat_kind", "with_stop_note"]
 
@@ -21,9 +20,9 @@ LEAVE_PREFIX = "u-"
 
 
 def leave_address(judge: Judge, seat: Player) -> str:
-    """The seat's one-time address (its token made when the seat is first mailed)."""
+    """The seat's one-time address (its token is made with the seat; a seat not flushed yet gets it here)."""
     if not seat.leave_token:
-        seat.leave_token = new_token()
+        seat.leave_token = new_leave_token()
     return judge.settings.token_address(LEAVE_PREFIX + seat.leave_token)
 
 
