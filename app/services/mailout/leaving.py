@@ -27,7 +27,10 @@ def leave_address(judge: Judge, seat: Player) -> str:
 
 
 def seat_kind(seat: Player, game: Game) -> str:
-    """``observer``, ``forming`` (a player of a game not started) or ``player``."""
+    """``over`` (a seat of a game that ended), ``observer``, ``forming`` (a player of a game not
+    started) or ``player``."""
+    if game.status in (GameStatus.FINISHED, GameStatus.TERMINATED):
+        return "over"
     if seat.role == SeatRole.OBSERVER:
         return "observer"
     return "forming" if game.status == GameStatus.FORMING else "player"

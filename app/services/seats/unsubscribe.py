@@ -13,10 +13,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
-from app.db.statuses import GameStatus, SeatRole
+from app.db.statuses import SeatRole
 from app.services.kernel.access import book_of
 from app.services.kernel.context import Judge
 from app.services.mailout.leaving import LEAVE_PREFIX, seat_kind
+from app.services.mailout.notify import LISTENING
 
 __all__ = ["Unsubscribed", "UnsubscribeOutcome", "leave_by_token"]
 
@@ -25,7 +26,7 @@ class UnsubscribeOutcome(StrEnum):
     LEFT = "left"  # an observer, or a player before the start: the seat is gone
     PLAYING = "playing"  # a power in a game under way: nothing changed (RESIGN, or ask the GM)
     OVER = "over"  # the game is over: no more of its mail comes
-    UNKNOWN = "unknown"  # no seat has this address (used already, or never made)
+    UNKNOWN = "unknown"  # no seat mailed has this address (used already, never made, or the player left)
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class Unsubscribed:
     address: str = ""  # the seat's address (its answer goes there, not to the sender)
     game: str = ""
     game_id: int | None = None
-    kind: str = ""  # ``observer``, ``forming`` or ``player`` (``mailout.leaving.seat_kind``)
+    kind: str = ""  # ``over``, ``observer``, ``forming`` or ``player`` (``mailout.leaving.seat_kind``)
     power_name: str | None = None
     master: str = ""  # the game master's address
 
@@ -43,16 +44,16 @@ def leave_by_token(judge: Judge, db: Session, token: str) -> Unsubscribed:
     """Stop the mail of the seat whose one-time token is ``token`` (``u-`` prefix or not)."""
     token = token.removeprefix(LEAVE_PREFIX)
     seat = db.scalar(select(Player).where(Player.leave_token == token).with_for_update()) if token else None
-    if seat is None:
-        return Unsubscribed(UnsubscribeOutcome.UNKNOWN)
+    if seat is None or (seat.role == SeatRole.PLAYER and seat.status not in LISTENING):
+        return Unsubscribed(UnsubscribeOutcome.UNKNOWN)  # (a resigned or replaced player gets no mail already)
     game: Game = seat.game
-    kind = seat_kind(seat, game)
+    kind = "observer" if seat.role == SeatRole.OBSERVER else seat_kind(seat, game)
     name = book_of(judge, game).name(seat.power) if seat.power and seat.role == SeatRole.PLAYER else None
     told = Unsubscribed(UnsubscribeOutcome.LEFT, seat.email, game.name, game.id, kind, name, game.master_email or "")
     if kind in ("observer", "forming"):
         game.players.remove(seat)
         db.delete(seat)
         return told
-    over = game.status in (GameStatus.FINISHED, GameStatus.TERMINATED)
+    over = kind == "over"  # a player's seat stays with the game's record
     return Unsubscribed(UnsubscribeOutcome.OVER if over else UnsubscribeOutcome.PLAYING, seat.email, game.name,
                         game.id, kind, name, game.master_email or "")
