@@ -135,3 +135,15 @@ def test_an_unknown_unsubscribe_address_is_ignored(started: Harness) -> None:
     before = len(started.outbox())
     outcome = started.send(player("ITALY"), "unsubscribe", to="judge+u-nosuchtoken234@judge.test")
     assert outcome.status == "ignored" and len(started.outbox()) == before
+
+
+def test_the_last_mail_of_a_game_says_no_more_will_come_and_its_address_answers_so(started: Harness) -> None:
+    leave = _leave_address(started, player("TURKEY"))
+    started.send(GM, "SIGNON master@alpha masterpw\nTERMINATE")
+    [last] = [m for m in started.outbox(to=player("TURKEY")) if m.subject == "Diplomacy game alpha terminated"]
+    assert "Game 'alpha' is over: no more of its mail will come" in last.body_text and last.unsubscribe == leave
+    assert started.send(player("TURKEY"), "unsubscribe", to=leave).status == "done"
+    [told] = [m for m in started.outbox(to=player("TURKEY")) if m.subject == "Diplomacy game alpha is over"]
+    assert "no more of its mail" in " ".join(told.body_text.split())
+    with started.judge.sessions.begin() as db:  # the player's seat stays with the game's record
+        assert db.scalar(select(Player).where(Player.email == player("TURKEY"))) is not None
