@@ -24,9 +24,9 @@ from app.mail.inbox.imap import ImapInbox
 from app.mail.outbound.drain import drain_once
 from app.mail.outbound.mailer import SmtpMailer
 from app.mail.runners.poller import poll_once
+from app.services.bootstrap import transaction
 from app.services.games.admin import SeatSpec, create_game_direct
 from app.services.games.lobby import join_game
-from app.services.handlers import transaction
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.turns.process import process_turn
@@ -80,13 +80,13 @@ def test_a_results_mail_carries_its_list_headers_and_its_unsubscribe_address_lea
     seats = [SeatSpec(email=new(power.lower()), password=f"pw{power.lower()}", power=power) for power in POWERS]
     watcher = new("watcher")
     with transaction(judge) as unit:
-        create_game_direct(judge, unit.session, "lists", new("gm"), "masterpw", seats=seats,
+        create_game_direct(judge, unit, "lists", new("gm"), "masterpw", seats=seats,
                            settings={"reminder_hours": 0, "nmr": "hold"})
-        join_game(judge, unit.session, Actor(watcher), "lists", "watchpw1", observe=True)
+        join_game(judge, unit, Actor(watcher), "lists", "watchpw1", observe=True)
     with transaction(judge) as unit:
         game = queries.game_by_name(unit.session, "lists")
         assert game is not None
-        process_turn(unit.session, judge, game)
+        process_turn(unit, judge, game)
     _drain(judge, mail_services)
 
     [results] = [m for m in _mails(mail_services, watcher) if m["Subject"] == "Diplomacy results lists S1901M"]

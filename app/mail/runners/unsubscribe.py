@@ -7,10 +7,10 @@ the seat's own address, never to the sender (the address is the proof; ``From:``
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from app.mail.reading.messages import IncomingMail
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.leaving import LEAVE_PREFIX
 from app.services.mailout.outbox import enqueue
 from app.services.seats.unsubscribe import Unsubscribed, UnsubscribeOutcome, leave_by_token
@@ -26,15 +26,15 @@ def leave_tokens(judge: Judge, mail: IncomingMail) -> list[str]:
     return [m.group(1) for address in mail.to if (m := pattern.match(address.strip().lower()))]
 
 
-def unsubscribe(judge: Judge, db: Any, mail: IncomingMail, tokens: list[str], *, answer: bool) -> list[Unsubscribed]:
+def unsubscribe(judge: Judge, uow: UnitOfWork, mail: IncomingMail, tokens: list[str], *, answer: bool) -> list[Unsubscribed]:
     """Stop the mail of each seat named by ``tokens``; with ``answer``, tell each seat's address
     what was done (nothing is said for a token no seat has: used already, or never made)."""
-    done = [leave_by_token(judge, db, token) for token in dict.fromkeys(tokens)]
+    done = [leave_by_token(judge, uow, token) for token in dict.fromkeys(tokens)]
     for told in done:
         if not answer or told.outcome == UnsubscribeOutcome.UNKNOWN or not told.address:
             continue
         subject, text = judge.templates.notice("unsubscribed", outcome=told.outcome.value, kind=told.kind,
                                                game=told.game, power=told.power_name, master=told.master)
-        enqueue(db, judge, to=told.address, subject=subject, text=text, kind="reply", game_id=told.game_id,
+        enqueue(uow, judge, to=told.address, subject=subject, text=text, kind="reply", game_id=told.game_id,
                 in_reply_to=mail.message_id or None, references=mail.references)
     return done

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from app.db.models import Game, Player
 from app.db.statuses import SeatRole
 from app.services.kernel.access import book_of
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.leaving import LEAVE_PREFIX, seat_kind
 from app.services.mailout.notify import LISTENING
 
@@ -40,9 +40,10 @@ class Unsubscribed:
     master: str = ""  # the game master's address
 
 
-def leave_by_token(judge: Judge, db: Session, token: str) -> Unsubscribed:
+def leave_by_token(judge: Judge, uow: UnitOfWork, token: str) -> Unsubscribed:
     """Stop the mail of the seat whose one-time token is ``token`` (``u-`` prefix or not)."""
     token = token.removeprefix(LEAVE_PREFIX)
+    db = uow.session
     seat = db.scalar(select(Player).where(Player.leave_token == token).with_for_update()) if token else None
     if seat is None or (seat.role == SeatRole.PLAYER and seat.status not in LISTENING):
         return Unsubscribed(UnsubscribeOutcome.UNKNOWN)  # (a resigned or replaced player gets no mail already)
