@@ -40,7 +40,7 @@ def test_a_long_chain_keeps_its_first_and_last_ids_each_once() -> None:
     kept = references(chain + ("<m3@p.test>",), "<new@p.test>")
     assert len(kept) == MAX_REFERENCES and kept[0] == "<m0@p.test>" and kept[-1] == "<new@p.test>"
     assert len(set(kept)) == len(kept) and kept[-2] == "<m3@p.test>"
-    assert references("not an id <x y@z> <ok@p.test>", None) == ("<ok@p.test>",)
+    assert references("not an id <x y@z> <ok@p.test> <\u00e9@p.test>", "<no-at-sign>") == ("<ok@p.test>", "<no-at-sign>")
 
 
 @pytest.mark.parametrize(("subject", "expected"), [

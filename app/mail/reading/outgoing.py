@@ -23,7 +23,7 @@ MAX_REFERENCES = 10
 """Message-IDs kept in a ``References``: the first of the thread and the last ones (RFC 5322 3.6.4)."""
 AUTO_REPLIED = "auto-replied"
 AUTO_GENERATED = "auto-generated"
-_MSG_ID = re.compile(r"<[!-;=?-~]+@[!-;=?-~]+>")  # visible ASCII but '<' and '>', one '@'
+_MSG_ID = re.compile(r"<[!-;=?-~]+>")  # visible ASCII but '<' and '>' (as ``render_message`` takes an In-Reply-To)
 _WORD = re.compile(r"\s*\S+\s*")
 
 
