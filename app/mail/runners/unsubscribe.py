@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from app.mail.reading.messages import IncomingMail
+from app.mail.runners import answer_budget
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.leaving import LEAVE_PREFIX
@@ -33,6 +34,10 @@ def unsubscribe(judge: Judge, uow: UnitOfWork, mail: IncomingMail, tokens: list[
     for told in done:
         if not answer or told.outcome == UnsubscribeOutcome.UNKNOWN or not told.address:
             continue
+        if told.outcome != UnsubscribeOutcome.LEFT:  # a seat that stays: the address could be written to again
+            if not answer_budget.may_answer(judge, uow, told.address):
+                continue  # a few answers an hour, as to a mail without a command: the judge is no mail cannon
+            answer_budget.record_answer(judge, uow, told.address)
         subject, text = judge.templates.notice("unsubscribed", outcome=told.outcome.value, kind=told.kind,
                                                game=told.game, power=told.power_name, master=told.master)
         enqueue(uow, judge, to=told.address, subject=subject, text=text, kind="reply", game_id=told.game_id,
