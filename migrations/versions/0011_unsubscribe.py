@@ -1,7 +1,7 @@
 """mail as clients thread and filter it (issue 30.8), a one-time address that stops a seat's mail
 (issue 29.1): players.leave_token, outbound_messages.thread_refs and .unsubscribe.
 
-Revision ID: i30b_unsubscribe
+Revision ID: 0011
 Revises: 0010
 Create Date: 2026-12-04
 """
@@ -13,7 +13,7 @@ import secrets
 import sqlalchemy as sa
 from alembic import op
 
-revision = "i30b_unsubscribe"
+revision = "0011"
 down_revision = "0010"
 branch_labels = None
 depends_on = None
