@@ -14,12 +14,13 @@ from app.db import queries
 from app.db.models import Game, OutboundMessage, Player
 from app.db.statuses import GameStatus, SeatRole
 from app.services.errors import DomainError
-from app.services.games import gm, lobby
+from app.services.games import gm, lobby, press
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import OrdersChanged
 from app.services.orders.submit import clear_orders, submit_orders
-from app.services.seats import votes
+from app.services.seats import player, votes
+from app.services.seats.takeover import TakeoverAsked
 from app.services.turns import control
 from tests.support.fake_uow import FakeUnitOfWork, fake_judge
 
@@ -251,3 +252,59 @@ def test_a_use_case_never_commits(judge: Judge) -> None:
     with FakeUnitOfWork(judge) as uow:
         assert uow.session.scalar(select(func.count()).select_from(Player)) == 7
         assert uow.commits == 0
+
+
+# Press, resigning and taking over, pausing.
+
+def test_private_press_goes_to_the_powers_named_and_restarts_the_quiet_period(judge: Judge) -> None:
+    game_id = _started(judge)
+    with FakeUnitOfWork(judge, only={}) as uow:
+        france = _player(uow, game_id, "FRANCE")
+        plan = press.plan_press(judge, uow, france, press.PressRequest(broadcast=False, powers="england, germany"))
+        sent = press.send_press(judge, uow, france, plan, "Shall we?")
+        assert not sent.postal and sorted(sent.to_names) == ["England", "Germany"]
+        told = {m.recipients[0] for m in _mails(uow) if "Shall we?" in m.body_text}
+        assert told >= {_address("ENGLAND"), _address("GERMANY")} and _address("ITALY") not in told
+        assert uow.events == [OrdersChanged(game_id)]
+
+
+def test_press_to_nobody_is_refused(judge: Judge) -> None:
+    game_id = _started(judge)
+    with FakeUnitOfWork(judge) as uow, pytest.raises(DomainError):
+        press.plan_press(judge, uow, _player(uow, game_id, "FRANCE"), press.PressRequest(broadcast=False))
+
+
+def test_a_resigned_power_is_open_for_takeover_and_a_played_one_is_not(judge: Judge) -> None:
+    game_id = _started(judge, takeover="open")
+    with FakeUnitOfWork(judge) as uow:
+        resigned = player.resign(judge, uow, _player(uow, game_id, "ITALY"))
+        assert not resigned.left and resigned.power_name == "Italy"
+        with pytest.raises(DomainError) as refused:
+            lobby.takeover(judge, uow, Actor("new@example.com"), "alpha", "france", "pw")
+        assert refused.value.code == "not_vacant"
+        took = lobby.takeover(judge, uow, Actor("new@example.com"), "alpha", "italy", "pwnew")
+        assert not isinstance(took, TakeoverAsked)
+        seat = queries.seat_for_power(uow.session, game_id, "ITALY")
+        assert seat is not None and seat.email == "new@example.com"
+
+
+def test_a_takeover_waits_for_the_gm_unless_takeovers_are_open(judge: Judge) -> None:
+    game_id = _started(judge)  # the default: the GM approves
+    with FakeUnitOfWork(judge) as uow:
+        player.resign(judge, uow, _player(uow, game_id, "ITALY"))
+        asked = lobby.takeover(judge, uow, Actor("new@example.com"), "alpha", "italy", "pwnew")
+        assert isinstance(asked, TakeoverAsked)
+        seat = queries.seat_for_power(uow.session, game_id, "ITALY")
+        assert seat is not None and seat.email == _address("ITALY")
+
+
+def test_pause_and_resume(judge: Judge) -> None:
+    game_id = _started(judge)
+    with FakeUnitOfWork(judge) as uow:
+        gm.pause(judge, uow, _gm(game_id))
+        assert uow.session.get_one(Game, game_id).status == GameStatus.PAUSED
+        assert gm.resume(judge, uow, _gm(game_id)) is not None
+        assert uow.session.get_one(Game, game_id).status == GameStatus.ACTIVE
+        with pytest.raises(DomainError) as refused:
+            gm.resume(judge, uow, _gm(game_id))
+        assert refused.value.code == "not_paused"
