@@ -5,6 +5,7 @@ JF1936B"), and the GM report's NEXT block names the open step and its deadline."
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -13,6 +14,9 @@ from tests.web.conftest import KEEPER, gm_account, make_harness
 from tests.web.test_browser import _shot, browser_path, chromium, serving  # noqa: F401  -- fixtures
 from tests.web.test_browser_flow import Served
 from tests.web.test_browser_gm_status import signed_in
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 GM = "dodgm@example.com"
 PASSWORD = "secretpw"
@@ -30,7 +34,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield Served(url, h, [])
 
 
-def test_a_days_of_decision_page_has_no_map_game_parts(chromium: object, served: Served) -> None:  # noqa: F811
+def test_a_days_of_decision_page_has_no_map_game_parts(chromium: Browser, served: Served) -> None:  # noqa: F811
     base = served.url
     context, page = signed_in(chromium, base, address=GM, password=PASSWORD)
     page.goto(f"{base}/games/decision")
@@ -49,4 +53,4 @@ def test_a_days_of_decision_page_has_no_map_game_parts(chromium: object, served:
     page.wait_for_url(f"{base}/games/decision/process*")
     assert "adjudicates" not in page.content() and "closes step JF1936B now" in page.content()
     assert page.get_by_role("heading", name="Powers that will be defaulted").count() == 0
-    context.close()  # type: ignore[attr-defined]
+    context.close()
