@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from app.web import create_app, make_server
-from tests.web.conftest import ARTEFACTS, GM, GM_PASSWORD, KEEPER, make_harness, play_games
+from tests.web.conftest import ARTEFACTS, GM, GM_PASSWORD, KEEPER, played
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -61,9 +61,8 @@ def browser_path() -> str:
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    harness = make_harness(f"sqlite:///{tmp_path_factory.mktemp('browser') / 'judge.sqlite3'}")
-    play_games(harness)
+def base_url(sqlite_played_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    harness = played(sqlite_played_template, tmp_path_factory.mktemp('browser') / "judge.sqlite3")
     port = _free_port()
     server = make_server(create_app(harness.judge, keeper_address=KEEPER), host="127.0.0.1", port=port)
     thread = threading.Thread(target=server.run, name="dashboard", daemon=True)

@@ -10,13 +10,14 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 from app.web import create_app, make_server
 from tests.server.conftest import POWERS, Harness, player
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, make_harness, play_games
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, played
 from tests.web.test_browser import _free_port, _shot, browser_path, chromium  # noqa: F401  -- fixtures
 
 if TYPE_CHECKING:
@@ -33,9 +34,8 @@ class Served:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    harness = make_harness(f"sqlite:///{tmp_path_factory.mktemp('flow') / 'judge.sqlite3'}")
-    play_games(harness)
+def served(sqlite_played_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    harness = played(sqlite_played_template, tmp_path_factory.mktemp('flow') / "judge.sqlite3")
     inbox: list[bytes] = []
     port = _free_port()
     server = make_server(create_app(harness.judge, keeper_address=KEEPER, inbox_writer=inbox.append),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -15,7 +16,7 @@ from sqlalchemy import select
 from app.db.models import Game
 from app.web import create_app
 from tests.server.conftest import POWERS, Harness, player, signon
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, make_harness, play_games
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, played
 from tests.web.test_browser import _shot, browser_path, chromium, serving  # noqa: F401  -- fixtures
 from tests.web.test_browser_flow import Served
 
@@ -27,9 +28,8 @@ DOD = "dodflow"
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    harness = make_harness(f"sqlite:///{tmp_path_factory.mktemp('gmflows') / 'judge.sqlite3'}")
-    play_games(harness)
+def served(sqlite_played_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    harness = played(sqlite_played_template, tmp_path_factory.mktemp('gmflows') / "judge.sqlite3")
     with serving(create_app(harness.judge, keeper_address=KEEPER), "dashboard-gm-flows") as url:
         yield Served(url, harness, [])
 

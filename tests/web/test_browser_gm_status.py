@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -19,7 +20,7 @@ from app.db.models_web import GmAccount
 from app.services.games.gm_accounts import GmPrincipal, link_game
 from app.web import create_app
 from tests.server.conftest import POWERS, Harness, player, signon
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, make_harness, play_games
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, played
 from tests.web.test_browser import _shot, browser_path, chromium, serving  # noqa: F401  -- fixtures
 from tests.web.test_browser_flow import Served
 
@@ -30,10 +31,9 @@ _CODE = re.compile(r"Your code: ([A-Z0-9]{5}-[A-Z0-9]{5})")
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    harness = make_harness(f"sqlite:///{tmp_path_factory.mktemp('gmstatus') / 'judge.sqlite3'}")
+def served(sqlite_played_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    harness = played(sqlite_played_template, tmp_path_factory.mktemp('gmstatus') / "judge.sqlite3")
     harness.judge.settings = harness.judge.settings.model_copy(update={"creates_per_day": 100})  # a game a test
-    play_games(harness)
     with serving(create_app(harness.judge, keeper_address=KEEPER), "dashboard-gm-status") as url:
         yield Served(url, harness, [])
 

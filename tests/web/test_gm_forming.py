@@ -6,6 +6,7 @@ settings after creation; START, EJECT, TERMINATE, a note and a broadcast."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,13 +18,12 @@ from app.services.games.settings import game_variants
 from app.services.ruleset.catalogue import offered_variants
 from app.web import create_app
 from tests.server.conftest import POWERS, player
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, make_harness, play_games, signed_in
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, played, signed_in
 
 
 @pytest.fixture
-def fresh(tmp_path) -> World:  # type: ignore[no-untyped-def]
-    harness = make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    play_games(harness)
+def fresh(sqlite_played_template: Path, tmp_path) -> World:  # type: ignore[no-untyped-def]
+    harness = played(sqlite_played_template, tmp_path / "judge.sqlite3")
     inbox: list[bytes] = []
     return World(harness, create_app(harness.judge, keeper_address=KEEPER, inbox_writer=inbox.append), inbox)
 
