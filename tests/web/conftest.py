@@ -3,7 +3,6 @@ PostgreSQL database), the app over it, and browsers signed in as various people.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,21 +31,6 @@ OTHER_GM = "other@example.com"
 OTHER_PASSWORD = "otherpw1"
 EVIL = "<script>alert('x')</script><b>bold</b>"
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-
-
-def postgres_url() -> Iterator[str]:
-    from tests.e2e.conftest import create_database, database_url, drop_database
-
-    try:
-        name = create_database()
-    except Exception as error:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is required in CI: {error}")
-        pytest.skip(reason=f"no PostgreSQL on 127.0.0.1:5432: {error}")
-    try:
-        yield database_url(name)
-    finally:
-        drop_database(name)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
