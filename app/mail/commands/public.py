@@ -69,8 +69,8 @@ class Help(Command):
 
 def _list_text(ctx: MailSession, name: str) -> str:
     if name:
-        return render_game_info(listing.game_info(ctx.judge, ctx.db, ctx.actor(), name))
-    return render_games(listing.list_games(ctx.judge, ctx.db, ctx.actor()))
+        return render_game_info(listing.game_info(ctx.judge, ctx.uow, ctx.actor(), name))
+    return render_games(listing.list_games(ctx.judge, ctx.uow, ctx.actor()))
 
 
 @register
@@ -93,7 +93,7 @@ class History(Command):
         upper = [w.upper() for w in words]
         start = upper[upper.index("FROM") + 1] if "FROM" in upper[:-1] else None
         end = upper[upper.index("TO") + 1] if "TO" in upper[:-1] else None
-        ctx.add_section(render_history(listing.game_history(ctx.judge, ctx.db, ctx.actor(), words[0], start, end)))
+        ctx.add_section(render_history(listing.game_history(ctx.judge, ctx.uow, ctx.actor(), words[0], start, end)))
 
 
 @register
@@ -106,9 +106,12 @@ class Summary(Command):
         if game is not None and "dod3" in ruleset_for(game.variant).help_topics and (
                 not args.split() or args.split()[0].lower() == game.name.lower()):
             ctx.add_section(status_text(ctx))  # the DoD III game one is signed on to: its status report
+            ending = listing.game_summary(ctx.judge, ctx.uow, ctx.actor(), game.name).ending
+            if ending:  # and how it ended, once it has (a GM's ruling)
+                ctx.add_section(ending.rstrip("\n"))
             return
         name = _words(args, 1, "SUMMARY <game>")[0]
-        ctx.add_section(render_summary(listing.game_summary(ctx.judge, ctx.db, ctx.actor(), name)))
+        ctx.add_section(render_summary(listing.game_summary(ctx.judge, ctx.uow, ctx.actor(), name)))
 
 
 @register
@@ -123,10 +126,10 @@ class MapCommand(Command):
         if not ruleset_for(ctx.find_game(name).variant).has_map:
             raise CommandError(f"game '{name}' has no map: send STATUS (signed on) or DOD3 STATUS")
         ctx.require_of_record("MAP")
-        shown = maps_cache.current_map(ctx.judge, ctx.db, ctx.actor(), name)
+        shown = maps_cache.current_map(ctx.judge, ctx.uow, ctx.actor(), name)
         if shown.map_id is not None:
             ctx.attach_map(shown.map_id)
-        ctx.add_note(render_map_reply(shown, dashboard.show_public_game(ctx.judge, ctx.db, ctx.actor(), name)))
+        ctx.add_note(render_map_reply(shown, dashboard.show_public_game(ctx.judge, ctx.uow, ctx.actor(), name)))
 
 
 @register
@@ -139,16 +142,16 @@ class Create(Command):
         words = _words(args, 2, "CREATE <game> <master password> [variant]")
         ctx.require_authenticated_sender("create a game")
         variant = words[2].lower() if len(words) > 2 else "standard"
-        created = lobby.create_game(ctx.judge, ctx.db, ctx.actor(), words[0], words[1], variant)
+        created = lobby.create_game(ctx.judge, ctx.uow, ctx.actor(), words[0], words[1], variant)
         ctx.enter_as_creator(created.game_id)
         ctx.add_note(f"Game '{created.name}' ({created.variant}) created; you are its master.  Players JOIN it.")
 
 
 def _join(ctx: MailSession, target: str, password: str, preferences: str = "", *, observe: bool = False) -> None:
     power, at, name = target.partition("@")
-    joined = lobby.join_game(ctx.judge, ctx.db, ctx.actor(), name if at else target, password,
+    joined = lobby.join_game(ctx.judge, ctx.uow, ctx.actor(), name if at else target, password,
                              power=power if at and not observe else None, preferences=preferences, observe=observe)
-    ctx.enter(identity.seat_sign_on(ctx.judge, ctx.db, joined.seat_id), status=False)  # a new seat: no orders yet
+    ctx.enter(identity.seat_sign_on(ctx.judge, ctx.uow, joined.seat_id), status=False)  # a new seat: no orders yet
     for note in render_joined(joined):
         ctx.add_note(note)
 
@@ -188,11 +191,11 @@ class Takeover(Command):
         if "@" not in words[0]:
             raise CommandError("say which power: TAKEOVER power@game password")
         power, _, name = words[0].partition("@")
-        took = lobby.takeover(ctx.judge, ctx.db, ctx.actor(), name, power, words[1])
+        took = lobby.takeover(ctx.judge, ctx.uow, ctx.actor(), name, power, words[1])
         if isinstance(took, lobby.TakeoverAsked):
             ctx.add_note(f"Taking over {took.power_name} in '{took.game_name}' needs the master's approval; "
                          f"the master has been asked and will answer you.")
             return
-        ctx.enter(identity.seat_sign_on(ctx.judge, ctx.db, took.seat_id))
+        ctx.enter(identity.seat_sign_on(ctx.judge, ctx.uow, took.seat_id))
         ctx.add_note(f"You now play {took.power_name} in '{took.game_name}'. Your reply address is "
                      f"{took.reply_address}.")

@@ -15,11 +15,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["WINDOW", "may_answer", "may_answer_stranger", "record_answer", "record_stranger_answer"]
 
@@ -28,25 +28,26 @@ _ACTION = "answer_no_command"
 _STRANGER = "answer_stranger"
 
 
-def _count(judge: Judge, db: Session, action: str, sender: str) -> int:
+def _count(judge: Judge, uow: UnitOfWork, action: str, sender: str) -> int:
+    db = uow.session
     since = judge.now() - WINDOW
     return db.scalar(select(func.count()).select_from(AuditEntry).where(
         AuditEntry.action == action, AuditEntry.actor == sender[:320], AuditEntry.created_at > since)) or 0
 
 
-def may_answer(judge: Judge, db: Session, sender: str) -> bool:
+def may_answer(judge: Judge, uow: UnitOfWork, sender: str) -> bool:
     """Whether a mail without a command from ``sender`` still gets an answer this hour."""
-    return _count(judge, db, _ACTION, sender) < judge.settings.answer_budget
+    return _count(judge, uow, _ACTION, sender) < judge.settings.answer_budget
 
 
-def record_answer(judge: Judge, db: Session, sender: str) -> None:
-    audit(db, sender, None, _ACTION, at=judge.now())
+def record_answer(judge: Judge, uow: UnitOfWork, sender: str) -> None:
+    audit(uow, sender, None, _ACTION, at=judge.now())
 
 
-def may_answer_stranger(judge: Judge, db: Session, sender: str) -> bool:
+def may_answer_stranger(judge: Judge, uow: UnitOfWork, sender: str) -> bool:
     """Whether a stranger's mail is still run and answered this hour."""
-    return _count(judge, db, _STRANGER, sender) < judge.settings.stranger_budget
+    return _count(judge, uow, _STRANGER, sender) < judge.settings.stranger_budget
 
 
-def record_stranger_answer(judge: Judge, db: Session, sender: str) -> None:
-    audit(db, sender, None, _STRANGER, at=judge.now())
+def record_stranger_answer(judge: Judge, uow: UnitOfWork, sender: str) -> None:
+    audit(uow, sender, None, _STRANGER, at=judge.now())

@@ -27,9 +27,11 @@ from app.mail.reading.auth_results import sender_failed_authentication
 from app.mail.reading.headers import clean, storable
 from app.mail.reading.messages import IncomingMail, message_id_of, parse_message
 from app.mail.runners import answer_budget
-from app.services.handlers import transaction
+from app.services.bootstrap import transaction
 from app.services.kernel.context import Judge
 from app.services.kernel.limits import address_of_record
+from app.services.kernel.uow import UnitOfWork
+from app.services.mailout.addresses import deliverable
 from app.services.mailout.outbox import enqueue, queue_held
 
 __all__ = ["InboundOutcome", "handle_raw", "process_stored", "report_unreadable", "store_raw"]
@@ -146,10 +148,15 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
         own = _is_own_address(judge, mail.sender)
         if mail.automatic or not mail.sender or own:
             row.status = InboundStatus.IGNORED
-            row.error = "automatic mail" if mail.automatic else ("from the judge itself" if own else "no sender")
+            row.error = "automatic mail" if mail.automatic else ("from the judge itself" if own else _no_sender(mail))
             row.processed_at = judge.now()
             return InboundStatus.IGNORED
-        ctx = MailSession(judge, db, sender=mail.sender, subject=mail.subject, message_id=row.message_id)
+        unusable = deliverable(mail.sender)
+        if unusable is not None:  # an answer could not be sent (poison14\x80@...: issue 29 item 10): none is made
+            row.status, row.processed_at = InboundStatus.IGNORED, judge.now()
+            row.error = f"a sender address the judge cannot write to ({unusable})"[:1000]
+            return InboundStatus.IGNORED
+        ctx = MailSession(judge, unit, sender=mail.sender, subject=mail.subject, message_id=row.message_id)
         unit.hold()  # what the commands cause (results, notices) is queued after the answer to the mail
         ctx.sender_trusted = not sender_failed_authentication(mail.auth_results, judge.settings.authserv_id,
                                                               mail.sender)
@@ -157,8 +164,8 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
         by_token = bool(tokens) and any(ctx.sign_on_token(token) for token in tokens)
         if tokens and not by_token:
             ctx.echo("(personal reply address)", [_STALE_TOKEN])
-        ctx.of_record = by_token or (ctx.sender_trusted and address_of_record(judge, db, ctx.sender))
-        if not ctx.of_record and not answer_budget.may_answer_stranger(judge, db, ctx.sender):
+        ctx.of_record = by_token or (ctx.sender_trusted and address_of_record(judge, unit, ctx.sender))
+        if not ctx.of_record and not answer_budget.may_answer_stranger(judge, unit, ctx.sender):
             row.status, row.error, row.processed_at = InboundStatus.IGNORED, "stranger: answer budget spent", judge.now()
             return InboundStatus.IGNORED  # neither run nor answered: the judge is no mail cannon
         for cut in mail.cuts:
@@ -168,28 +175,34 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
         found = run_commands(ctx, lines)
         crash("inbound:commands_run")
         if found == 0 and ctx.orders_accepted == 0:  # no command, no valid order: an auto-responder?
-            if not answer_budget.may_answer(judge, db, ctx.sender):
+            if not answer_budget.may_answer(judge, unit, ctx.sender):
                 row.status, row.error, row.processed_at = InboundStatus.IGNORED, "no command: answer budget spent", judge.now()
                 return InboundStatus.IGNORED
-            answer_budget.record_answer(judge, db, ctx.sender)
+            answer_budget.record_answer(judge, unit, ctx.sender)
             if not ctx.echoes and not ctx.sections:
                 ctx.echo("(no commands found)", [_NO_COMMAND + (f" ({'; '.join(mail.problems)})" if mail.problems
                                                                 else "")])
         _note_reading(ctx, mail)
         if not ctx.of_record:
-            answer_budget.record_stranger_answer(judge, db, ctx.sender)
+            answer_budget.record_stranger_answer(judge, unit, ctx.sender)
         db.flush()
         crash("inbound:flushed")
         unit.publish()  # what the commands' events cause (early processing), before the answer tells of it
         caused = unit.take_held()
-        _send_reply(judge, db, ctx, mail)
-        queue_held(db, caused)
+        _send_reply(judge, unit, ctx, mail)
+        queue_held(unit, caused)
         crash("inbound:reply_queued")
         row.status = InboundStatus.DONE
         row.game_id = ctx.game.id if ctx.game else None
         row.processed_at = judge.now()
         row.error = None
         return InboundStatus.DONE
+
+
+def _no_sender(mail: IncomingMail) -> str:
+    """Why the mail has no sender the judge can answer, as its record says."""
+    why = [problem for problem in mail.problems if "From" in problem]
+    return f"no sender: {'; '.join(why)}"[:1000] if why else "no sender"
 
 
 def _note_reading(ctx: MailSession, mail: IncomingMail) -> None:
@@ -215,19 +228,19 @@ def _token_reply_to(judge: Judge, ctx: MailSession, address: str, *, verified: b
     return judge.settings.token_address(seat.reply_token)
 
 
-def _send_reply(judge: Judge, db: Any, ctx: MailSession, mail: IncomingMail) -> None:
+def _send_reply(judge: Judge, uow: UnitOfWork, ctx: MailSession, mail: IncomingMail) -> None:
     template = reply_template(ctx.layout())
     text = judge.templates.render(template, r=reply_context(ctx))
     game_id = ctx.game.id if ctx.game else None
     to = ctx.sender
-    enqueue(db, judge, to=to, subject=ctx.reply_subject(), text=text, kind="reply", game_id=game_id,
+    enqueue(uow, judge, to=to, subject=ctx.reply_subject(), text=text, kind="reply", game_id=game_id,
             in_reply_to=mail.message_id or None,
             reply_to=_token_reply_to(judge, ctx, to, verified=ctx.sender_trusted), map_id=ctx.map_id)
     for address in sorted(ctx.copies - {to}):
         note = (f"This is a copy of the judge's answer to a mail sent by {ctx.sender}, which named you\n"
                 f"as the player (or master) of record.  If it was not you, tell the game master.")
         copy = judge.templates.render(template, r=reply_context(ctx, copy_note=note))
-        enqueue(db, judge, to=address, subject=f"Copy: {ctx.reply_subject()}", text=copy, kind="copy",
+        enqueue(uow, judge, to=address, subject=f"Copy: {ctx.reply_subject()}", text=copy, kind="copy",
                 game_id=game_id, reply_to=_token_reply_to(judge, ctx, address, verified=True))
 
 
@@ -248,31 +261,31 @@ def _fail(judge: Judge, inbound_id: int, error: BaseException) -> InboundOutcome
         row.processed_at = judge.now()
         db.flush()
         mail = parse_message(row.raw)
-        _noticed(db, "the judgekeeper's notice", lambda: _tell_keeper(judge, db, row),
-                 lambda: _tell_keeper(judge, db, row, plain=True))
-        _noticed(db, "the answer to its sender", lambda: _tell_sender(judge, db, row, mail),
-                 lambda: _tell_sender(judge, db, row, mail, plain=True))
-        _noticed(db, "the GM's notice", lambda: _tell_master(judge, db, mail), lambda: None)
+        _noticed(unit, "the judgekeeper's notice", lambda: _tell_keeper(judge, unit, row),
+                 lambda: _tell_keeper(judge, unit, row, plain=True))
+        _noticed(unit, "the answer to its sender", lambda: _tell_sender(judge, unit, row, mail),
+                 lambda: _tell_sender(judge, unit, row, mail, plain=True))
+        _noticed(unit, "the GM's notice", lambda: _tell_master(judge, unit, mail), lambda: None)
         return InboundOutcome(InboundStatus.QUARANTINED, inbound_id, row.error)
 
 
-def _noticed(db: Any, what: str, notice: Callable[[], object], plain: Callable[[], object]) -> None:
+def _noticed(uow: UnitOfWork, what: str, notice: Callable[[], object], plain: Callable[[], object]) -> None:
     """Queue ``notice`` in a savepoint; when it fails, its ``plain`` twin (no text taken from the mail)."""
     for attempt in (notice, plain):
         try:
-            with db.begin_nested():
+            with uow.session.begin_nested():
                 attempt()
-                db.flush()
+                uow.session.flush()
             return
         except Exception:
             log.exception("quarantine: %s could not be queued", what)
 
 
-def _tell_keeper(judge: Judge, db: Any, row: InboundMessage, *, plain: bool = False) -> None:
+def _tell_keeper(judge: Judge, uow: UnitOfWork, row: InboundMessage, *, plain: bool = False) -> None:
     what = (f"The stored message {row.id}" if plain else
             f"The message {row.message_id} from {row.sender or '(unknown)'}\n(subject: {row.subject!r})")
     error = "(on the dashboard, with the quarantined mail)" if plain else row.error
-    enqueue(db, judge, to=judge.settings.admin_address,
+    enqueue(uow, judge, to=judge.settings.admin_address,
             subject=f"Judge: message quarantined after {row.attempts} attempts", kind="quarantine",
             text=f"{what} failed {row.attempts} times and was quarantined.\n\nLast error: {error}\n")
 
@@ -296,20 +309,20 @@ def _game_of(judge: Judge, db: Any, mail: IncomingMail) -> Game | None:
     return None
 
 
-def _tell_sender(judge: Judge, db: Any, row: InboundMessage, mail: IncomingMail, *, plain: bool = False) -> None:
+def _tell_sender(judge: Judge, uow: UnitOfWork, row: InboundMessage, mail: IncomingMail, *, plain: bool = False) -> None:
     """One answer to the sender of a mail that could not be processed."""
     if not mail.sender or mail.automatic or _is_own_address(judge, mail.sender):
         return
     if plain:  # nothing of the mail but its sender's address
-        enqueue(db, judge, to=mail.sender, subject="Judge reply: your mail could not be processed", kind="reply",
+        enqueue(uow, judge, to=mail.sender, subject="Judge reply: your mail could not be processed", kind="reply",
                 text=f"A mail you sent could not be processed:\nthe judge failed on it {row.attempts} times.  None of "
                      f"its commands were carried out.\nThe judgekeeper has been told.  Please check it and send it "
                      f"again,\nor send HELP for the list of commands.\n")
         return
-    game = _game_of(judge, db, mail)
+    game = _game_of(judge, uow.session, mail)
     subject = f"Re: {mail.subject}" if mail.subject and not mail.subject.lower().startswith("re:") else (
         mail.subject or "Judge reply")
-    enqueue(db, judge, to=mail.sender, subject=subject, kind="reply", in_reply_to=mail.message_id or None,
+    enqueue(uow, judge, to=mail.sender, subject=subject, kind="reply", in_reply_to=mail.message_id or None,
             game_id=game.id if game else None,
             text=f"Your mail{f' about game {game.name!r}' if game else ''} (subject: {mail.subject!r}) could "
                  f"not be processed:\nthe judge failed on it {row.attempts} times.  None of its commands "
@@ -318,11 +331,13 @@ def _tell_sender(judge: Judge, db: Any, row: InboundMessage, mail: IncomingMail,
                  f"commands.\n")
 
 
-def _tell_master(judge: Judge, db: Any, mail: IncomingMail) -> None:
-    """A word to the GM of the game the quarantined mail was about."""
-    game = _game_of(judge, db, mail)
-    if game is not None and game.master_email:
-        enqueue(db, judge, to=game.master_email, subject=f"Diplomacy mail quarantined {game.name}",
+def _tell_master(judge: Judge, uow: UnitOfWork, mail: IncomingMail) -> None:
+    """A word to the GM of the game the quarantined mail was about (and its proven co-GMs)."""
+    game = _game_of(judge, uow.session, mail)
+    if game is None:
+        return
+    for gm in queries.gm_addresses(uow.session, game):
+        enqueue(uow, judge, to=gm, subject=f"Diplomacy mail quarantined {game.name}",
                 kind="gm", game_id=game.id,
                 text=f"A mail from {mail.sender or '(unknown)'} about game '{game.name}' (subject: "
                      f"{mail.subject!r})\ncould not be processed and was quarantined; its sender has been "
@@ -361,8 +376,7 @@ def pending_ids(judge: Judge) -> list[int]:
 def report_unreadable(judge: Judge, uid: str, error: str) -> None:
     """Tell the judgekeeper of a mail file the inbox could not read (it was moved to the quarantine)."""
     with transaction(judge) as unit:
-        db = unit.session
-        enqueue(db, judge, to=judge.settings.admin_address, subject="Judge: unreadable mail quarantined",
+        enqueue(unit, judge, to=judge.settings.admin_address, subject="Judge: unreadable mail quarantined",
                 kind="quarantine",
                 text=f"The mail {uid!r} could not be read and was moved to the quarantine folder unread:\n\n"
                      f"  {error}\n\nThe rest of the inbox keeps flowing.  Fix the file (permissions, disk) "

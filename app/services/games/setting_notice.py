@@ -16,21 +16,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game
 from app.db.statuses import RUNNING
 from app.services.kernel.context import Judge
-from app.services.kernel.uow import DomainEvent, UnitOfWork, record
+from app.services.kernel.uow import DomainEvent, UnitOfWork
 from app.services.mailout.notify import mail_game
 from app.services.ruleset.options import GameOptions, options_of
+from app.services.seats.votes import draw_expiry_words
 
 __all__ = ["OPTION_LABELS", "SettingChanged", "option_shown", "record_change", "tell_setting_changes",
            "timing_label", "timing_shown"]
 
 OPTION_LABELS = {"press": "press", "nmr": "NMR policy", "layout": "layout", "orders": "orders",
                  "timezone": "time zone", "reminder_hours": "reminder", "takeover": "takeover",
-                 "early_minutes": "early processing"}
+                 "early_minutes": "early processing", "draw_expires": "draw votes"}
 _TIMING_WORDS = {"next_hours": "hours to the deadline", "grace_hours": "grace", "at": "deadlines at",
                  "days": "deadline days"}
 
@@ -56,6 +55,8 @@ def option_shown(options: GameOptions, press: str, key: str) -> str:
         return rule + (" (observers may send press)" if options.observer_press else "")
     if key == "early_minutes":
         return f"after {options.early_minutes:g} minutes of quiet" if options.early else "off"
+    if key == "draw_expires":
+        return draw_expiry_words(options.draw_expires)
     if key == "reminder_hours":
         return _hours(options.reminder_hours) + " before the deadline" if options.reminder_hours > 0 else "none"
     return str(getattr(options, key))
@@ -73,10 +74,10 @@ def timing_shown(key: str, value: Any) -> str:
     return str(value) if value else "every day"
 
 
-def record_change(db: Session, game: Game, what: str, old: str, new: str) -> None:
+def record_change(uow: UnitOfWork, game: Game, what: str, old: str, new: str) -> None:
     """Note a change for the notice at the commit (nothing when the value did not change)."""
     if old != new:
-        record(db, SettingChanged(game.id, what, old, new))
+        uow.record(SettingChanged(game.id, what, old, new))
 
 
 def _merged(changes: Iterable[SettingChanged]) -> list[tuple[str, str, str]]:
@@ -100,13 +101,13 @@ def tell_setting_changes(judge: Judge, unit: UnitOfWork, event: SettingChanged) 
         return
     lines = _merged([event, *same])
     if lines:
-        _tell(judge, unit.session, game, lines)
+        _tell(judge, unit, game, lines)
 
 
-def _tell(judge: Judge, db: Session, game: Game, lines: Sequence[tuple[str, str, str]]) -> None:
+def _tell(judge: Judge, uow: UnitOfWork, game: Game, lines: Sequence[tuple[str, str, str]]) -> None:
     layout = options_of(game).layout
     text = judge.templates.render(f"mail/{layout}/settings_changed.txt.j2", game=game.name, phase=game.phase,
                                   changes=lines)
-    mail_game(db, judge, game, f"Diplomacy settings changed {game.name}", text, kind="notice", master=False)
+    mail_game(uow, judge, game, f"Diplomacy settings changed {game.name}", text, kind="notice", master=False)
     note = "The master changed the settings: " + "; ".join(f"{what} {old} -> {new}" for what, old, new in lines) + "."
     game.settings = {**game.settings, "notes": [*game.settings.get("notes", []), note]}

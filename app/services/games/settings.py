@@ -1,6 +1,6 @@
 """A game's settings as the GM changes them on the dashboard (issue 21.13): grace, NMR policy,
 TAKEOVER policy, press rules (``postal`` included), phase timings, early processing, orders mode,
-time zone and reminders.  Each change goes through the use case of its mail command (``SET ...``:
+time zone, reminders and how long a draw vote stands (``SET DRAW EXPIRES``).  Each change goes through the use case of its mail command (``SET ...``:
 ``gm.set_option``, ``gm.set_timing``); values equal to the game's are left alone, so the audit log
 names only what changed.  The variants a game may be created with are listed here too."""
 
@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game
 from app.db.statuses import GameStatus
 from app.dod3.powers import GROUPING_PRESETS
@@ -18,6 +16,7 @@ from app.services.errors import DomainError
 from app.services.games import gm
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.ruleset.catalogue import offered_variants
 from app.services.ruleset.options import PHASE_KINDS, options_of, parse_days
 
@@ -57,6 +56,7 @@ class GameSettings:
     layout: str = "judge"
     observer_press: bool = False  # observers may send (white) press: SET PRESS ... OBSERVERS
     rules: tuple[tuple[str, str], ...] = ()  # the game's own rule options (SET RULE), as set
+    draw_expires: str = "never"  # how long a draw vote stands: phase | never (SET DRAW EXPIRES)
 
 
 def settings_of(game: Game) -> GameSettings:
@@ -69,7 +69,7 @@ def settings_of(game: Game) -> GameSettings:
         nmr=options.nmr, takeover=options.takeover, press="postal" if options.postal_press else game.press,
         orders=options.orders, early=f"{options.early_minutes:g}" if options.early else "off",
         timezone=options.timezone, reminder_hours=options.reminder_hours, timing=rows, layout=options.layout,
-        observer_press=options.observer_press,
+        observer_press=options.observer_press, draw_expires=options.draw_expires,
         rules=tuple((str(k), _rule_text(v)) for k, v in sorted(((game.settings or {}).get("rules") or {}).items())))
 
 
@@ -92,6 +92,7 @@ class SettingsChange:
     layout: str | None = None
     observer_press: bool | None = None  # observers may send press (None: as it is)
     rule: tuple[str, str] | None = None  # (option, value as SET RULE takes it: on, off, default, ...)
+    draw_expires: str | None = None  # phase | never (SET DRAW EXPIRES)
 
 
 def _hours(text: str) -> float:
@@ -144,7 +145,7 @@ def _rule_value(text: str) -> object:
     return words.get(text.strip().lower(), text.strip()) if text.strip() else True
 
 
-def change_settings(judge: Judge, db: Session, actor: Actor, change: SettingsChange, game: Game) -> tuple[str, ...]:
+def change_settings(judge: Judge, uow: UnitOfWork, actor: Actor, change: SettingsChange, game: Game) -> tuple[str, ...]:
     """Apply what differs from the game's settings; returns the names of what changed.  A refused
     value raises DomainError with the form field it belongs to (``values["field"]``); the request's
     earlier changes roll back with it (the door's savepoint)."""
@@ -155,12 +156,13 @@ def change_settings(judge: Judge, db: Session, actor: Actor, change: SettingsCha
                ("press", press, None, "press"), ("orders", change.orders, now.orders, "orders"),
                ("layout", change.layout, now.layout, "layout"),
                ("early_minutes", change.early, now.early, "early"), ("timezone", change.timezone, now.timezone, "timezone"),
-               ("reminder_hours", change.reminder_hours, now.reminder_hours, "reminder_hours"))
+               ("reminder_hours", change.reminder_hours, now.reminder_hours, "reminder_hours"),
+               ("draw_expires", change.draw_expires, now.draw_expires, "draw_expires"))
     for key, wanted, current, field in options:
         if wanted is None or not wanted.strip() or (current is not None and _same(current, wanted)):
             continue
         try:
-            gm.set_option(judge, db, actor, key, wanted)
+            gm.set_option(judge, uow, actor, key, wanted)
         except DomainError as error:
             raise error.with_values(field=field) from error
         done.append(key)
@@ -173,13 +175,13 @@ def change_settings(judge: Judge, db: Session, actor: Actor, change: SettingsCha
             current = getattr(rows[kind], key)
             if (value == current) if key.endswith("_hours") else ((value or "") == current):
                 continue
-            gm.set_timing(judge, db, actor, kind, key, value)  # type: ignore[arg-type]
+            gm.set_timing(judge, uow, actor, kind, key, value)  # type: ignore[arg-type]
         except DomainError as error:
             raise error.with_values(field=f"{kind}_{key}") from error
         done.append(f"{kind} {key.replace('_', ' ')}")
     if change.rule is not None and change.rule[0].strip():
         try:
-            gm.set_rule(judge, db, actor, change.rule[0].strip(), _rule_value(change.rule[1]))
+            gm.set_rule(judge, uow, actor, change.rule[0].strip(), _rule_value(change.rule[1]))
         except DomainError as error:
             raise error.with_values(field="rule_value") from error
         done.append(f"rule {change.rule[0].strip().lower()}")
