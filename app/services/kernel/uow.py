@@ -67,6 +67,7 @@ class UnitOfWork:
         self.held: list[Any] | None = None  # outbox rows kept back (app.services.mailout.outbox)
         self.phases: queries.OpenPhases = {}
         self.locked: queries.LockedGames = {}
+        self.gm_mail: dict[int, list[str]] = {}  # a game's master and proven co-GMs, read once a unit
         self.commits = 0
         self._session: Session | None = None
 
