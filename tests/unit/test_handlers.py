@@ -132,7 +132,7 @@ def test_orders_are_stored_with_a_receipt_and_an_event(judge: Judge) -> None:
                                 ["A Par - Bur", "F Bre - Mao", "A Mar H"])
         assert receipt.stored and receipt.phase == "S1901M" and all(line.ok for line in receipt.lines)
         rows = queries.orders_for(uow.session, game_id, "S1901M", "FRANCE")
-        assert sorted(r.order for r in rows) == ["A MAR H", "A PAR - BUR", "F BRE - MAO"]
+        assert sorted(str(r.order) for r in rows) == ["A MAR H", "A PAR - BUR", "F BRE - MAO"]
         assert uow.events == [OrdersChanged(game_id)]
 
 
