@@ -2,7 +2,7 @@
 notes a game keeps in ``games.settings["notes"]`` move to the table (and back on a downgrade).
 
 Revision ID: i27types_gm_notes
-Revises: 0010
+Revises: 0011
 Create Date: 2026-12-04
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "i27types_gm_notes"
-down_revision = "0010"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

@@ -57,7 +57,7 @@ def test_the_gms_notes_move_from_the_options_to_their_table_and_back(tmp_path: o
 
     assert isinstance(tmp_path, Path)
     url = f"sqlite:///{tmp_path / 'notes.db'}"
-    upgrade(url, "0010")
+    upgrade(url, "0011")
     engine = make_engine(url)
     try:
         with engine.begin() as db:
@@ -70,7 +70,7 @@ def test_the_gms_notes_move_from_the_options_to_their_table_and_back(tmp_path: o
             assert db.execute(text("SELECT game_id, text FROM gm_notes ORDER BY id")).all() == [
                 (1, "first"), (1, "second")]
             assert json.loads(db.execute(text("SELECT settings FROM games")).scalar_one()) == {"nmr": "hold"}
-        command.downgrade(alembic_config(url), "0010")
+        command.downgrade(alembic_config(url), "0011")
         with engine.connect() as db:
             assert json.loads(db.execute(text("SELECT settings FROM games")).scalar_one()) == {
                 "nmr": "hold", "notes": ["first", "second"]}

@@ -115,9 +115,9 @@ def test_the_dashboards_review_plans_once(three_phases: Harness, monkeypatch: py
     """Issue 27.6: the review (the preview and both maps) adjudicates the phase and replays the later
     ones once, not once for the preview and again for the new map."""
     from app.services.override import plan as planning
+    from app.services.turns.adjudicate import adjudicate_position as real
 
     adjudicated: list[str] = []
-    real = planning.adjudicate_position
 
     def counted(variant: Any, state_before: dict[str, Any], orders: Any) -> Any:
         adjudicated.append(str(state_before.get("phase")))
