@@ -32,7 +32,7 @@ from app.services.ruleset.phases import PhaseKind, PhaseName
 
 __all__ = ["ABANDON_AFTER", "DEFAULT_SETTINGS", "DRAW_EXPIRIES", "LAYOUTS", "NMR_POLICIES", "ORDER_MODES", "PHASE_KINDS",
            "PRESS_RULES", "STATE_KEYS", "TAKEOVERS", "Cd", "Dismiss", "Excuse", "GameOptions", "Hold", "Layout",
-           "NmrPolicy", "PhaseTiming", "PressRule", "Wait", "check_settings", "nmr_policy", "options_of", "parse_days",
+           "NmrPolicy", "PhaseTiming", "PressRule", "Wait", "nmr_policy", "options_of", "parse_days",
            "store_options"]
 
 
@@ -252,11 +252,6 @@ def store_options(game: Game, options: GameOptions) -> None:
     the keys the judge keeps there for the game."""
     kept = {key: value for key, value in (game.settings or {}).items() if key in STATE_KEYS}
     game.settings = {**kept, **options.encode()}
-
-
-def check_settings(settings: Mapping[str, Any]) -> None:
-    """Refuse settings a reader could not decode, before they are stored."""
-    GameOptions.decode(settings)
 
 
 # -- the decoders, one a key ---------------------------------------------------------------------
