@@ -72,7 +72,7 @@ def _variant_show(args: argparse.Namespace) -> int:
 
 def _demo(args: argparse.Namespace) -> int:
     """Play the example opening and print each result: the engine at a glance."""
-    state = jsonapi.initial_state("standard")
+    state = jsonapi.initial_state(jsonapi.DEFAULT_VARIANT)
     for line in (EXAMPLES / "standard-1901.jsonl").read_text().splitlines():
         orders = json.loads(line)
         result = jsonapi.adjudicate_request({**state, "orders": orders})

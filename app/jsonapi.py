@@ -14,11 +14,12 @@ from . import variant_json
 from .db import codec
 from .db.codec import CodecError, parse_unit, result_to_json, state_from_json, state_to_json
 from .engine import api as engine
+from .engine.phases import PhaseKind
 from .engine.rules import RuleOptionError
 from .engine.setup import initial_units
 from .engine.variant import Variant
 from .engine.variant import with_game_rules as with_game_rules
-from .variants import load_variant
+from .variants import DEFAULT_VARIANT, load_variant
 
 __all__ = [
     "DEFAULT_VARIANT",
@@ -40,7 +41,6 @@ __all__ = [
     "with_game_rules",
 ]
 
-DEFAULT_VARIANT = "standard"
 
 RequestError = CodecError  # the request itself is malformed (not an order problem)
 
@@ -165,13 +165,13 @@ def orderable(state_data: dict[str, Any], power: str) -> dict[str, Any]:
     """What `power` has to order in this phase."""
     variant = _variant(state_data)
     todo = engine.orderable(variant, state_from_json(state_data, variant), power)
-    if todo.kind != "adjustment":
-        return {"kind": todo.kind, "units": [str(u) for u in todo.units]}
+    if todo.kind is not PhaseKind.ADJUSTMENT:
+        return {"kind": todo.kind.word, "units": [str(u) for u in todo.units]}
     if todo.builds or todo.sites:
-        return {"kind": "adjustment", "builds": todo.builds, "sites": list(todo.sites)}
+        return {"kind": PhaseKind.ADJUSTMENT.word, "builds": todo.builds, "sites": list(todo.sites)}
     if todo.removals:
-        return {"kind": "adjustment", "removals": todo.removals}
-    return {"kind": "adjustment"}
+        return {"kind": PhaseKind.ADJUSTMENT.word, "removals": todo.removals}
+    return {"kind": PhaseKind.ADJUSTMENT.word}
 
 
 def describe_phase(phase: str, variant_name: str = DEFAULT_VARIANT) -> str:

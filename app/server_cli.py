@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from dataclasses import replace
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -162,12 +163,22 @@ def _game_create(args: argparse.Namespace) -> int:
         who, _, password = spec.partition(":")
         power, _, email = who.rpartition("=")
         seats.append(SeatSpec(email=email, password=password or "secret", power=power))
-    settings = {"layout": args.layout, "orders": args.orders}
-    if args.deadline_hours is not None:
-        settings["timing"] = {k: {"next_hours": args.deadline_hours} for k in ("movement", "retreat", "adjustment")}
+    from app.services.ruleset.engine import DEFAULT_VARIANT
+    from app.services.ruleset.options import GameOptions, Layout
+
+    try:
+        options = GameOptions().with_(layout=Layout(args.layout), orders=args.orders)
+        if args.deadline_hours is not None:
+            options = options.with_(timings={kind: replace(timing, next_hours=float(args.deadline_hours))
+                                             for kind, timing in options.timings.items()})
+    except Exception as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    settings = options.encode()
     try:
         with transaction(judge) as unit:
-            set_up = create_game_direct(judge, unit, args.name, args.master, args.password, variant=args.variant,
+            set_up = create_game_direct(judge, unit, args.name, args.master, args.password,
+                                        variant=args.variant or DEFAULT_VARIANT,
                                         settings=settings, press=args.press, seats=seats, start=not args.no_start)
     except Exception as error:
         print(f"error: {error}", file=sys.stderr)
@@ -231,7 +242,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     create.add_argument("name")
     create.add_argument("--master", required=True, help="the GM's address")
     create.add_argument("--password", required=True, help="the master password")
-    create.add_argument("--variant", default="standard")
+    create.add_argument("--variant", default=None, help="the variant (default: the judge's default, standard)")
     create.add_argument("--press", default="white", choices=("none", "white", "grey", "white/grey"))
     create.add_argument("--layout", default="judge", choices=("judge", "zine"))
     create.add_argument("--orders", default="per_unit", choices=("per_unit", "whole_set"))

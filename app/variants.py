@@ -32,6 +32,7 @@ from .engine.variant import (
 )
 
 VARIANTS_DIR = Path(__file__).resolve().parent.parent / "variants"
+DEFAULT_VARIANT = "standard"  # the variant a game, a request or a command gets when it names none: the one place it is named
 
 
 class UnknownVariant(LookupError):

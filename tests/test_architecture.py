@@ -300,3 +300,178 @@ def test_a_status_literal_in_a_template_is_found(tmp_path: Path) -> None:
     (tmp_path / "templates" / "web" / "page.html.j2").write_text(
         "{% if s.status == GameStatus.PAUSED %}\n{% if s.status in (\"active\", \"paused\") %}\n")
     assert _status_literals(tmp_path) == ['templates/web/page.html.j2:2: {% if s.status in ("active", "paused") %}']
+
+
+# -- one word per concept (issue 27 item 6) -------------------------------------------------------
+
+_PHASE_KIND_TEXT = re.compile(
+    r"""\.kind\s*(?:==|!=)\s*["'][MRAB]["']"""  # phase.kind == "M"
+    r"""|\.kind\s*(?:==|!=|(?:not\s+)?in)\s*[(\[{]?\s*["'](?:movement|retreats?|adjustments?)["']"""  # name.kind == "movement"
+    r"""|\bendswith\(\s*["'][MRAB]["']\s*\)"""  # code.endswith("R")
+    r"""|\[-1(?::)?\]\s*(?:==|!=|in)\s*[(\[{]?\s*["'][MRAB]["']""")  # code[-1] == "A"
+_PHASE_KIND_HOMES = ("app/engine/", "app/services/ruleset/phases.py")  # where the letters are read
+
+
+def _phase_kind_strings(root: Path) -> list[str]:
+    """Where ``app/`` (or a template) asks the kind of a phase by its letter or its word instead of
+    ``PhaseKind`` (``app.engine.phases``, re-exported by ``app.services.ruleset.phases``)."""
+    found = []
+    for path in sorted([*(root / "app").rglob("*.py"), *(root / "templates").rglob("*.j2")]):
+        name = path.relative_to(root).as_posix()
+        if name.startswith(_PHASE_KIND_HOMES):
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if _PHASE_KIND_TEXT.search(line):
+                found.append(f"{name}:{number}: {line.strip()}")
+    return found
+
+
+def test_phase_kinds_are_asked_through_the_enum_outside_the_engine() -> None:
+    assert _phase_kind_strings(ROOT) == []
+
+
+@pytest.mark.parametrize("line", [
+    'if phase.kind == "M":', "if state.phase.kind != 'R':", 'if code.endswith("R"):', 'if name.kind == "movement":',
+    'if need.kind in ("movement", "retreat"):', 'if phase.code[-1] == "A":', "{% if v.phase.kind == 'retreat' %}",
+])
+def test_a_phase_kind_string_is_found(tmp_path: Path, line: str) -> None:
+    (tmp_path / "app" / "engine").mkdir(parents=True)
+    (tmp_path / "app" / "engine" / "phases.py").write_text('if kind == "M":\n    pass\n')
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "app" / "use_case.py").write_text(f"if phase.kind is PhaseKind.MOVEMENT:\n    pass\n{line}\n")
+    assert _phase_kind_strings(tmp_path) == [f"app/use_case.py:3: {line}"]
+
+
+def _default_variant_literals(root: Path) -> list[str]:
+    """Every ``"standard"`` string of ``app/`` that is not a docstring: the default variant is named once."""
+    import ast
+
+    found = []
+    for path in sorted((root / "app").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)
+                      and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value == "standard" and id(node) not in docstrings:
+                found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}")
+    return found
+
+
+def test_the_default_variant_is_named_once() -> None:
+    assert _default_variant_literals(ROOT) == ["app/variants.py:35"]
+
+
+def test_a_second_default_variant_literal_is_found(tmp_path: Path) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "variants.py").write_text('"""The standard map."""\nDEFAULT_VARIANT = "standard"\n')
+    (tmp_path / "app" / "lobby.py").write_text('def create(variant: str = "standard") -> None:\n    """standard"""\n')
+    assert _default_variant_literals(tmp_path) == ["app/lobby.py:1", "app/variants.py:2"]
+
+
+def _variant_name_checks(root: Path) -> list[str]:
+    """Where ``app/`` asks whether a game is Days of Decision III by its variant's (or its ruleset's)
+    name instead of through the ruleset (``ruleset_for(variant) is DOD3``)."""
+    return _lines_in_app(root, r"""^(?!.*``).*(?:\bvariant["']?\)?|ruleset_for\([^)]*\)\.name)\s*(?:==|!=)\s*["']dod3["']""",
+                         but="services/ruleset/kinds.py")
+
+
+def test_the_kind_of_game_is_asked_of_the_ruleset() -> None:
+    assert _variant_name_checks(ROOT) == []
+
+
+def test_a_variant_name_check_is_found(tmp_path: Path) -> None:
+    (tmp_path / "app" / "web").mkdir(parents=True)
+    (tmp_path / "app" / "web" / "page.py").write_text(
+        'if ruleset_for(game.variant) is DOD3:\n    pass\nif game.variant != "dod3":\n    pass\n'
+        'if ruleset_for(v).name == "dod3":\n    pass\nif _text(form, "variant") == "dod3":\n    pass\n'
+        '"""A game with ``variant == "dod3"``."""\n')
+    assert _variant_name_checks(tmp_path) == ["app/web/page.py:3", "app/web/page.py:5", "app/web/page.py:7"]
+
+
+def _option_writes(root: Path) -> list[str]:
+    """Where ``app/`` writes a game option into ``game.settings`` by its key instead of through
+    ``GameOptions.with_`` and ``store_options`` (``app/services/ruleset/options.py``, the one writer)."""
+    from app.services.ruleset.options import GameOptions
+
+    keys = "|".join(sorted(GameOptions().encode()))
+    return _lines_in_app(root, rf"""settings\[["'](?:{keys}|notes)["']\]\s*=|["'](?:{keys}|notes)["']\s*:\s*\[\*""",
+                         but="services/ruleset/options.py")
+
+
+def test_game_options_have_one_writer() -> None:
+    assert _option_writes(ROOT) == []
+
+
+def test_an_option_written_by_its_key_is_found(tmp_path: Path) -> None:
+    (tmp_path / "app" / "services").mkdir(parents=True)
+    (tmp_path / "app" / "services" / "gm.py").write_text(
+        'store_options(game, options.with_(nmr=Hold()))\nsettings["nmr"] = "hold"\n'
+        'game.settings = {**game.settings, "notes": [*notes, text]}\n')
+    assert _option_writes(tmp_path) == ["app/services/gm.py:2", "app/services/gm.py:3"]
+
+
+def _crash_points_on_one_place(root: Path) -> list[str]:
+    """Crash points (``crash("name")``, ``judge.crash("name")``) on consecutive lines: several names
+    for one place in the code, each a fault test that tests the same thing."""
+    call = re.compile(r"""^\s*(?:judge\.)?crash\(["'][\w:@]+["']\)""")
+    found = []
+    for path in sorted((root / "app").rglob("*.py")):
+        lines = path.read_text().splitlines()
+        for number in range(1, len(lines)):
+            if call.match(lines[number - 1]) and call.match(lines[number]):
+                found.append(f"{path.relative_to(root).as_posix()}:{number + 1}")
+    return found
+
+
+def test_one_place_has_one_crash_point() -> None:
+    assert _crash_points_on_one_place(ROOT) == []
+
+
+def test_crash_points_on_one_place_are_found(tmp_path: Path) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "turn.py").write_text(
+        'crash("turn:start")\nx = 1\ncrash("turn:claimed")\ncrash("turn:adjudicated")\n    judge.crash("turn:next")\n')
+    assert _crash_points_on_one_place(tmp_path) == ["app/turn.py:4", "app/turn.py:5"]
+
+
+# The sign-in forms commit their refusal on purpose: the failed attempt is the write, counted under
+# the limits' locks (issue 29); a savepoint's rollback would release those locks before the commit.
+_REFUSALS_COMMITTED = ("routes_auth.py",)
+
+
+def _refusals_caught_outside_a_savepoint(root: Path) -> list[str]:
+    """The ``try`` blocks of the dashboard's routes (``app/web/routes_*.py``) that catch a
+    ``DomainError`` on purpose without running the use case inside ``savepoint``: a refusal there
+    would leave the request's earlier writes to be committed with the page that says it was refused."""
+    import ast
+
+    def catches_refusal(handler: ast.ExceptHandler) -> bool:
+        names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        return any(isinstance(name, ast.Name) and name.id == "DomainError" for name in names)
+
+    def in_savepoint(body: list[ast.stmt]) -> bool:  # the try's work starts in the savepoint
+        return isinstance(body[0], ast.With) and any(
+            isinstance(item.context_expr, ast.Call) and isinstance(item.context_expr.func, ast.Attribute)
+            and item.context_expr.func.attr == "savepoint" for item in body[0].items)
+
+    found = []
+    for path in sorted((root / "app" / "web").glob("routes_*.py")):
+        if path.name in _REFUSALS_COMMITTED:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Try) and any(catches_refusal(h) for h in node.handlers) and not in_savepoint(node.body):
+                found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}")
+    return found
+
+
+def test_routes_catch_refusals_inside_a_savepoint() -> None:
+    assert _refusals_caught_outside_a_savepoint(ROOT) == []
+
+
+def test_a_refusal_caught_outside_a_savepoint_is_found(tmp_path: Path) -> None:
+    (tmp_path / "app" / "web").mkdir(parents=True)
+    (tmp_path / "app" / "web" / "routes_x.py").write_text(
+        "try:\n    with uow.savepoint():\n        act()\nexcept DomainError:\n    pass\n"
+        "try:\n    act()\nexcept (ValueError, DomainError):\n    pass\n"
+        "try:\n    int(x)\nexcept ValueError:\n    pass\n")
+    assert _refusals_caught_outside_a_savepoint(tmp_path) == ["app/web/routes_x.py:6"]

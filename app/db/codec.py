@@ -31,10 +31,12 @@ from app.engine.orders import (
 )
 from app.engine.outcomes import OUTCOME_TYPES, OrderResult, Outcome
 from app.engine.phase_result import HiddenBuild, PhaseResult, RevealedStart
+from app.engine.phases import PhaseKind
 from app.engine.retreats import retreat_options
 from app.engine.setup import BadUnit, initial_centres, initial_state, initial_territories, read_unit, standing_unit
 from app.engine.state import NEUTRAL, Dislodged, GameState
 from app.engine.variant import Variant
+from app.variants import DEFAULT_VARIANT
 
 __all__ = [
     "CodecError",
@@ -90,7 +92,7 @@ def state_from_json(data: Mapping[str, Any], variant: Variant) -> GameState:
     else:
         centres = initial_centres(variant)
     dislodged = _dislodged_from_json(data.get("dislodged") or {}, variant, units)
-    if phase.kind == "R" and not dislodged:
+    if phase.kind is PhaseKind.RETREAT and not dislodged:
         raise CodecError("a retreat phase needs the dislodged units")
     if "territories" in data:
         territories = {t: power.upper() for power, ts in (data["territories"] or {}).items() for t in ts}
@@ -211,7 +213,8 @@ _STATE_KEYS = ("territories", "retreated", "af_moves")
 def _retreats_carried(result: Mapping[str, Any]) -> bool:
     """A Fall movement followed by the Winter phase that carries its retreats (Small World
     11.2): some dislodged unit still has a retreat (units with none were destroyed)."""
-    if not (str(result.get("phase", "")).upper().endswith("M") and str(result["next_phase"]).upper().endswith("A")):
+    if not (_is_movement(str(result.get("phase", "")))
+            and PhaseKind.of(str(result["next_phase"])) is PhaseKind.ADJUSTMENT):
         return False
     waiting = (result.get("dislodged") or {}).values()
     return any(isinstance(e, Mapping) and e.get("retreats") for units in waiting for e in units.values())
@@ -220,9 +223,9 @@ def _retreats_carried(result: Mapping[str, Any]) -> bool:
 def next_state_json(result: Mapping[str, Any], variant: str | None = None) -> Json:
     """The stored state of the next phase, from a stored phase result (dislodged units
     only when a retreat phase follows: others were destroyed)."""
-    retreat_next = str(result["next_phase"]).upper().endswith("R") or _retreats_carried(result)
+    retreat_next = PhaseKind.of(str(result["next_phase"])) is PhaseKind.RETREAT or _retreats_carried(result)
     state: Json = {
-        "variant": variant or result.get("variant") or "standard",
+        "variant": variant or result.get("variant") or DEFAULT_VARIANT,
         "phase": result["next_phase"],
         "units": result["units"],
         "centers": result["centers"],
@@ -416,7 +419,7 @@ def result_from_json(data: Mapping[str, Any], variant: Variant) -> PhaseResult:
         raise CodecError(f"not a phase result: {error}") from None
     state = state_from_json(next_state_json(data, variant.name), variant)
     destroyed: tuple[Dislodged, ...] = ()
-    if state.phase.kind != "R" and not state.dislodged and str(data["phase"]).upper().endswith("M"):
+    if state.phase.kind is not PhaseKind.RETREAT and not state.dislodged and _is_movement(str(data["phase"])):
         units = _units_from_json(data.get("units") or {}, variant)
         destroyed = tuple(_dislodged_from_json(data.get("dislodged") or {}, variant, units).values())
     hidden = tuple(
@@ -440,3 +443,8 @@ def result_from_json(data: Mapping[str, Any], variant: Variant) -> PhaseResult:
         revealed=revealed,
         destroyed=destroyed,
     )
+
+
+def _is_movement(code: str) -> bool:
+    """A movement phase's code (``S1901M``); an empty code is none."""
+    return bool(code) and code.strip()[-1:].upper() == PhaseKind.MOVEMENT.value

@@ -11,10 +11,12 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db.base import Base, UtcDateTime, utcnow
 from app.db.statuses import GameStatus, InboundStatus, OutboundStatus, PhaseStatus, SeatRole, SeatStatus
+from app.variants import DEFAULT_VARIANT
 
 __all__ = [
     "AuditEntry",
     "Game",
+    "GmNote",
     "InboundMessage",
     "JudgeState",
     "MapImage",
@@ -31,7 +33,7 @@ class Game(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
-    variant: Mapped[str] = mapped_column(String(40), default="standard")
+    variant: Mapped[str] = mapped_column(String(40), default=DEFAULT_VARIANT)
     status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING, index=True)
     # forming | active | paused | finished | terminated
     master_email: Mapped[str] = mapped_column(String(320))
@@ -144,6 +146,18 @@ class Press(Base):
     postal: Mapped[bool] = mapped_column(default=False)
     published: Mapped[bool] = mapped_column(default=False)
     body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class GmNote(Base):
+    """A note of the GM's (``NOTE``, or the judge's line on a change of the settings), printed with the
+    next results of the game and then deleted."""
+
+    __tablename__ = "gm_notes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 

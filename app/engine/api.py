@@ -26,6 +26,7 @@ from .legality import build_sites
 from .orders import ARMY_FLEET, Order, Unit
 from .outcomes import OrderEntry
 from .phase_result import HiddenBuild, PhaseResult, RevealedStart
+from .phases import PhaseKind
 from .rules import RuleOptionError
 from .setup import initial_state
 from .state import GameState
@@ -69,7 +70,7 @@ class OrderCheck:
 class Orderable:
     """What a power has to order in a phase."""
 
-    kind: str  # "movement", "retreat" or "adjustment"
+    kind: PhaseKind
     units: tuple[Unit, ...] = ()  # movement: its units; retreat (and Winter with retreats): dislodged units
     builds: int = 0  # adjustment: builds it may make (no more than it has sites)
     sites: tuple[str, ...] = ()  # adjustment: where it may build
@@ -120,23 +121,23 @@ def orderable(variant: Variant, state: GameState, power: str) -> Orderable:
     """What `power` has to order in this phase."""
     power = power.upper()
     kind = state.phase.kind
-    if kind == "M":
-        return Orderable("movement", units=tuple(sorted(state.units_of(power), key=str)))
-    if kind == "R":
+    if kind is PhaseKind.MOVEMENT:
+        return Orderable(PhaseKind.MOVEMENT, units=tuple(sorted(state.units_of(power), key=str)))
+    if kind is PhaseKind.RETREAT:
         mine = [d.unit for d in state.dislodged.values() if d.power == power]
-        return Orderable("retreat", units=tuple(sorted(mine, key=str)))
+        return Orderable(PhaseKind.RETREAT, units=tuple(sorted(mine, key=str)))
     if carries_retreats(state):  # Small World 11.2: retreats first, then provisional counts
         waiting = tuple(sorted((d.unit for d in state.dislodged.values() if d.power == power and d.retreats), key=str))
         owed = provisional_counts(variant, state).get(power, 0)
         if owed > 0:
             sites = provisional_sites(variant, state, power)
-            return Orderable("adjustment", waiting, builds=min(owed, len(sites)), sites=tuple(sorted(sites)))
-        return Orderable("adjustment", waiting, removals=max(0, -owed))
+            return Orderable(PhaseKind.ADJUSTMENT, waiting, builds=min(owed, len(sites)), sites=tuple(sorted(sites)))
+        return Orderable(PhaseKind.ADJUSTMENT, waiting, removals=max(0, -owed))
     owed = adjustment_counts(variant, state).get(power, 0)
     if owed > 0:
         sites = build_sites(power, state, variant)
-        return Orderable("adjustment", builds=min(owed, len(sites)), sites=tuple(sorted(sites)))
-    return Orderable("adjustment", removals=max(0, -owed))
+        return Orderable(PhaseKind.ADJUSTMENT, builds=min(owed, len(sites)), sites=tuple(sorted(sites)))
+    return Orderable(PhaseKind.ADJUSTMENT, removals=max(0, -owed))
 
 
 def state_after(result: PhaseResult) -> GameState:

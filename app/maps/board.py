@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.engine.phases import Phase
+from app.engine.phases import Phase, PhaseKind
 from app.engine.state import NEUTRAL
 from app.engine.variant import Variant
 
@@ -81,7 +81,7 @@ def build_board(variant: Variant, position: dict[str, Any] | None, result: dict[
         return Board(variant, phase, tuple(pieces), _centres(variant, position), tuple(marks), False)
     winner = str(result["winner"]).upper() if result.get("winner") else None
     centres = _centres(variant, result)
-    if phase.season == "F" and phase.kind == "M":
+    if phase.season == "F" and phase.kind is PhaseKind.MOVEMENT:
         centres = _after_the_moves(variant, centres, result)
     return Board(variant, phase, tuple(pieces), centres, tuple(marks), True, winner, _unit_totals(variant, phase, result))
 
@@ -117,7 +117,7 @@ def _unit_totals(variant: Variant, phase: Phase, result: dict[str, Any]) -> dict
     also those still to retreat."""
     counted: dict[str, list[str]] = {str(p).upper(): [str(u) for u in us or ()] for p, us in (result.get("units") or {}).items()}
     after = variant.phase(str(result["next_phase"])) if result.get("next_phase") else None
-    if phase.kind == "M" and after is not None and after.kind == "A":
+    if phase.kind is PhaseKind.MOVEMENT and after is not None and after.kind is PhaseKind.ADJUSTMENT:
         for power, entries in (result.get("dislodged") or {}).items():
             for text, info in (entries or {}).items() if isinstance(entries, dict) else ():
                 if isinstance(info, dict) and info.get("retreats"):
@@ -182,7 +182,7 @@ def _with_outcomes(
         if mark.kind == BUILD and mark.ok and parsed is not None:
             out.append(Piece(mark.power, parsed[0], parsed[1], parsed[2] if len(parsed[2]) > 1 else (), mark="built"))
             continue
-        i = at(mark.province, dislodged=mark.kind in (RETREAT, DISBAND) and phase.kind == "R")
+        i = at(mark.province, dislodged=mark.kind in (RETREAT, DISBAND) and phase.kind is PhaseKind.RETREAT)
         if i is None or parsed is None:
             continue
         if (mark.power, mark.province) in revealed and out[i].power == mark.power:
@@ -191,10 +191,10 @@ def _with_outcomes(
             out[i] = replace(out[i], mark="removed")
         elif mark.kind == DISBAND and mark.ok:
             out[i] = replace(out[i], mark="disbanded")
-        elif mark.kind == RETREAT and not mark.ok and phase.kind == "R":
+        elif mark.kind == RETREAT and not mark.ok and phase.kind is PhaseKind.RETREAT:
             # bounced with another retreat (a standoff): destroyed; `retreats` keeps where it tried to go
             out[i] = replace(out[i], mark="destroyed", retreats=tuple(mark.path[:1]))
-    if phase.kind == "M":
+    if phase.kind is PhaseKind.MOVEMENT:
         out = _movement_outcomes(out, marks, result, variant, hidden)
     return out
 
@@ -239,7 +239,7 @@ def units_before(result: dict[str, Any], variant: Variant) -> tuple[dict[str, li
     marks = order_marks(result)
     units: dict[str, list[str]] = {}
     dislodged: dict[str, dict[str, Any]] = {}
-    if phase.kind == "M":
+    if phase.kind is PhaseKind.MOVEMENT:
         for mark in marks:
             if mark.unit and mark.unit not in units.get(mark.power, []):
                 units.setdefault(mark.power, []).append(mark.unit)

@@ -95,7 +95,11 @@ def load_drawing(variant_name: str) -> Drawing:
         where = f"expected variants/{path.parent.name}/map.json" if path is not None else "not a map variant"
         raise DrawingError(f"no map drawing for {variant_name!r} ({where})")
     with path.open(encoding="utf-8") as handle:
-        return drawing_from_data(json.load(handle))
+        drawing = drawing_from_data(json.load(handle))
+    if drawing.variant != path.parent.name:  # a drawing copied from another folder would draw the wrong map
+        raise DrawingError(f"variants/{path.parent.name}/map.json is drawn for {drawing.variant or 'no variant'!r}, "
+                           f"not {path.parent.name!r} (its \"variant\")")
+    return drawing
 
 
 def _point(value: Any, what: str) -> Point:

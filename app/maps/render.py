@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from app.engine.phases import PhaseKind
 from app.engine.state import NEUTRAL
 from app.variants import load_variant
 
@@ -79,7 +80,7 @@ def layers_of_board(board: Board, drawing: Drawing, variant_name: str, heading: 
         owner = board.centres.get(province)
         out.append(draw_centre(province, drawn.centre, powers.get(owner) if owner else None, px))
     out.append("</g>")
-    if not (board.results and board.phase.kind == "R"):
+    if not (board.results and board.phase.kind is PhaseKind.RETREAT):
         out.append(draw_retreat_options(drawing, board.pieces, r))
     standing = sorted((p for p in board.pieces if not p.dislodged and p.province in drawing.provinces),
                       key=lambda p: p.province)

@@ -23,6 +23,9 @@ from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
 from app.services.readmodels.forming import create_linked_dod3_game
 from app.services.ruleset.catalogue import offered_variants
+from app.services.ruleset.engine import DEFAULT_VARIANT
+from app.services.ruleset.kinds import DOD3, ruleset_for
+from app.services.ruleset.options import Cd, GameOptions, nmr_policy
 from app.web.deps import JudgeDep, PageGame, PageGm, PostedForm, Uow, game_row
 from app.web.forms import form_text
 from app.web.routes_gm_game import settings_change
@@ -56,10 +59,9 @@ def new_game(request: Request, principal: PageGm) -> Response:
 def _settings(form: FormData) -> dict[str, Any]:
     """What the game is created with; the rest of the form's settings (the phase timings among
     them) are then set through their use cases, which check them (``change_settings``)."""
-    settings: dict[str, Any] = {"timezone": _text(form, "timezone") or "UTC"}
-    if _text(form, "nmr") in gm.NMR_POLICIES:
-        settings["nmr"] = _text(form, "nmr")
-    return settings
+    policy = nmr_policy(_text(form, "nmr"))
+    options = GameOptions(nmr=policy or Cd()).with_(timezone=_text(form, "timezone") or "UTC")
+    return options.encode()
 
 
 def _rule_value(text: str) -> str | bool:
@@ -71,13 +73,13 @@ def _rule_value(text: str) -> str | bool:
 def _create_game(judge: Judge, uow: UnitOfWork, principal: GmPrincipal, form: FormData) -> str:
     """The game of the form, its settings and rule option set; returns where to go next."""
     actor = Actor(principal.email, Role.KEEPER if principal.keeper else Role.GM)
-    if _text(form, "variant") == "dod3":  # DOD3 CREATE: a rule 3.1 grouping, then its players seated
+    if ruleset_for(_text(form, "variant")) is DOD3:  # DOD3 CREATE: a rule 3.1 grouping, then its players seated
         dod3 = create_linked_dod3_game(judge, uow, actor, principal.account_id, _text(form, "name"),
                                        _text(form, "password"), _text(form, "grouping"), _text(form, "soviets"))
         return f"/games/{dod3.game}?done=created#forming"
     press = _text(form, "press") or "white"
     created = create_linked_game(judge, uow, actor, principal.account_id, _text(form, "name"), _text(form, "password"),
-                                 _text(form, "variant") or "standard", "white" if press == "postal" else press,
+                                 _text(form, "variant") or DEFAULT_VARIANT, "white" if press == "postal" else press,
                                  _settings(form))
     game_actor = Actor(principal.email, actor.role, created.game_id)
     change_settings(judge, uow, game_actor, settings_change(form), game_row(uow, created.name))
@@ -124,11 +126,10 @@ def pause_several(judge: JudgeDep, uow: Uow, principal: PageGm, form: PostedForm
     for name in dict.fromkeys(str(value) for value in form.getlist("game")):
         game = queries.game_by_name(db, name)
         try:
-            if game is None:
-                raise not_gm(name)
-            actor = gm_actor(uow, principal, game)
             with uow.savepoint():
-                (gm.resume if resume else gm.pause)(judge, uow, actor)
+                if game is None:
+                    raise not_gm(name)
+                (gm.resume if resume else gm.pause)(judge, uow, gm_actor(uow, principal, game))
             done.append(name)
         except DomainError as error:  # on purpose: the others go on; the overview names it
             refused.append(f"{name} ({error.message})")

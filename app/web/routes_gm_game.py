@@ -15,7 +15,7 @@ from app.services.games.dummy import dummy, revive
 from app.services.games.press import PressRequest, plan_press, send_press
 from app.services.games.settings import PHASE_KINDS, SettingsChange
 from app.services.readmodels.forming import assign_power
-from app.services.ruleset.kinds import ruleset_for
+from app.services.ruleset.kinds import DOD3, ruleset_for
 from app.web.deps import JudgeDep, PageGame, PostedForm, Uow, game_row
 from app.web.forms import form_text
 
@@ -59,7 +59,7 @@ def assign(name: str, judge: JudgeDep, uow: Uow, actor: PageGame, form: PostedFo
 def start(name: str, judge: JudgeDep, uow: Uow, actor: PageGame) -> Response:
     """START (``DOD3 START`` for a Days of Decision III game)."""
     game = game_row(uow, name)
-    if ruleset_for(game.variant).name == "dod3":
+    if ruleset_for(game.variant) is DOD3:
         dod3_setup.start_game(judge, uow, actor)
     else:
         lobby.start_game(judge, uow, actor)

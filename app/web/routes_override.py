@@ -99,16 +99,17 @@ def override(request: Request, name: str, code: str, judge: JudgeDep, uow: Uow, 
     form_values = {k: _text(form, k) for k in form}
     contest = _contest_id(form)
     try:
-        changes = changes_from_form(form, original)
-        if _text(form, "action") == "commit":
-            if contest is not None:
-                check_open(judge, uow, actor, game, contest)
-            committed = commit_override(judge, uow, actor, game, original.phase, changes, _text(form, "reason"))
-            if contest is not None:
-                answer_contest(judge, uow, actor, game, contest, Verdict.UPHELD, committed.reason)
-            return RedirectResponse(f"/games/{game.name}/phases/{original.phase}?corrected={committed.mails}",
-                                    status_code=303)
-        review = review_override(judge, uow, actor, game, original.phase, changes)
+        with uow.savepoint():  # a refusal anywhere (the contest's answer too) undoes the whole correction
+            changes = changes_from_form(form, original)
+            if _text(form, "action") == "commit":
+                if contest is not None:
+                    check_open(judge, uow, actor, game, contest)
+                committed = commit_override(judge, uow, actor, game, original.phase, changes, _text(form, "reason"))
+                if contest is not None:
+                    answer_contest(judge, uow, actor, game, contest, Verdict.UPHELD, committed.reason)
+                return RedirectResponse(f"/games/{game.name}/phases/{original.phase}?corrected={committed.mails}",
+                                        status_code=303)
+            review = review_override(judge, uow, actor, game, original.phase, changes)
     except DomainError as error:  # on purpose: the form again, the GM's edits kept, with the reason
         return pages(request).render(request, "override.html.j2", status_code=400, title=f"Override {original.phase}",
                                      game=game.name, phase=original.phase, error=error.message, review=None,

@@ -22,7 +22,7 @@ from app.services.readmodels.corrections import audit_log, corrections_of
 from app.services.readmodels.dashboard import list_games, show_game, show_mail, show_phase
 from app.services.readmodels.mail_log import MailFilter, mail_log_page
 from app.services.readmodels.seats import seat_board
-from app.services.ruleset.kinds import ruleset_for
+from app.services.ruleset.kinds import DOD3, ruleset_for
 from app.web.deps import JudgeDep, PageGame, PageGm, Uow, game_row
 from app.web.maps import can_draw
 from app.web.reasons import review_orders
@@ -76,10 +76,11 @@ def game_page(request: Request, name: str, judge: JudgeDep, uow: Uow, actor: Pag
 
 def _dod3_status(judge: JudgeDep, uow: Uow, actor: Actor, variant: str) -> Dod3Status | None:
     """A Days of Decision III game: the GM's status (track, every number, the record) as mailed."""
-    if ruleset_for(variant).name != "dod3":
+    if ruleset_for(variant) is not DOD3:
         return None
     try:
-        status = show_status(judge, uow, actor)
+        with uow.savepoint():
+            status = show_status(judge, uow, actor)
     except DomainError:  # on purpose: no status yet, the page goes without the section
         return None
     return Dod3Status(status.step, status.deadline, status.bids_in, status.bids_missing,
@@ -94,7 +95,8 @@ def phase_page(request: Request, name: str, code: str, judge: JudgeDep, uow: Uow
     variant = game.variant if game is not None else ""
     contests = contests_of(judge, uow, actor, game, phase.code) if game is not None else ()
     try:
-        original = phase_orders(judge, uow, actor, game, phase.code) if game is not None else None
+        with uow.savepoint():
+            original = phase_orders(judge, uow, actor, game, phase.code) if game is not None else None
     except DomainError:  # on purpose: a phase not processed has no orders to correct, the page goes on
         original = None
     return pages(request).render(request, "phase.html.j2", title=f"{phase.game} {phase.code}", p=phase,

@@ -30,7 +30,7 @@ CRASH_POINTS = [
     "inbound:stored", "inbound:parsed", "orders:stored", "inbound:commands_run", "inbound:flushed",
     "inbound:reply_queued", "poll:before_flag",
     "tick:before_lock", "tick:locked", "tick:policy_applied",
-    "turn:start", "turn:claimed", "turn:adjudicated", "turn:next_state", "turn:phase_stored",
+    "turn:start", "turn:claimed", "turn:phase_stored",
     "turn:seats_updated", "turn:press_published", "turn:rendered", "turn:next_phase_opened",
     "turn:results_queued", "turn:done",
     "drain:before_send", "drain:after_send",

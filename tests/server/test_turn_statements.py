@@ -119,9 +119,11 @@ def test_a_deadline_turn_asks_the_database_a_bounded_number_of_times(started: Ha
         assert seen["INSERT outbound_messages"] == 1 + notice, seen  # the results (and the notice), all at once
         tick_itself = 4  # the outage guard (2), the due games, the reminders
         # HOLD: 10, and the seats' misses; CD: who is late, the seats put in civil disorder and the notice;
-        # both: the co-GMs who get the master's mail (issue 28.5), read once for the results and the notice.
+        # both: the co-GMs who get the master's mail (issue 28.5), read once for the results and the notice;
+        # the GM's notes taken (one delete that returns them: they are rows since issue 27.3).
         assert seen["SELECT co_masters"] == 1, seen
-        assert sum(seen.values()) - tick_itself <= {"hold": 12, "cd": 15}[policy], seen
+        assert seen["DELETE gm_notes"] == 1 and seen["SELECT gm_notes"] == 0, seen
+        assert sum(seen.values()) - tick_itself <= {"hold": 13, "cd": 16}[policy], seen
         version += 1
         assert _game(started).version == version  # one up a turn
 

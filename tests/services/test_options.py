@@ -13,7 +13,20 @@ from app.services.errors import DomainError
 from app.services.games import gm, lobby
 from app.services.games.admin import create_game_direct
 from app.services.kernel.actor import Actor, Role
-from app.services.ruleset.options import DEFAULT_SETTINGS, GameOptions, PhaseTiming, options_of
+from app.services.ruleset.options import (
+    DEFAULT_SETTINGS,
+    Cd,
+    Dismiss,
+    Excuse,
+    GameOptions,
+    Hold,
+    Layout,
+    PhaseTiming,
+    Wait,
+    nmr_policy,
+    options_of,
+    store_options,
+)
 from tests.support.fake_uow import FakeUnitOfWork, fake_judge
 
 
@@ -21,7 +34,7 @@ def test_no_settings_are_the_defaults_and_the_stored_defaults_read_the_same() ->
     assert GameOptions.decode(None) == GameOptions.decode({}) == GameOptions.decode(DEFAULT_SETTINGS)
     options = GameOptions.decode({})
     assert (options.layout, options.nmr, options.timezone, options.early, options.early_minutes) == (
-        "judge", "cd", "UTC", True, 20.0)
+        Layout.JUDGE, Cd(), "UTC", True, 20.0)
     assert options.timing("S1901M") == PhaseTiming(48.0, 24.0) and options.timing("F1901R") == PhaseTiming(24.0, 12.0)
 
 
@@ -87,3 +100,38 @@ def test_the_gms_changes_are_decoded_before_they_are_stored() -> None:
         assert refused.value.code == "bad_option"
         options = options_of(unit.session.get_one(Game, game_id))
         assert options.early_minutes == 5.0 and options.timing("F1901R").at == "07:30"
+
+
+@pytest.mark.parametrize(("text", "policy"), [("cd", Cd()), ("hold", Hold()), ("wait", Wait()), ("dismiss", Dismiss()),
+                                              ("excuse:2", Excuse(2)), ("EXCUSE:3", Excuse(3)), ("excuse", None),
+                                              ("excuse:x", None), ("pardon", None)])
+def test_the_nmr_policy_is_a_small_sum_type_read_from_its_words(text: str, policy: object) -> None:
+    assert nmr_policy(text) == policy
+    if policy is not None:
+        assert GameOptions.decode({"nmr": text.lower()}).nmr == policy
+
+
+def test_with_is_the_one_writer_and_checks_what_it_makes() -> None:
+    options = GameOptions().with_(nmr=Excuse(2), layout=Layout.ZINE,
+                                  timings={"retreat": PhaseTiming(12.0, 0.0, "07:30", None)})
+    assert options.nmr == Excuse(2) and options.layout is Layout.ZINE and options.excused_misses == 2
+    assert options.timing("F1901R") == PhaseTiming(12.0, 0.0, "07:30") and options.timing("S1901M") == PhaseTiming(48, 24)
+    for bad in ({"timezone": "Mars/Olympus"}, {"reminder_hours": -1.0}, {"takeover": "anyone"},
+                {"timings": {"retreat": PhaseTiming(1.0, 1.0, "25:00")}}):
+        with pytest.raises(DomainError) as refused:
+            GameOptions().with_(**bad)
+        assert refused.value.code == "bad_option"
+    with pytest.raises(DomainError) as refused:
+        GameOptions().with_(colour="red")
+    assert refused.value.code == "unknown_option"
+
+
+def test_stored_options_keep_their_json_and_the_judges_keys_beside_them() -> None:
+    """The JSON an old game stored reads as before; a write keeps its shape (``"nmr": "excuse:2"``)."""
+    game = Game(name="alpha", settings={"nmr": "excuse:2", "layout": "zine", "rules": {"victory_groups": True},
+                                        "timing": {"movement": {"next_hours": 72}}})
+    options = options_of(game)
+    store_options(game, options.with_(nmr=Wait()))
+    assert game.settings["nmr"] == "wait" and game.settings["layout"] == "zine"
+    assert game.settings["rules"] == {"victory_groups": True} and game.settings["timing"]["movement"]["next_hours"] == 72
+    assert options_of(game) == options.with_(nmr=Wait())

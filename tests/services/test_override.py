@@ -21,6 +21,7 @@ from app.services.kernel.actor import Actor, Role
 from app.services.kernel.uow import UnitOfWork
 from app.services.override.apply import commit_override, preview_override
 from app.services.override.changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
+from app.services.override.review import review_override
 from app.services.readmodels.corrections import audit_log, corrections_of
 from tests.server.conftest import POWERS, Harness, player, signon
 from tests.support.units import unit
@@ -108,6 +109,25 @@ def test_preview_shows_old_and_new_and_writes_nothing(three_phases: Harness) -> 
         assert phase_row(db, game, "S1901M").results == before
         assert db.scalars(select(AuditEntry).where(AuditEntry.action == "override")).all() == []
     assert three_phases.outbox(kind="correction") == []
+
+
+def test_the_dashboards_review_plans_once(three_phases: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27.6: the review (the preview and both maps) adjudicates the phase and replays the later
+    ones once, not once for the preview and again for the new map."""
+    from app.services.override import plan as planning
+    from app.services.turns.adjudicate import adjudicate_position as real
+
+    adjudicated: list[str] = []
+
+    def counted(variant: Any, state_before: dict[str, Any], orders: Any) -> Any:
+        adjudicated.append(str(state_before.get("phase")))
+        return real(variant, state_before, orders)
+
+    monkeypatch.setattr(planning, "adjudicate_position", counted)
+    with game_db(three_phases) as (db, game):
+        review = review_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS)
+    assert [r.phase for r in review.preview.replayed] == ["F1901M", "W1901A"]
+    assert adjudicated == ["S1901M", "F1901M", "W1901A"]
 
 
 def test_commit_replays_later_phases_mails_everyone_and_audits(three_phases: Harness) -> None:

@@ -11,6 +11,7 @@ from app import jsonapi
 from app.services.kernel.render import Templates
 from app.services.results.report import Names, ResultsView, build_results_view
 from app.services.ruleset import engine as game_engine
+from app.services.ruleset.phases import PhaseKind
 from app.services.ruleset.powers import PowerBook
 from app.services.ruleset.stored import stored_result, stored_state
 
@@ -44,7 +45,7 @@ def _chart(text: str) -> str:
 
 def test_zeus5_fall_chart_says_its_dislodged_unit_is_not_counted() -> None:
     view = _view("zeus5", ZEUS_FALL)
-    assert view.next_phase is not None and view.next_phase.kind == "retreat"
+    assert view.next_phase is not None and view.next_phase.kind is PhaseKind.RETREAT
     chart = _chart(TEMPLATES.render("mail/zine/results.txt.j2", v=view))
     germany = next(line.split() for line in chart.splitlines() if line.strip().startswith("Germany"))
     assert germany[3] == "1", chart  # A BER only: A POL is dislodged, waiting for its retreat
@@ -67,7 +68,7 @@ def test_small_world_fall_table_counts_the_units_still_to_retreat_and_says_so() 
                "centers": {"CHINA": ["PEK", "CAN"], "RUSSIA": ["VLA", "MOS"]},
                "orders": {"CHINA": ["A PEK - MUK", "A MUK H"], "RUSSIA": ["A VLA - MUK", "A IRK S A VLA - MUK"]}}
     view = _view("smallworld8", request)
-    assert view.next_phase is not None and view.next_phase.kind == "adjustment"
+    assert view.next_phase is not None and view.next_phase.kind is PhaseKind.ADJUSTMENT
     judge = TEMPLATES.render("mail/judge/results.txt.j2", v=view)
     assert "China:       2 Supply centers,  2 Units" in judge, judge
     assert "Units are provisional: 1 unit still to retreat is counted as if it gets away." in judge, judge

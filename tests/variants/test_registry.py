@@ -5,6 +5,7 @@ and the HELP section its players get; no Python file names a variant."""
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -81,16 +82,51 @@ def test_a_new_variant_folder_is_all_a_new_variant_needs(minor: Path) -> None:
     assert has_drawing("standard") and not has_drawing("minor7")
 
 
-def test_the_judges_variants_declare_their_set_ups_offers_and_help() -> None:
-    assert available() == ["smallworld", "smallworld7", "smallworld8", "standard", "zeus5"]
-    assert len(load_variant("smallworld7").powers) == 7 and len(load_variant("smallworld8").powers) == 8
+def _declarations() -> dict[Path, dict[str, object]]:
+    """Each variant folder's ``variant.toml``, read here as a newcomer would read it."""
+    return {path.parent: tomllib.loads(path.read_text(encoding="utf-8"))
+            for path in sorted(VARIANTS_DIR.glob("*/variant.toml"))}
+
+
+def test_the_judges_variants_are_what_their_folders_declare() -> None:
+    """The registry is the declarations (issue 27.6), not a list kept beside them: each folder's name,
+    one name a named set-up, its powers and its player count; the offer of each name that is
+    offered; the HELP section of every name of a folder that declares one."""
+    declared = _declarations()
+    names: list[str] = []
     offers = {offer.name: offer for offer in offered_variants()}
-    assert list(offers) == [*available(), "dod3"]
-    assert offers["smallworld7"].title == "Small World II-R, seven players"
-    assert all(offer.description for offer in offers.values())
-    for name in ("smallworld", "smallworld7", "smallworld8"):
-        assert "A/F" in (variant_help(name) or ""), name
-    assert variant_help("standard") is None and variant_help("zeus5") is None
+    for folder, data in declared.items():
+        names.append(str(data.get("name", folder.name)))
+        help_file = data.get("help")
+        help_text = (folder / str(help_file)).read_text(encoding="utf-8").rstrip("\n") if help_file else None
+        own = data.get("offer") or {}
+        assert isinstance(own, dict)
+        if own.get("offered", True):
+            assert offers[folder.name].title == own.get("title", data.get("title", folder.name)), folder.name
+        setups = data.get("setups") or {}
+        assert isinstance(setups, dict)
+        for setup in setups.values():
+            if "name" not in setup:
+                continue
+            name = str(setup["name"])
+            names.append(name)
+            variant = load_variant(name)
+            assert variant_folder(name) == folder
+            if "powers" in setup:
+                assert variant.power_ids == tuple(setup["powers"]), name
+            if "players" in setup:
+                assert len(variant.powers) == setup["players"], name
+            if "victory_centres" in setup:
+                assert variant.victory_centres == setup["victory_centres"], name
+            offer = setup.get("offer") or {}
+            if offer.get("offered", True):
+                assert offers[name].title == offer.get("title", setup.get("title", data.get("title"))), name
+                assert offers[name].description == offer.get("description", ""), name
+        for name in [folder.name, *(str(setup["name"]) for setup in setups.values() if "name" in setup)]:
+            assert variant_help(name) == help_text, name
+    assert available() == sorted(names)
+    assert list(offers) == [*(name for name in available()
+                              if name in offers), "dod3"] and all(offer.description for offer in offers.values())
 
 
 BAD_DECLARATIONS = [
@@ -116,6 +152,22 @@ def test_a_folder_whose_name_is_not_its_variants_is_refused(minor: Path) -> None
     minor.rename(minor.parent / "other")
     with pytest.raises(VariantDataError, match="name = 'minor', but the folder is 'other'"):
         available()
+
+
+def test_a_map_drawn_for_another_variant_is_refused(minor: Path) -> None:
+    """Issue 27.6: a folder's ``map.json`` says which variant it draws; one copied from another folder
+    is refused, not drawn as this variant's map."""
+    from app.maps.drawing import DrawingError, load_drawing
+
+    (minor / "map.json").write_text((VARIANTS_DIR / "standard" / "map.json").read_text(encoding="utf-8"),
+                                    encoding="utf-8")
+    load_drawing.cache_clear()
+    try:
+        with pytest.raises(DrawingError, match="variants/minor/map.json is drawn for 'standard', not 'minor'"):
+            load_drawing("minor7")
+        assert load_drawing("standard").variant == "standard"  # its own folder's drawing
+    finally:
+        load_drawing.cache_clear()
 
 
 def test_an_unknown_name_is_no_variant(minor: Path) -> None:

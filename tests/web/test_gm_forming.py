@@ -15,7 +15,9 @@ from sqlalchemy import select
 
 from app.db.models import AuditEntry, Game, Player
 from app.services.games.settings import game_variants
+from app.services.results.gm_notes import pending_gm_notes
 from app.services.ruleset.catalogue import offered_variants
+from app.services.ruleset.options import PhaseTiming, options_of
 from app.web import create_app
 from tests.server.conftest import POWERS, player
 from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, played, signed_in
@@ -182,11 +184,14 @@ def test_the_game_settings_after_creation_and_the_gm_tools(fresh: World) -> None
         assert game is not None
         s = game.settings
         assert s["postal_press"] is True and s["nmr"] == "hold" and s["takeover"] == "open"
-        assert s["orders"] == "whole_set" and s["early"] is False and s["notes"][0] == "Italy has a new player."
-        assert s["notes"][1].startswith("The master changed the settings: NMR policy cd -> hold;")  # issue 28.1
-        assert s["timing"]["movement"] == {"grace_hours": 6.0, "next_hours": 72.0}
-        assert s["timing"]["retreat"] == {"grace_hours": 6.0, "at": "20:00"}
-        assert s["timing"]["adjustment"] == {"grace_hours": 6.0, "days": "-MTWTF-"}
+        notes = pending_gm_notes(db, game)  # the GM's notes are rows, not a key in the options (issue 27.3)
+        assert s["orders"] == "whole_set" and s["early"] is False and notes[0] == "Italy has a new player."
+        assert notes[1].startswith("The master changed the settings: NMR policy cd -> hold;")  # issue 28.1
+        assert "notes" not in s
+        timing = options_of(game).timings
+        assert timing["movement"] == PhaseTiming(72.0, 6.0)
+        assert timing["retreat"] == PhaseTiming(24.0, 6.0, at="20:00")
+        assert timing["adjustment"] == PhaseTiming(24.0, 6.0, days="-MTWTF-")
         audited = [e.detail.get("key", "") for e in db.scalars(select(AuditEntry).where(
             AuditEntry.game_id == game.id, AuditEntry.action == "set", AuditEntry.id > last_audit))]
     assert sorted(audited) == ["early_minutes", "nmr", "orders", "press", "takeover"], audited  # only what changed
@@ -220,7 +225,7 @@ def test_creation_offers_every_variant_and_the_same_settings(fresh: World) -> No
         assert s["postal_press"] is True and s["nmr"] == "wait" and s["takeover"] == "open"
         assert s["orders"] == "whole_set" and s["early"] is True and s["early_minutes"] == 0
         assert s["timezone"] == "Europe/Paris"
-        assert s["timing"]["movement"] == {"grace_hours": 3.0, "at": "18:30"}
+        assert options_of(game).timings["movement"] == PhaseTiming(48.0, 3.0, at="18:30")
     page = client.get("/games/eps").text
     assert "0 of 7 players" in page
 

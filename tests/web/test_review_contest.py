@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from fastapi.testclient import TestClient
 from markupsafe import escape
 from sqlalchemy import select
 
 from app.db.models import AuditEntry, Phase
 from app.db.models_web import Contest
+from app.services.errors import DomainError
 from tests.server.conftest import player, signon
 from tests.web.conftest import EVIL, GM, GM_PASSWORD, OTHER_GM, OTHER_PASSWORD, World, csrf_of, signed_in
 
@@ -126,6 +128,33 @@ def test_override_without_a_reason_is_refused(world: World) -> None:
     form["orders_GERMANY"] = "A MUN - RUH"
     response = client.post("/games/alpha/phases/S1901M/override", data={**form, "action": "commit", "reason": " "})
     assert response.status_code == 400 and "say why the phase is corrected" in response.text
+
+
+def test_a_refusal_after_the_override_is_written_undoes_all_of_it(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27.6: the form's route catches its refusals inside a savepoint: one that comes after the
+    correction was written (here the contest's answer) leaves nothing of it, not half a correction."""
+    import app.web.routes_override as routes
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise DomainError("closed", "the contest was already answered")
+
+    monkeypatch.setattr(routes, "answer_contest", refused)
+    h = world.harness
+    client = _gm(world)
+    form = _override_form(client)
+    form["orders_GERMANY"] = "A MUN - RUH\nF KIE - DEN\nA BER - KIE"
+    before = len(h.outbox(kind="correction"))
+    with world.judge.sessions.begin() as db:
+        results = dict(db.scalars(select(Phase).where(Phase.code == "S1901M", Phase.status == "processed")).one().results
+                       or {})
+    response = client.post("/games/alpha/phases/S1901M/override",
+                           data={**form, "action": "commit", "reason": "misread"})
+    assert response.status_code == 400 and "the contest was already answered" in response.text
+    assert h.outbox(kind="correction")[before:] == []
+    with world.judge.sessions.begin() as db:
+        assert db.scalar(select(AuditEntry).where(AuditEntry.action == "override")) is None
+        assert db.scalars(select(Phase).where(Phase.code == "S1901M", Phase.status == "processed")).one().results \
+            == results
 
 
 def test_override_commit_replays_mails_everyone_audits_and_answers_the_contest(world: World) -> None:

@@ -60,9 +60,9 @@ def test_both_doors_take_the_bounds(world: World) -> None:
     h = world.harness
     h.send(GM, f"SIGNON master@alpha {GM_PASSWORD}\nSET RETREAT NEXT 336\nSET RETREAT GRACE 0\nSIGNOFF")
     assert "retreat: next hours = 336" in h.last_reply(GM), h.last_reply(GM)
-    assert (_timing(world, "alpha") or {})["retreat"] == {"next_hours": 336.0, "grace_hours": 0.0}
+    assert (_timing(world, "alpha") or {})["retreat"] == {"next_hours": 336, "grace_hours": 0, "at": None, "days": None}
     client = signed_in(world, GM, GM_PASSWORD)
     saved = _post(client, "/games/alpha/settings", {"movement_next_hours": "1", "movement_grace_hours": "336"},
                   "/games/alpha")
     assert saved.status_code == 303, saved.text  # type: ignore[attr-defined]
-    assert (_timing(world, "alpha") or {})["movement"] == {"next_hours": 1.0, "grace_hours": 336.0}
+    assert (_timing(world, "alpha") or {})["movement"] == {"next_hours": 1, "grace_hours": 336, "at": None, "days": None}

@@ -12,6 +12,7 @@ from app.services.games import gm, lobby
 from app.services.games.gm import TimingKey
 from app.services.kernel.render import format_deadline
 from app.services.ruleset.options import parse_days
+from app.services.ruleset.phases import PhaseKind
 from app.services.seats import absence
 
 
@@ -192,7 +193,7 @@ class SetRule(MasterCommand):
 
 
 class _BoundTiming(MasterCommand):
-    kind = "movement"
+    kind = PhaseKind.MOVEMENT.word
 
     def process(self, ctx: MailSession, args: str) -> None:
         _set_timing(ctx, self.kind, args)
@@ -202,19 +203,19 @@ class _BoundTiming(MasterCommand):
 class SetMoveTiming(_BoundTiming):
     names = ("SET MOVE", "SET MOVEMENT")
     help = "SET MOVE|RETREAT|ADJUST NEXT <hours> | GRACE <hours> | AT <hh:mm> | DAYS -MTWTF- -- (GM) timing per phase type."
-    kind = "movement"
+    kind = PhaseKind.MOVEMENT.word
 
 
 @register
 class SetRetreatTiming(_BoundTiming):
     names = ("SET RETREAT",)
-    kind = "retreat"
+    kind = PhaseKind.RETREAT.word
 
 
 @register
 class SetAdjustTiming(_BoundTiming):
     names = ("SET ADJUST", "SET BUILD")
-    kind = "adjustment"
+    kind = PhaseKind.ADJUSTMENT.word
 
 
 class _Option(MasterCommand):

@@ -14,6 +14,7 @@ from app.services.games import identity, lobby
 from app.services.readmodels import dashboard, listing
 from app.services.results import maps as maps_cache
 from app.services.ruleset.catalogue import variant_help
+from app.services.ruleset.engine import DEFAULT_VARIANT
 from app.services.ruleset.kinds import ruleset_for
 
 
@@ -141,7 +142,7 @@ class Create(Command):
     def process(self, ctx: MailSession, args: str) -> None:
         words = _words(args, 2, "CREATE <game> <master password> [variant]")
         ctx.require_authenticated_sender("create a game")
-        variant = words[2].lower() if len(words) > 2 else "standard"
+        variant = words[2].lower() if len(words) > 2 else DEFAULT_VARIANT
         created = lobby.create_game(ctx.judge, ctx.uow, ctx.actor(), words[0], words[1], variant)
         ctx.enter_as_creator(created.game_id)
         ctx.add_note(f"Game '{created.name}' ({created.variant}) created; you are its master.  Players JOIN it.")

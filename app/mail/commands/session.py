@@ -30,7 +30,7 @@ from app.services.orders import submit as order_service
 from app.services.orders.acknowledge import advance_orders, retreat_choices
 from app.services.ruleset.kinds import ruleset_for
 from app.services.ruleset.options import GameOptions, options_of
-from app.services.ruleset.phases import parse_phase_words
+from app.services.ruleset.phases import PhaseKind, parse_phase_words
 from app.services.ruleset.powers import PowerBook
 
 __all__ = ["Collector", "CommandRole", "EchoItem", "MailSession", "parse_sign_on_target"]
@@ -398,7 +398,7 @@ class MailSession:
                     "needs_orders": status.needs_orders,
                     "too_many": too_many_warning(status),
                     "wait": bool(seat and seat.wait),
-                    "adjustment": phase.code.endswith("A"),
+                    "adjustment": PhaseKind.of(phase.code) is PhaseKind.ADJUSTMENT,
                     "retreats": retreats,
                     "advance": [advance_view(a) for a in advance_orders(self.uow, game, power, phase.code)],
                     **self._deadline(game, phase),

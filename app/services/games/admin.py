@@ -8,6 +8,7 @@ from app.services.games.lobby import GameCreated, GameStarted, Joined, create_ga
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
+from app.services.ruleset.engine import DEFAULT_VARIANT
 
 __all__ = ["GameSetUp", "SeatSpec", "create_game_direct"]
 
@@ -27,7 +28,7 @@ class GameSetUp:
 
 
 def create_game_direct(judge: Judge, uow: UnitOfWork, name: str, master: str, password: str, *,
-                       variant: str = "standard", settings: dict[str, object] | None = None, press: str = "white",
+                       variant: str = DEFAULT_VARIANT, settings: dict[str, object] | None = None, press: str = "white",
                        seats: list[SeatSpec] | None = None, start: bool = True) -> GameSetUp:
     """Create a game (optionally with its players, then start it with the master's authority), in
     the caller's unit of work."""

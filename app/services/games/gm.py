@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -21,6 +22,7 @@ from app.services.kernel.security import hash_password, new_token
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_seat
+from app.services.results.gm_notes import add_gm_note
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import load_variant
 from app.services.ruleset.options import (
@@ -29,8 +31,12 @@ from app.services.ruleset.options import (
     ORDER_MODES,
     PHASE_KINDS,
     TAKEOVERS,
-    check_settings,
+    GameOptions,
+    Layout,
+    PressRule,
+    nmr_policy,
     options_of,
+    store_options,
 )
 from app.services.ruleset.powers import full_stop
 from app.services.ruleset.timing import parse_when
@@ -43,11 +49,7 @@ __all__ = ["NMR_POLICIES", "PHASE_KINDS", "Replaced", "TimingKey", "TimingSet", 
            "set_deadline", "set_option", "set_rule", "set_timing", "terminate"]
 
 TimingKey = Literal["next_hours", "grace_hours", "at", "days"]
-_OPTIONS: dict[str, tuple[str, ...] | None] = {
-    "nmr": None, "layout": LAYOUTS, "orders": ORDER_MODES,
-    "press": ("none", "white", "grey", "white/grey", "postal"), "timezone": None, "reminder_hours": None,
-    "takeover": TAKEOVERS,
-}
+_CHOICES: dict[str, tuple[str, ...]] = {"layout": LAYOUTS, "orders": ORDER_MODES, "takeover": TAKEOVERS}
 
 
 @dataclass(frozen=True)
@@ -128,16 +130,10 @@ def set_timing(judge: Judge, uow: UnitOfWork, actor: Actor, kind: str, key: Timi
     if kind != "all" and kind not in PHASE_KINDS:
         raise DomainError("bad_phase_kind", f"the phase kind is one of {', '.join(PHASE_KINDS)}")
     kinds = PHASE_KINDS if kind == "all" else (kind,)
-    before = options_of(game).timings
-    settings = dict(game.settings)
-    timing = dict(settings.get("timing") or {})
-    for k in kinds:
-        entry = dict(timing.get(k) or {})
-        entry[key] = value
-        timing[k] = entry
-    settings["timing"] = timing
-    check_settings(settings)
-    game.settings = settings
+    options = options_of(game)
+    before = options.timings
+    changed: dict[str, Any] = {key: value}
+    store_options(game, options.with_(timings={k: dataclasses.replace(before[k], **changed) for k in kinds}))
     changes = [(timing_label(k, key), timing_shown(key, getattr(before[k], key)), timing_shown(key, value))
                for k in kinds]
     changes = [change for change in changes if change[1] != change[2]]
@@ -170,14 +166,12 @@ def set_rule(judge: Judge, uow: UnitOfWork, actor: Actor, option: str, value: An
     return rules.get(name)
 
 
-def _early_value(value: str, settings: dict[str, Any]) -> str:
+def _early_value(options: GameOptions, value: str) -> GameOptions:
     """``SET EARLY <minutes>`` (0: at the next tick), ``SET EARLY off`` (never early), ``on``."""
     if value in ("off", "no", "never"):
-        settings["early"] = False
-        return "off"
+        return options.with_(early=False)
     if value in ("on", "yes"):
-        settings["early"] = True
-        return "on"
+        return options.with_(early=True)
     try:
         minutes = float(value.removesuffix("m").removesuffix("min").strip())
     except ValueError as error:
@@ -186,74 +180,86 @@ def _early_value(value: str, settings: dict[str, Any]) -> str:
     if minutes < 0 or minutes != minutes or minutes > 7 * 24 * 60:
         raise DomainError("bad_option", "early processing takes minutes from 0 to a week (10080), or off",
                           option="early", range=True)
-    settings["early"] = True
-    settings["early_minutes"] = int(minutes) if minutes.is_integer() else minutes
-    return f"{settings['early_minutes']} minutes"
+    return options.with_(early=True, early_minutes=minutes)
 
 
-def _press_value(game: Game, settings: dict[str, Any], value: str) -> str:
+def _press_value(game: Game, options: GameOptions, value: str) -> GameOptions:
     """``SET PRESS rules [OBSERVERS]``: the press rules, and whether observers may send (white) press;
-    ``SET PRESS OBSERVERS`` alone lets them without changing the rules.  Returns the value stored."""
+    ``SET PRESS OBSERVERS`` alone lets them without changing the rules."""
     words = value.split()
     observers = any(word in ("observers", "observer") for word in words)
     rules = [word for word in words if word not in ("observers", "observer")]
-    if len(rules) > 1 or (rules and rules[0] not in (_OPTIONS["press"] or ())):
+    if len(rules) > 1 or (rules and rules[0] not in set(PressRule)):
         raise DomainError("bad_option", "press is none, white, grey, white/grey or postal, optionally followed "
                                         "by OBSERVERS")
-    if rules and rules[0] == "postal":
-        settings["postal_press"] = True
+    postal = options.postal_press
+    if rules and PressRule(rules[0]) is PressRule.POSTAL:
+        postal = True
     elif rules:  # other press rules end postal press (mailed at once again)
-        settings["postal_press"] = False
-        game.press = rules[0]
-    settings["observer_press"] = observers
-    shown = rules[0] if rules else ("postal" if settings.get("postal_press") else game.press)
-    return shown + (" (observers may send press)" if observers else "")
+        postal = False
+        game.press = PressRule(rules[0]).value
+    return options.with_(postal_press=postal, observer_press=observers)
 
 
-def set_option(judge: Judge, uow: UnitOfWork, actor: Actor, key: str, value: str) -> str:
-    """A game option: nmr, layout, orders, press, timezone, reminder_hours, draw_expires, ...; returns
-    the value stored.  A change is audited and told to the players (``setting_notice``)."""
-    game = gm_game(uow, actor)
-    value = value.strip().lower()
-    before = option_shown(options_of(game), game.press, key) if key in OPTION_LABELS else ""
-    settings = dict(game.settings)
+def _option_value(game: Game, options: GameOptions, key: str, value: str) -> GameOptions:
+    """The options with ``key`` set to ``value`` as the GM wrote it (``SET NMR excuse:2``)."""
     if key == "press":
-        value = _press_value(game, settings, value)
-    elif key == "nmr":
-        if value not in NMR_POLICIES and not (value.startswith("excuse") and value.partition(":")[2].isdigit()):
+        return _press_value(game, options, value)
+    if key == "nmr":
+        policy = nmr_policy(value)
+        if policy is None:
             raise DomainError("bad_option", "NMR policy is cd, hold, wait, dismiss or excuse:N")
-        settings["nmr"] = value
-    elif key == "reminder_hours":
+        return options.with_(nmr=policy)
+    if key == "reminder_hours":
         try:
-            settings["reminder_hours"] = float(value)
+            return options.with_(reminder_hours=float(value))
         except ValueError as error:
             raise DomainError("bad_option", "hours must be a number") from error
-    elif key == "early_minutes":
-        value = _early_value(value, settings)
-    elif key == "draw_expires":  # SET DRAW EXPIRES PHASE|NEVER (issue 28.12)
-        value = settings["draw_expires"] = draw_expiry_choice(value)
-    elif key == "timezone":
+    if key == "early_minutes":
+        return _early_value(options, value)
+    if key == "draw_expires":  # SET DRAW EXPIRES PHASE|NEVER (issue 28.12)
+        return options.with_(draw_expires=draw_expiry_choice(value))
+    if key == "timezone":
         zone = value.title() if "/" in value else value.upper()
         try:
             ZoneInfo(zone)
         except Exception as error:
             raise DomainError("bad_option", f"unknown time zone '{value}'") from error
-        settings["timezone"] = zone
-    elif key in _OPTIONS:
-        options = _OPTIONS[key]
+        return options.with_(timezone=zone)
+    if key in _CHOICES:
         value = value.replace("-", "_").replace(" ", "_")
-        if options and value not in options:
-            raise DomainError("bad_option", f"{key} is one of {', '.join(options)}")
-        settings[key] = value
-    else:
-        raise DomainError("unknown_option", f"unknown option '{key}'")
-    check_settings(settings)
-    game.settings = settings
-    after = option_shown(options_of(game), game.press, key)
+        if value not in _CHOICES[key]:
+            raise DomainError("bad_option", f"{key} is one of {', '.join(_CHOICES[key])}")
+        return options.with_(**{key: Layout(value) if key == "layout" else value})
+    raise DomainError("unknown_option", f"unknown option '{key}'")
+
+
+def set_option(judge: Judge, uow: UnitOfWork, actor: Actor, key: str, value: str) -> str:
+    """A game option: nmr, layout, orders, press, timezone, reminder_hours, early_minutes, takeover,
+    draw_expires; returns the value stored, as the GM reads it.  A change is audited and told to the
+    players (``setting_notice``)."""
+    game = gm_game(uow, actor)
+    value = value.strip().lower()
+    options = options_of(game)
+    before = option_shown(options, game.press, key) if key in OPTION_LABELS else ""
+    changed = _option_value(game, options, key, value)
+    store_options(game, changed)
+    after = option_shown(changed, game.press, key)
+    stored = {"press": after, "early_minutes": _early_shown(changed, value), "draw_expires": changed.draw_expires,
+              "nmr": changed.nmr.text, "layout": str(changed.layout)}.get(key, value.replace("-", "_").replace(" ", "_")
+                                                                            if key in _CHOICES else value)
     change = (OPTION_LABELS.get(key, key), before, after)
-    audit(uow, actor, game, "set", key=key, value=value, changes=[change] if before != after else [])
+    audit(uow, actor, game, "set", key=key, value=stored, changes=[change] if before != after else [])
     record_change(uow, game, *change)
-    return value
+    return stored
+
+
+def _early_shown(options: GameOptions, value: str) -> str:
+    if not options.early:
+        return "off"
+    if value in ("on", "yes"):
+        return "on"
+    return f"{options.early_minutes:g} minutes"
 
 
 def pause(judge: Judge, uow: UnitOfWork, actor: Actor) -> None:
@@ -325,9 +331,7 @@ def replace(judge: Judge, uow: UnitOfWork, actor: Actor, power: str, address: st
 def add_note(judge: Judge, uow: UnitOfWork, actor: Actor, text: str) -> None:
     """A GM note, published with the next results."""
     game = gm_game(uow, actor)
-    settings = dict(game.settings)
-    settings["notes"] = [*settings.get("notes", []), text[:1000]]
-    game.settings = settings
+    add_gm_note(uow, game, text[:1000])
     audit(uow, actor, game, "note", text=text[:1000])
 
 

@@ -26,7 +26,7 @@ from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_master, mail_seat
 from app.services.ruleset import engine as game_engine
-from app.services.ruleset.options import DEFAULT_SETTINGS, check_settings, options_of
+from app.services.ruleset.options import DEFAULT_SETTINGS, STATE_KEYS, GameOptions, options_of, store_options
 from app.services.ruleset.powers import PowerBook, full_stop
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.takeover import TakeoverAsked, TookOver, request_or_take
@@ -63,7 +63,8 @@ class Joined:
     started: GameStarted | None = None  # the last player to join starts the game
 
 
-def create_game(judge: Judge, uow: UnitOfWork, actor: Actor, name: str, password: str, variant: str = "standard",
+def create_game(judge: Judge, uow: UnitOfWork, actor: Actor, name: str, password: str,
+                variant: str = game_engine.DEFAULT_VARIANT,
                 settings: dict[str, Any] | None = None, press: str = "white", *, limited: bool = True) -> GameCreated:
     """A forming game with the actor as its master; ``limited``: counted against the address's daily
     quota (``limits``; the judgekeeper's command line is not)."""
@@ -81,9 +82,11 @@ def create_game(judge: Judge, uow: UnitOfWork, actor: Actor, name: str, password
     if limited:
         take_create_quota(judge, uow, master)
     merged = {**DEFAULT_SETTINGS, **(settings or {})}
-    check_settings(merged)
+    options = GameOptions.decode(merged)  # refused here, before anything is written
     game = Game(name=name, variant=variant, status=GameStatus.FORMING, master_email=master,
-                master_password_hash=hash_password(password), press=press, settings=merged)
+                master_password_hash=hash_password(password), press=press,
+                settings={key: value for key, value in merged.items() if key in STATE_KEYS})
+    store_options(game, options)
     db.add(game)
     db.flush()
     audit(uow, actor, game, "create", variant=variant)

@@ -21,6 +21,7 @@ from app.db.statuses import RUNNING
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import DomainEvent, UnitOfWork
 from app.services.mailout.notify import mail_game
+from app.services.results.gm_notes import add_gm_note
 from app.services.ruleset.options import GameOptions, options_of
 from app.services.seats.votes import draw_expiry_words
 
@@ -59,6 +60,8 @@ def option_shown(options: GameOptions, press: str, key: str) -> str:
         return draw_expiry_words(options.draw_expires)
     if key == "reminder_hours":
         return _hours(options.reminder_hours) + " before the deadline" if options.reminder_hours > 0 else "none"
+    if key == "nmr":
+        return options.nmr.text
     return str(getattr(options, key))
 
 
@@ -110,4 +113,4 @@ def _tell(judge: Judge, uow: UnitOfWork, game: Game, lines: Sequence[tuple[str, 
                                   changes=lines)
     mail_game(uow, judge, game, f"Diplomacy settings changed {game.name}", text, kind="notice", master=False)
     note = "The master changed the settings: " + "; ".join(f"{what} {old} -> {new}" for what, old, new in lines) + "."
-    game.settings = {**game.settings, "notes": [*game.settings.get("notes", []), note]}
+    add_gm_note(uow, game, note)

@@ -18,12 +18,14 @@ from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
 from app.services.ruleset.catalogue import offered_variants
-from app.services.ruleset.options import PHASE_KINDS, options_of, parse_days
+from app.services.ruleset.engine import DEFAULT_VARIANT
+from app.services.ruleset.options import PHASE_KINDS, PressRule, options_of, parse_days
 
 __all__ = ["DOD3_GROUPINGS", "PHASE_KINDS", "PRESS_RULES", "GameSettings", "PhaseTiming", "SettingsChange",
            "change_settings", "default_settings", "game_variants", "settings_of"]
 
-PRESS_RULES = ("white", "grey", "white/grey", "none", "postal")
+PRESS_RULES = tuple(str(rule) for rule in (PressRule.WHITE, PressRule.GREY, PressRule.WHITE_GREY, PressRule.NONE,
+                                           PressRule.POSTAL))  # in the form's order
 DOD3_GROUPINGS = ("2", *GROUPING_PRESETS)  # rule 3.1; "2" needs the Soviets' side
 _AT = re.compile(r"^([01]?\d|2[0-3]):[0-5]\d$")
 
@@ -66,7 +68,7 @@ def settings_of(game: Game) -> GameSettings:
     rows = tuple(PhaseTiming(kind, timings[kind].next_hours, timings[kind].grace_hours, timings[kind].at or "",
                              timings[kind].days or "") for kind in PHASE_KINDS)
     return GameSettings(
-        nmr=options.nmr, takeover=options.takeover, press="postal" if options.postal_press else game.press,
+        nmr=options.nmr.text, takeover=options.takeover, press="postal" if options.postal_press else game.press,
         orders=options.orders, early=f"{options.early_minutes:g}" if options.early else "off",
         timezone=options.timezone, reminder_hours=options.reminder_hours, timing=rows, layout=options.layout,
         observer_press=options.observer_press, draw_expires=options.draw_expires,
@@ -190,5 +192,5 @@ def change_settings(judge: Judge, uow: UnitOfWork, actor: Actor, change: Setting
 
 def default_settings() -> GameSettings:
     """What a new game gets unless the GM chooses otherwise (the new-game form's values)."""
-    return settings_of(Game(name="", variant="standard", status=GameStatus.FORMING, master_email="", master_password_hash="",
+    return settings_of(Game(name="", variant=DEFAULT_VARIANT, status=GameStatus.FORMING, master_email="", master_password_hash="",
                             press="white", settings={}))

@@ -13,8 +13,10 @@ from email.message import EmailMessage, Message
 
 from app.db import queries
 from app.db.models import Game
+from app.dod3.turns import Phase as Step
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.redact import mask_passwords
+from app.services.ruleset.kinds import DOD3, ruleset_for
 
 __all__ = ["bids_secret", "hide_bids", "readable_mail", "shown_text"]
 
@@ -34,10 +36,10 @@ def hide_bids(text: str) -> str:
 def bids_secret(uow: UnitOfWork, game: Game | None) -> bool:
     """A DoD III game whose open step takes bids (step A): its bids are not revealed yet."""
     db = uow.session
-    if game is None or game.variant != "dod3":
+    if game is None or ruleset_for(game.variant) is not DOD3:
         return False
     phase = queries.open_phase(db, game.id)
-    return phase is not None and phase.code.upper().endswith("A")
+    return phase is not None and phase.code[6:] == Step.INITIATIVE.value  # MA1936A: step A (not AM: revealed)
 
 
 def shown_text(uow: UnitOfWork, game: Game | None, text: str) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import GameState, Orderable, Variant, province_of, read_unit
+from app.services.ruleset.phases import PhaseKind
 
 __all__ = ["Undeclared", "needed", "public_units", "undeclared_units", "unit_label"]
 
@@ -68,7 +69,7 @@ def public_units(variant: Variant, published: set[str], units: dict[str, list[st
 def needed(variant: Variant, state: GameState, power: str) -> Orderable:
     """The engine's ``orderable``, less the dislodged units that have no retreat."""
     need = game_engine.order_need(variant, state, power)
-    if need.kind != "retreat":
+    if need.kind is not PhaseKind.RETREAT:
         return need
     can_retreat = {str(d.unit).upper() for d in state.dislodged.values()
                    if d.power.upper() == power.upper() and d.retreats}

@@ -26,6 +26,7 @@ from app.services.orders.need import Undeclared, needed, undeclared_units, unit_
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import Build, GameState, Orderable, OrderCheck, Variant, province_of
 from app.services.ruleset.options import options_of
+from app.services.ruleset.phases import PhaseKind
 
 __all__ = [
     "clear_orders",
@@ -273,7 +274,7 @@ def status_for(need: Orderable, power: str, phase_code: str, rows: Sequence[Orde
     starting unit (``hidden``, by province) is that unit's order."""
     hidden = hidden or {}
     status = OrderStatus(power=power, phase=phase_code, orders=[r.order or r.line for r in rows])
-    if need.kind in ("movement", "retreat"):
+    if need.kind in (PhaseKind.MOVEMENT, PhaseKind.RETREAT):
         units = [str(u).upper() for u in need.units]
         status.needs_orders = bool(units)
         ordered = {r.unit.upper() for r in rows}

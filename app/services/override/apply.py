@@ -29,6 +29,7 @@ from app.services.override.preview import OverrideCommitted, OverridePreview, Re
 from app.services.results.ending import Ending, clear_ending, record_ending
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.options import options_of
+from app.services.ruleset.phases import PhaseKind
 from app.services.ruleset.stored import StoredState, stored_state
 from app.services.ruleset.timing import next_deadline
 from app.services.seats.absence import clear_of_absences
@@ -36,7 +37,7 @@ from app.services.turns.adjudicate import orders_as_json, orders_as_text
 from app.services.turns.publish import previous_owners, render_results, results_view
 from app.services.turns.store import eliminate
 
-__all__ = ["OverrideCommitted", "OverridePreview", "ReplayedPhase", "commit_override", "preview_override"]
+__all__ = ["OverrideCommitted", "OverridePreview", "ReplayedPhase", "commit_override", "preview_of", "preview_override"]
 
 
 def _comparable(plan: ReplayPlan, old_after: StoredState | None, new_after: StoredState) -> StoredState | None:
@@ -50,14 +51,14 @@ def _comparable(plan: ReplayPlan, old_after: StoredState | None, new_after: Stor
         if skipped is None:
             break
         if skipped.state_after is None:  # the retreat phase is the open one: its start (``old_after``
-            if skipped.code.endswith("R"):  # as stored) with its moves' centres
+            if PhaseKind.of(skipped.code) is PhaseKind.RETREAT:  # as stored) with its moves' centres
                 return stored_state(game_engine.centres_after_moves(plan.variant, skipped.state_before))
             break
         old_after = skipped.state_after
     return old_after
 
 
-def _preview(game: Game, phase_code: str, changes: OverrideChanges, plan: ReplayPlan) -> OverridePreview:
+def preview_of(game: Game, phase_code: str, changes: OverrideChanges, plan: ReplayPlan) -> OverridePreview:
     variant = plan.variant
     target = plan.target
     stored = target.stored
@@ -82,7 +83,7 @@ def preview_override(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, ph
     """What overriding ``phase_code`` with ``changes`` would do; nothing is written or sent."""
     del judge  # the same signature as commit_override; nothing here needs the clock or templates
     require_gm(actor, game)
-    return _preview(game, phase_code, changes, plan_override(uow, game, phase_code, changes))
+    return preview_of(game, phase_code, changes, plan_override(uow, game, phase_code, changes))
 
 
 def _write_redone(db: Session, redone: RedonePhase) -> Phase:
@@ -162,7 +163,7 @@ def commit_override(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, pha
     if not reason.strip():
         raise DomainError("no_reason", "say why the phase is corrected; the players are told")
     plan = plan_override(uow, game, phase_code, changes)
-    preview = _preview(game, phase_code, changes, plan)
+    preview = preview_of(game, phase_code, changes, plan)
     bump_version(uow, game)
     if changes.rules:
         game.settings = {**(game.settings or {}), "rules": plan.rules}

@@ -19,6 +19,7 @@ from typing import Any
 from app.services.errors import DomainError
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import Disband, GameState, Hold, Order, OrderInput, Unit, Variant
+from app.services.ruleset.phases import PhaseKind
 
 __all__ = ["AppliedRuling", "LaterOrders", "OrderChange", "OverrideChanges", "RuleChange", "Ruling", "UnitRuling",
            "apply_order_changes", "apply_rule_changes", "apply_rulings", "record_rulings"]
@@ -135,12 +136,12 @@ def _ruled_unit(variant: Variant, state: GameState, ruling: UnitRuling, phase: s
     province = game_engine.unit_province(variant, ruling.location)
     if province is None:
         raise DomainError("unknown_place", f"no place called {ruling.location!r}")
-    if state.phase.kind == "M":
+    if state.phase.kind is PhaseKind.MOVEMENT:
         here = state.units.get(province)
         if here is None:
             raise DomainError("no_unit", f"no unit in {province} in {phase}")
         return here
-    if state.phase.kind == "R":
+    if state.phase.kind is PhaseKind.RETREAT:
         if ruling.ruling is Ruling.HOLDS:
             raise DomainError("bad_ruling", "a dislodged unit cannot hold; rule that its retreat fails")
         dislodged = state.dislodged.get(province)
@@ -158,7 +159,7 @@ def apply_rulings(variant: Variant, state: GameState, orders: Mapping[str, Seque
     applied: list[AppliedRuling] = []
     for ruling in rulings:
         power, unit = _ruled_unit(variant, state, ruling, phase)
-        substitute: Order = Hold(unit) if state.phase.kind == "M" else Disband(unit)
+        substitute: Order = Hold(unit) if state.phase.kind is PhaseKind.MOVEMENT else Disband(unit)
         items = out.get(power, [])
         checks = game_engine.check_orders(variant, state, power, items)
         original: str | None = None

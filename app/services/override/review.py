@@ -16,7 +16,7 @@ from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
-from app.services.override.apply import OverridePreview, preview_override
+from app.services.override.apply import OverridePreview, preview_of
 from app.services.override.changes import OverrideChanges
 from app.services.override.plan import plan_override
 from app.services.ruleset.stored import stored_state
@@ -69,9 +69,11 @@ def review_override(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, pha
     """What overriding ``phase_code`` with ``changes`` would do, with the phase's old and new
     position and results (for both maps).  Nothing is written or sent."""
     db = uow.session
-    preview = preview_override(judge, uow, actor, game, phase_code, changes)
+    require_gm(actor, game)
+    plan = plan_override(uow, game, phase_code, changes)  # once: the preview and both maps read the same plan
+    preview = preview_of(game, phase_code, changes, plan)
     stored = _processed(db, game, phase_code)
-    target = plan_override(uow, game, phase_code, changes).target
+    target = plan.target
     return OverrideReview(preview=preview, variant=game.variant, state_before_old=dict(stored.state_before or {}),
                           results_old=stored.results, state_before_new=target.state_before,
                           results_new=target.results)

@@ -20,7 +20,7 @@ from app.services.results.ending import ending_of, ending_text
 from app.services.results.report import Names
 from app.services.ruleset.kinds import ruleset_for
 from app.services.ruleset.options import options_of
-from app.services.ruleset.phases import PhaseName
+from app.services.ruleset.phases import PhaseKind, PhaseName
 from app.services.ruleset.stored import StoredState, stored_state
 
 __all__ = ["GameInfo", "GameRow", "History", "SeatRow", "Summary", "game_history", "game_info", "game_summary",
@@ -143,4 +143,4 @@ def game_summary(judge: Judge, uow: UnitOfWork, actor: Actor, name: str) -> Summ
 
 def _fall_before_retreats(code: str, state_after: StoredState) -> bool:
     name, following = PhaseName(code), PhaseName(state_after.phase)
-    return name.kind == "movement" and name.season == "Fall" and following.kind == "retreat"
+    return name.kind is PhaseKind.MOVEMENT and name.season == "Fall" and following.kind is PhaseKind.RETREAT

@@ -11,7 +11,7 @@ from typing import Any
 from app.services.results.centres import centre_owners, centre_report, projected_centres, unit_count
 from app.services.results.orders import annotation, default_note, describe_order, units_by_province
 from app.services.ruleset.engine import Build, Convoy, Move, Order, Remove, Waive, outcomes, province_of
-from app.services.ruleset.phases import PhaseName
+from app.services.ruleset.phases import PhaseKind, PhaseName
 from app.services.ruleset.powers import PowerBook
 from app.services.ruleset.stored import StoredOrder, StoredResult, StoredState
 
@@ -85,7 +85,7 @@ def with_waiting_units(result: StoredResult, units: Mapping[str, Sequence[str]],
     """Small World 11.2: after a Fall move, the units still to retreat (with the Winter orders)
     count in the Winter adjustment table, as the engine counts them before the retreats."""
     counted = {power: list(items) for power, items in units.items()}
-    if next_phase is None or next_phase.kind != "adjustment" or PhaseName(result.phase).kind != "movement":
+    if next_phase is None or next_phase.kind is not PhaseKind.ADJUSTMENT or PhaseName(result.phase).kind is not PhaseKind.MOVEMENT:
         return counted
     for waiting in result.retreating:
         counted.setdefault(waiting.power, []).append(waiting.unit)
@@ -268,9 +268,9 @@ def build_results_view(
         blocks[pid] = PowerBlock(power=pid, name=book.name(pid), nmr=pid in nmr_powers)
     read = [(entry, read_order(entry.text)) for entry in result.orders]
     paths = _convoy_paths(read, convoy_path) if convoy_path else {}
-    held = _held_instead(read) if phase.kind == "movement" else {}
+    held = _held_instead(read) if phase.kind is PhaseKind.MOVEMENT else {}
     for entry, order in sorted(read, key=lambda pair: _sort_key(pair[1], pair[0].text, public)):
-        if phase.kind == "retreat" and _destroyed_before(entry):
+        if phase.kind is PhaseKind.RETREAT and _destroyed_before(entry):
             continue  # the movement results said it was destroyed (njudge lists it once)
         if entry.default and order is not None and _unit_province(order) in held:
             continue  # its void order is the unit's line: no second "No Order Processed" (issue 28.17)
@@ -282,7 +282,7 @@ def build_results_view(
         twin = held.get(_unit_province(order) or "") if order is not None and not entry.default else None
         note = annotation(entry, also_dislodged=twin is not None and _was_dislodged(twin))
         why = default_note(entry, order)
-        if phase.kind == "movement":
+        if phase.kind is PhaseKind.MOVEMENT:
             block.lines.append(f"{block.name}: {text}.{note}{why}")
         else:  # the judges pad the power name of retreat and adjustment lines
             block.lines.append(f"{(block.name + ':').ljust(11)} {text}.{note}{why}")
@@ -292,13 +292,13 @@ def build_results_view(
     next_phase = PhaseName(next_code) if next_code else None
     units_after = {p: list(u) for p, u in (result.units or state_after.units).items()}
     winner = result.winner
-    show_centres = (next_phase is not None and next_phase.kind == "adjustment") or bool(winner)
+    show_centres = (next_phase is not None and next_phase.kind is PhaseKind.ADJUSTMENT) or bool(winner)
     counted = with_waiting_units(result, units_after, next_phase)
     report = centre_report(book, names, centres, counted, names.centres, show=show_centres,
                            winner=winner or None, before=previous_centres)
     charted = centres
-    waiting = _awaiting_retreat(result) if phase.kind == "movement" and phase.season == "Spring" else {}
-    if phase.kind == "movement" and phase.season == "Fall":  # the chart shows who owns what after the moves
+    waiting = _awaiting_retreat(result) if phase.kind is PhaseKind.MOVEMENT and phase.season == "Spring" else {}
+    if phase.kind is PhaseKind.MOVEMENT and phase.season == "Fall":  # the chart shows who owns what after the moves
         charted = projected_centres(centres, units_after, names.centres)
         report.chart = centre_report(book, names, charted, counted, names.centres, show=False, winner=None,
                                      before=previous_centres).chart
@@ -312,8 +312,8 @@ def build_results_view(
     retreating = unit_count([d.unit for d in result.retreating])
     # Small World 11.2: the retreats are ordered with the Winter adjustments, counted as if they get away;
     # a Spring chart counts them in play and says so itself (awaiting_retreat).
-    with_adjustments = phase.kind == "movement" and next_phase is not None and next_phase.kind == "adjustment"
-    left_out = 0 if with_adjustments or phase.kind != "movement" or waiting else retreating
+    with_adjustments = phase.kind is PhaseKind.MOVEMENT and next_phase is not None and next_phase.kind is PhaseKind.ADJUSTMENT
+    left_out = 0 if with_adjustments or phase.kind is not PhaseKind.MOVEMENT or waiting else retreating
     return ResultsView(
         game=game_name,
         variant=variant,

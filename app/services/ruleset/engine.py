@@ -48,9 +48,18 @@ from app.engine.setup import read_unit
 from app.engine.variant import with_game_rules
 from app.engine.victory import update_centres
 from app.services.errors import DomainError
-from app.variants import VariantEntry, available, help_section, load_game_variant, load_variant, offered
+from app.variants import (
+    DEFAULT_VARIANT,
+    VariantEntry,
+    available,
+    help_section,
+    load_game_variant,
+    load_variant,
+    offered,
+)
 
 __all__ = [
+    "DEFAULT_VARIANT",
     "Board",
     "Build",
     "Convoy",

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["PhaseName", "parse_phase_words"]
+from app.engine.phases import PhaseKind
+
+__all__ = ["PhaseKind", "PhaseName", "parse_phase_words"]
 
 SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter", "U": "Summer", "A": "Autumn"}
-KINDS = {"M": "movement", "R": "retreat", "A": "adjustment", "B": "adjustment"}
-TITLES = {"movement": "Movement", "retreat": "Retreat", "adjustment": "Adjustment"}
 
 
 @dataclass(frozen=True)
@@ -25,21 +25,21 @@ class PhaseName:
         return self.code[1:-1]
 
     @property
-    def kind(self) -> str:
-        return KINDS.get(self.code[-1:].upper(), "movement")
+    def kind(self) -> PhaseKind:
+        return PhaseKind.of(self.code)
 
     @property
     def results_title(self) -> str:
         """``Movement results for Spring of 1901.``"""
-        if self.kind == "movement":
+        if self.kind is PhaseKind.MOVEMENT:
             return f"Movement results for {self.season} of {self.year}."
-        word = "Retreat" if self.kind == "retreat" else "Adjustment"
-        return f"{word} orders for {self.season} of {self.year}."
+        return f"{self.kind.word.title()} orders for {self.season} of {self.year}."
 
     @property
     def next_words(self) -> str:
         """``Movement for Fall of 1902`` as in "The next phase ... will be ..."."""
-        word = {"movement": "Movement", "retreat": "Retreats", "adjustment": "Adjustments"}[self.kind]
+        word = {PhaseKind.MOVEMENT: "Movement", PhaseKind.RETREAT: "Retreats",
+                PhaseKind.ADJUSTMENT: "Adjustments"}[self.kind]
         return f"{word} for {self.season} of {self.year}"
 
 

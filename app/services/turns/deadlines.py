@@ -13,7 +13,7 @@ from sqlalchemy import and_, bindparam, or_, select
 from sqlalchemy.orm import joinedload
 
 from app.db import queries
-from app.db.models import Game, JudgeState, Phase
+from app.db.models import Game, JudgeState, Phase, Player
 from app.db.statuses import GameStatus, PhaseStatus, SeatStatus
 from app.services.kernel.access import book_of
 from app.services.kernel.context import Judge
@@ -21,7 +21,7 @@ from app.services.kernel.render import format_deadline
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game, mail_master, mail_seat
 from app.services.orders import submit as order_service
-from app.services.ruleset.options import options_of
+from app.services.ruleset.options import Dismiss, Excuse, Hold, Wait, options_of
 from app.services.ruleset.powers import full_stop
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.disorder import announce_abandoned
@@ -162,50 +162,7 @@ def process_first_due(uow: UnitOfWork, judge: Judge, candidates: deque[int], rep
     phase = uow.open_phase_of(game)  # remembered for the turn
     if phase is None:
         return False
-    now = judge.now()
-    options = options_of(game)
-    policy = options.nmr
-    grace = options.timing(phase.code).grace_hours
-    in_grace = game.grace_until is not None
-    # The late powers, when the policy does anything with them (HOLD does not: the turn's own
-    # reading of the orders finds who sent none).
-    late = late_powers(uow, game, phase) if policy != "hold" else []
-    if late and policy.startswith("excuse"):
-        allowed = int(policy.partition(":")[2] or 1)
-        excused = [s for s in late if s.misses < allowed]
-        if excused:
-            extend = timedelta(hours=options.timing(phase.code).next_hours)
-            game.deadline = clear_of_absences(uow, game, (game.deadline or now) + extend)
-            for seat in excused:
-                seat.misses += 1
-                subject, body = judge.templates.notice("miss_excused", game=game.name, phase=phase.code,
-                                                       misses=seat.misses, allowed=allowed,
-                                                       deadline=format_deadline(game.deadline))
-                mail_seat(uow, judge, seat, subject, body, kind="late")
-            report.graced.append(game.name)
-            return False
-    if late and policy == "wait":
-        for seat in late:
-            seat.status = SeatStatus.ABANDONED
-        game.status, game.paused_reason = GameStatus.PAUSED, "waiting for a replacement"
-        names = ", ".join(book_of(judge, game).name(s.power or "?") for s in late)
-        mail_master(uow, judge, game, *judge.templates.notice("waits_for_replacements", game=game.name, powers=names,
-                                                             phase=phase.code))
-        announce_abandoned(uow, judge, game, late, f"was abandoned: no orders for {phase.code}; "
-                                                  f"the game waits for a new player", master=False)
-        report.paused.append(game.name)
-        return False
-    if late and grace > 0 and not in_grace and policy != "hold":
-        game.grace_until = (game.deadline or now) + timedelta(hours=grace)
-        game.deadline = None
-        for seat in late:
-            mail_seat(uow, judge, seat, *judge.templates.notice(
-                "late_notice", game=game.name, phase=phase.code, missed=format_deadline(phase.deadline),
-                grace_ends=format_deadline(game.grace_until), dismiss=policy == "dismiss"), kind="late")
-        names = ", ".join(book_of(judge, game).name(s.power or "?") for s in late)
-        mail_master(uow, judge, game, *judge.templates.notice("late_powers", game=game.name, phase=phase.code,
-                                                             powers=full_stop(names)), kind="late")
-        report.graced.append(game.name)
+    if _policy_holds_the_turn(uow, judge, game, phase, report):
         return False
     judge.crash("tick:policy_applied")
     # The turn counts each missed deadline and applies the NMR policy to it (turns/disorder.py
@@ -213,6 +170,76 @@ def process_first_due(uow: UnitOfWork, judge: Judge, candidates: deque[int], rep
     outcome = process_turn(uow, judge, game)
     report.processed.append(game.name)
     return outcome.due_at_once
+
+
+def _policy_holds_the_turn(uow: UnitOfWork, judge: Judge, game: Game, phase: Phase, report: TickReport) -> bool:
+    """The game's NMR policy at a deadline with powers late: whether it holds the turn back (the
+    misses excused, the game paused for replacements, a grace period begun)."""
+    options = options_of(game)
+    if isinstance(options.nmr, Hold):  # the turn's own reading of the orders finds who sent none
+        return False
+    late = late_powers(uow, game, phase)
+    if not late:
+        return False
+    match options.nmr:
+        case Excuse(misses=allowed) if _excuse(uow, judge, game, phase, late, allowed):
+            report.graced.append(game.name)
+            return True
+        case Wait():
+            _wait_for_replacements(uow, judge, game, phase, late)
+            report.paused.append(game.name)
+            return True
+    if _begin_grace(uow, judge, game, phase, late):
+        report.graced.append(game.name)
+        return True
+    return False
+
+
+def _excuse(uow: UnitOfWork, judge: Judge, game: Game, phase: Phase, late: list[Player], allowed: int) -> bool:
+    """``Excuse(n)``: the deadline moves for the late powers with misses left to excuse; whether any had."""
+    excused = [s for s in late if s.misses < allowed]
+    if not excused:
+        return False
+    extend = timedelta(hours=options_of(game).timing(phase.code).next_hours)
+    game.deadline = clear_of_absences(uow, game, (game.deadline or judge.now()) + extend)
+    for seat in excused:
+        seat.misses += 1
+        subject, body = judge.templates.notice("miss_excused", game=game.name, phase=phase.code,
+                                               misses=seat.misses, allowed=allowed,
+                                               deadline=format_deadline(game.deadline))
+        mail_seat(uow, judge, seat, subject, body, kind="late")
+    return True
+
+
+def _wait_for_replacements(uow: UnitOfWork, judge: Judge, game: Game, phase: Phase, late: list[Player]) -> None:
+    """``Wait``: the late powers are abandoned and the game pauses until new players take them."""
+    for seat in late:
+        seat.status = SeatStatus.ABANDONED
+    game.status, game.paused_reason = GameStatus.PAUSED, "waiting for a replacement"
+    names = ", ".join(book_of(judge, game).name(s.power or "?") for s in late)
+    mail_master(uow, judge, game, *judge.templates.notice("waits_for_replacements", game=game.name, powers=names,
+                                                         phase=phase.code))
+    announce_abandoned(uow, judge, game, late, f"was abandoned: no orders for {phase.code}; "
+                                              f"the game waits for a new player", master=False)
+
+
+def _begin_grace(uow: UnitOfWork, judge: Judge, game: Game, phase: Phase, late: list[Player]) -> bool:
+    """The late are told their grace period began (the game's grace for this kind of phase, once a
+    deadline); whether it did."""
+    options = options_of(game)
+    grace = options.timing(phase.code).grace_hours
+    if grace <= 0 or game.grace_until is not None:
+        return False
+    game.grace_until = (game.deadline or judge.now()) + timedelta(hours=grace)
+    game.deadline = None
+    for seat in late:
+        mail_seat(uow, judge, seat, *judge.templates.notice(
+            "late_notice", game=game.name, phase=phase.code, missed=format_deadline(phase.deadline),
+            grace_ends=format_deadline(game.grace_until), dismiss=isinstance(options.nmr, Dismiss)), kind="late")
+    names = ", ".join(book_of(judge, game).name(s.power or "?") for s in late)
+    mail_master(uow, judge, game, *judge.templates.notice("late_powers", game=game.name, phase=phase.code,
+                                                         powers=full_stop(names)), kind="late")
+    return True
 
 
 def send_reminders(uow: UnitOfWork, judge: Judge, report: TickReport) -> None:

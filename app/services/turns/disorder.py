@@ -28,7 +28,7 @@ from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game, mail_seat
 from app.services.orders.submit import seat_statuses
-from app.services.ruleset.options import GameOptions, options_of
+from app.services.ruleset.options import Cd, Dismiss, Excuse, GameOptions, options_of
 from app.services.seats.takeover import abandon_after, announce_vacancy
 
 __all__ = ["AT_THE_BOARD", "announce_abandoned", "announce_civil_disorder", "announce_missed_deadlines", "due_at_once",
@@ -58,10 +58,11 @@ def miss_consequence(seat: Player, options: GameOptions) -> SeatStatus | None:
     (``hold``, ``wait``; a power already in civil disorder or gone)."""
     if seat.status not in AT_THE_BOARD:
         return None
-    if options.nmr == "dismiss":
-        return SeatStatus.RESIGNED
-    if options.nmr == "cd" or options.nmr.startswith("excuse:"):
-        return SeatStatus.CD
+    match options.nmr:
+        case Dismiss():
+            return SeatStatus.RESIGNED
+        case Cd() | Excuse():
+            return SeatStatus.CD
     return None
 
 

@@ -71,7 +71,7 @@ def plan_processing(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game) -> 
     else:  # a game without a drawn position (Days of Decision III): its own steps, no orders to list here
         defaulted = []
     return ProcessPlan(game.name, phase.code, tuple(defaulted), tuple(incomplete), waiting,
-                       options_of(game).nmr, text, checked=text is not None)
+                       options_of(game).nmr.text, text, checked=text is not None)
 
 
 def rollback_targets(uow: UnitOfWork, actor: Actor, game: Game) -> tuple[str, ...]:

@@ -44,9 +44,7 @@ def process_turn(uow: UnitOfWork, judge: Judge, game: Game, *, expected_phase: s
     # that flush; otherwise an UPDATE that fails if another process changed the game meanwhile).
     bump_version(uow, game)
     uow.remember_open_phase(game, phase)  # claiming the game leaves its open phase as it was
-    crash("turn:claimed")
-    crash("turn:adjudicated")
-    crash("turn:next_state")
+    crash("turn:claimed")  # adjudicated and claimed, nothing of the turn written yet
     stored = store_turn(uow, game, phase, adjudication, judge.now(), crash)
     mails = publish_turn(uow, judge, game, phase, stored, adjudication.nmr, list(notes or []), crash, press,
                          adjudication.outcome)

@@ -16,10 +16,12 @@ from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game
+from app.services.results.gm_notes import take_gm_notes
 from app.services.results.maps import content_id, inline_map_html, phase_map
 from app.services.results.report import Names, ResultsView, build_results_view
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.options import options_of
+from app.services.ruleset.phases import PhaseKind
 from app.services.ruleset.powers import PowerBook
 from app.services.ruleset.stored import StoredResult, StoredState, stored_result, stored_state
 from app.services.turns.adjudicate import Adjudicated
@@ -35,7 +37,7 @@ def _centres_statement(before: bool) -> Any:
     if before:
         processed.append(Phase.seq < bindparam("seq"))
     last_adjustment = (select(literal(0).label("which"), Phase.state_after.label("state"))
-                       .where(*processed, Phase.code.endswith("A"), Phase.state_after.is_not(None))
+                       .where(*processed, Phase.code.endswith(PhaseKind.ADJUSTMENT.value), Phase.state_after.is_not(None))
                        .order_by(Phase.seq.desc()).limit(1).subquery())
     first = (select(literal(1).label("which"), Phase.state_before.label("state"))
              .where(*processed).order_by(Phase.seq).limit(1).subquery())
@@ -114,9 +116,7 @@ def publish_turn(uow: UnitOfWork, judge: Judge, game: Game, phase: Phase, stored
     results = outcome.typed_results if outcome is not None else stored_result(phase.results)
     after = outcome.typed_after if outcome is not None else stored_state(phase.state_after)
     view = results_view(judge, game, phase, results, after, nmr, stored.deadline, stored.next_deadline, centres_before)
-    view.notes = [*game.settings.get("notes", []), *notes]
-    if game.settings.get("notes"):
-        game.settings = {key: value for key, value in game.settings.items() if key != "notes"}
+    view.notes = [*take_gm_notes(uow, game), *notes]
     _publish_press(db, game, view, book, press)
     crash("turn:press_published")
     text, html = render_results(judge, view, options_of(game).layout)
