@@ -1,7 +1,7 @@
 """the GM's notes for the next results are rows (gm_notes), not a key in a game's options: the
 notes a game keeps in ``games.settings["notes"]`` move to the table (and back on a downgrade).
 
-Revision ID: i27types_gm_notes
+Revision ID: 0012
 Revises: 0011
 Create Date: 2026-12-04
 """
@@ -14,7 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision = "i27types_gm_notes"
+revision = "0012"
 down_revision = "0011"
 branch_labels = None
 depends_on = None
