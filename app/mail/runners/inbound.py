@@ -20,6 +20,7 @@ from app.db import queries
 from app.db.models import Game, InboundMessage
 from app.db.statuses import InboundStatus
 from app.mail.commands.catalogue import run_commands, split_lines
+from app.mail.commands.registry import find
 from app.mail.commands.reply import reply_context, reply_template
 from app.mail.commands.session import MailSession, parse_sign_on_target
 from app.mail.reading import OwnMarks
@@ -27,10 +28,12 @@ from app.mail.reading.auth_results import sender_failed_authentication
 from app.mail.reading.headers import clean, storable
 from app.mail.reading.messages import IncomingMail, message_id_of, parse_message
 from app.mail.runners import answer_budget
+from app.mail.runners.strangers import quote_nothing, run_confirmed, tell_forged
 from app.services.handlers import transaction
 from app.services.kernel.context import Judge
 from app.services.kernel.limits import address_of_record
 from app.services.mailout.outbox import enqueue, queue_held
+from app.services.seats.confirmations import Confirmed, use_confirmation
 
 __all__ = ["InboundOutcome", "handle_raw", "process_stored", "report_unreadable", "store_raw"]
 
@@ -45,7 +48,8 @@ class InboundOutcome:
 
     @property
     def finished(self) -> bool:
-        return self.status in (InboundStatus.DONE, InboundStatus.IGNORED, InboundStatus.DUPLICATE, InboundStatus.QUARANTINED)
+        return self.status in (InboundStatus.DONE, InboundStatus.IGNORED, InboundStatus.HELD, InboundStatus.DUPLICATE,
+                               InboundStatus.QUARANTINED)
 
 
 def store_raw(judge: Judge, raw: bytes, uid: str | None = None) -> tuple[int, bool]:
@@ -119,6 +123,20 @@ _NO_COMMAND = ("Error: no commands found in your mail (it was empty, or had only
                "commands, LIST for the games on this judge.")
 
 
+_CONFIRMED_WORDS = ("JOIN", "OBSERVE", "WATCH", "MONITOR", "CREATE", "TAKEOVER", "OVER")
+"""The last word of the commands that may wait for a confirmation (SIGNON ?game is a JOIN)."""
+_STALE_CONFIRMATION = ("Error: this confirmation was used already, or it expired (or its code is mistyped): "
+                       "nothing was run.  Send the command again for a new confirmation.")
+
+
+def _confirm_tokens(judge: Judge, mail: IncomingMail) -> list[str]:
+    """The tokens of the one-time confirmation addresses (``judge+c-<token>@domain``) the mail was sent to."""
+    local = re.escape(judge.settings.judge_local.lower())
+    domain = re.escape(judge.settings.judge_domain.lower())
+    pattern = re.compile(rf"^{local}\+c-([a-z0-9]+)@{domain}$")
+    return [m.group(1) for address in mail.to if (m := pattern.match(address.strip().lower()))]
+
+
 def _reply_tokens(judge: Judge, mail: IncomingMail) -> list[str]:
     """The tokens of the personal reply addresses (``judge+<token>@domain``) the mail was sent to."""
     local = re.escape(judge.settings.judge_local.lower())
@@ -150,21 +168,34 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
             row.processed_at = judge.now()
             return InboundStatus.IGNORED
         ctx = MailSession(judge, db, sender=mail.sender, subject=mail.subject, message_id=row.message_id)
-        unit.hold()  # what the commands cause (results, notices) is queued after the answer to the mail
+        ctx.inbound_id = row.id
         ctx.sender_trusted = not sender_failed_authentication(mail.auth_results, judge.settings.authserv_id,
                                                               mail.sender)
+        lines = split_lines(mail.text)
+        if not ctx.sender_trusted:  # the judge knows the sender is forged: nothing of its mail runs (issue 29.3)
+            return _forged(judge, db, row, mail)
+        confirmed = [done for token in _confirm_tokens(judge, mail)
+                     if (done := use_confirmation(judge, db, token)) is not None]
+        if confirmed:  # a reply to a confirmation mail: its waiting mail runs; its own text is the quote
+            return _answer(judge, unit, row, mail, None, confirmed)
+        if _confirm_tokens(judge, mail):
+            ctx.echo("(confirmation address)", [_STALE_CONFIRMATION])
         tokens = _reply_tokens(judge, mail)
         by_token = bool(tokens) and any(ctx.sign_on_token(token) for token in tokens)
         if tokens and not by_token:
             ctx.echo("(personal reply address)", [_STALE_TOKEN])
-        ctx.of_record = by_token or (ctx.sender_trusted and address_of_record(judge, db, ctx.sender))
-        if not ctx.of_record and not answer_budget.may_answer_stranger(judge, db, ctx.sender):
-            row.status, row.error, row.processed_at = InboundStatus.IGNORED, "stranger: answer budget spent", judge.now()
-            return InboundStatus.IGNORED  # neither run nor answered: the judge is no mail cannon
+        ctx.proven = by_token
+        ctx.of_record = by_token or address_of_record(judge, db, ctx.sender)
+        held = None
+        if not ctx.of_record:
+            held = answer_budget.stranger_hold(judge, db, ctx.sender, asks_confirmation=_asks_confirmation(lines))
+            if held not in (None, answer_budget.CONFIRMATION):  # neither run nor answered (the judge is no mail cannon), but kept and listed
+                row.status, row.error, row.processed_at = InboundStatus.HELD, held, judge.now()
+                return InboundStatus.HELD
+        unit.hold()  # what the commands cause (results, notices) is queued after the answer to the mail
         for cut in mail.cuts:
             ctx.echo("(this mail was cut)", [f"Warning: {cut}.  What was not read was not run: send it "
                                              f"again (in a shorter mail, if it was too long)."])
-        lines = split_lines(mail.text)
         found = run_commands(ctx, lines)
         crash("inbound:commands_run")
         if found == 0 and ctx.orders_accepted == 0:  # no command, no valid order: an auto-responder?
@@ -177,19 +208,60 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
                                                                 else "")])
         _note_reading(ctx, mail)
         if not ctx.of_record:
-            answer_budget.record_stranger_answer(judge, db, ctx.sender)
-        db.flush()
-        crash("inbound:flushed")
-        unit.publish()  # what the commands' events cause (early processing), before the answer tells of it
-        caused = unit.take_held()
+            answer_budget.record_stranger_answer(judge, db, ctx.sender,
+                                                 confirmation=held == answer_budget.CONFIRMATION)
+            quote_nothing(ctx, mail)
+        confirmed = [done for token in ctx.confirming if (done := use_confirmation(judge, db, token)) is not None]
+        if ctx.confirming and not confirmed:
+            ctx.echo("(CONFIRM)", [_STALE_CONFIRMATION])
+        return _answer(judge, unit, row, mail, ctx, confirmed)
+
+
+def _answer(judge: Judge, unit: Any, row: InboundMessage, mail: IncomingMail, ctx: MailSession | None,
+            confirmed: list[Confirmed]) -> InboundStatus:
+    """Run the confirmed waiting mails, then queue the answers: this mail's (``ctx``), each waiting
+    mail's, then what their commands caused."""
+    db = unit.session
+    unit.hold()  # what the commands cause (results, notices) is queued after the answers
+    runs = [run for done in confirmed if (run := run_confirmed(judge, db, done)) is not None]
+    db.flush()
+    judge.crash("inbound:flushed")
+    unit.publish()  # what the commands' events cause (early processing), before the answer tells of it
+    caused = unit.take_held()
+    if ctx is not None:
         _send_reply(judge, db, ctx, mail)
-        queue_held(db, caused)
-        crash("inbound:reply_queued")
-        row.status = InboundStatus.DONE
-        row.game_id = ctx.game.id if ctx.game else None
-        row.processed_at = judge.now()
-        row.error = None
-        return InboundStatus.DONE
+    for run_ctx, run_mail in runs:
+        _send_reply(judge, db, run_ctx, run_mail)
+    queue_held(db, caused)
+    judge.crash("inbound:reply_queued")
+    row.status = InboundStatus.DONE
+    game = ctx.game if ctx is not None else next((run.game for run, _ in runs if run.game), None)
+    row.game_id = game.id if game else None
+    row.processed_at = judge.now()
+    row.error = None
+    return InboundStatus.DONE
+
+
+def _asks_confirmation(lines: list[str]) -> bool:
+    """Whether a line of the mail is a command that waits for a confirmation of a stranger's address."""
+    for line in lines[:200]:
+        found = find(line.strip())
+        if found is not None and (found.name.split()[-1] in _CONFIRMED_WORDS or (
+                found.name in ("SIGNON", "SIGN ON") and found.args.startswith("?"))):
+            return True
+    return False
+
+
+def _forged(judge: Judge, db: Any, row: InboundMessage, mail: IncomingMail) -> InboundStatus:
+    """A sender that failed SPF/DMARC: nothing runs; a short notice, within the strangers' caps."""
+    row.processed_at = judge.now()
+    if answer_budget.stranger_hold(judge, db, mail.sender, asks_confirmation=False) is not None:
+        row.status, row.error = InboundStatus.IGNORED, "sender failed SPF/DMARC; answers to strangers spent"
+        return InboundStatus.IGNORED
+    answer_budget.record_stranger_answer(judge, db, mail.sender.lower())
+    tell_forged(judge, db, mail)
+    row.status, row.error = InboundStatus.DONE, "sender failed SPF/DMARC: nothing was run"
+    return InboundStatus.DONE
 
 
 def _note_reading(ctx: MailSession, mail: IncomingMail) -> None:
@@ -222,7 +294,8 @@ def _send_reply(judge: Judge, db: Any, ctx: MailSession, mail: IncomingMail) -> 
     to = ctx.sender
     enqueue(db, judge, to=to, subject=ctx.reply_subject(), text=text, kind="reply", game_id=game_id,
             in_reply_to=mail.message_id or None,
-            reply_to=_token_reply_to(judge, ctx, to, verified=ctx.sender_trusted), map_id=ctx.map_id)
+            reply_to=(judge.settings.confirm_address(ctx.confirmation) if ctx.confirmation else
+                      _token_reply_to(judge, ctx, to, verified=ctx.sender_trusted)), map_id=ctx.map_id)
     for address in sorted(ctx.copies - {to}):
         note = (f"This is a copy of the judge's answer to a mail sent by {ctx.sender}, which named you\n"
                 f"as the player (or master) of record.  If it was not you, tell the game master.")
