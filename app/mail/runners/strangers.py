@@ -37,14 +37,14 @@ _QUOTED = re.compile(r"'([^'\n]{1,80})'")
 def _quotes(text: str, mail: IncomingMail, *, args: bool = False) -> bool:
     """Whether ``text`` repeats a line of the mail that is no command, or a long word of one; ``args``:
     or the arguments of a command (an error about them; a game that exists is named in an answer)."""
-    for line in [*mail.text.splitlines(), mail.subject]:
+    for line in mail.text.splitlines():  # the subject is never repeated: the answer's is "Judge reply"
         line = line.strip()
         found = find(line)
         if found is not None:
             if args and len(found.args) >= 3 and any(len(w) >= 3 and w in text for w in found.args.split()):
                 return True
             continue
-        if len(line) >= 4 and line in text:
+        if len(line) >= 12 and line in text:
             return True
         if any(len(word) >= 10 and word in text for word in line.split()):
             return True
