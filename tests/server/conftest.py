@@ -69,7 +69,7 @@ class Harness:
         """Mail the judge; ``confirm``: when the answer asks the address to confirm a JOIN, OBSERVE,
         CREATE or TAKEOVER (issue 29), reply to its one-time address, as its owner would (the outcome
         is then the reply's)."""
-        before = self._last_out()
+        before = self._last_out() if confirm else 0
         outcome = handle_raw(self.judge, make_mail(sender, body, **kwargs))  # type: ignore[arg-type]
         address = self.confirmation_address(sender, after=before) if confirm else None
         if address is not None:
