@@ -27,7 +27,7 @@ from app.services.errors import DomainError
 from app.services.games.lobby import create_game
 from app.services.handlers import transaction
 from app.services.kernel.actor import Actor
-from app.services.seats.confirmations import held_mails
+from app.services.seats.confirmations import held_mails, use_confirmation
 from tests.server.conftest import Harness, hold_all, make_mail, player, signon, token_address
 
 VICTIM = "victim@third.test"
@@ -182,6 +182,26 @@ def test_one_confirmation_wins_a_race(started: Harness) -> None:
         thread.join()
     assert not errors
     assert _seats(started, "race@example.org") == 1
+
+
+def test_a_code_is_used_once_by_two_transactions_at_once(started: Harness) -> None:
+    """One conditional UPDATE: while one transaction holds the code (not committed yet), another one
+    waits, then finds it used (a read-then-write would give it to both)."""
+    started.send("race@example.org", "OBSERVE alpha watch123", confirm=False)
+    _, code = _confirmation(started, "race@example.org")
+    results: dict[str, object] = {}
+
+    def second() -> None:
+        with transaction(started.judge) as unit:
+            results["second"] = use_confirmation(started.judge, unit.session, code)
+
+    with transaction(started.judge) as unit:
+        results["first"] = use_confirmation(started.judge, unit.session, code)
+        other = threading.Thread(target=second)
+        other.start()
+        other.join(0.5)  # it waits for this transaction
+    other.join()
+    assert results["first"] is not None and results["second"] is None, results
 
 
 # ----------------------------------------------------------------------------- item 3: a forged sender
