@@ -12,9 +12,9 @@ __all__ = ["register"]
 
 def _account(args: argparse.Namespace) -> int:
     from app.main import build_judge
+    from app.services.bootstrap import transaction
     from app.services.errors import DomainError
     from app.services.games.gm_accounts import set_gm_password
-    from app.services.handlers import transaction
     from app.services.kernel.actor import Actor, Role
     from app.settings import Settings
 
@@ -22,8 +22,7 @@ def _account(args: argparse.Namespace) -> int:
     judge = build_judge(Settings())
     try:
         with transaction(judge) as unit:
-            db = unit.session
-            created = set_gm_password(judge, db, Actor("command line", Role.KEEPER), args.address, password)
+            created = set_gm_password(judge, unit, Actor("command line", Role.KEEPER), args.address, password)
     except DomainError as error:
         print(f"judge: {error.message}", file=sys.stderr)
         return 2

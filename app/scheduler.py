@@ -16,7 +16,7 @@ from typing import Any
 from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy.exc import IntegrityError
 
-from app.services.handlers import unit_of_work
+from app.services.bootstrap import unit_of_work
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError
 from app.services.kernel.uow import UnitOfWork
@@ -39,12 +39,12 @@ def tick(judge: Judge, units: Units | None = None) -> TickReport:
     report = TickReport()
     try:
         with units() as uow:
-            check_outage(uow.session, judge, report)
+            check_outage(uow, judge, report)
             uow.commit()
     except IntegrityError:
         pass  # another process wrote the first heartbeat at the same moment
     with units() as uow:
-        pending = deque(due_game_ids(uow.session, judge.now()))
+        pending = deque(due_game_ids(uow, judge.now()))
     while pending:
         tried: list[int] = []
         try:
@@ -61,7 +61,7 @@ def tick(judge: Judge, units: Units | None = None) -> TickReport:
                 log.exception("processing game %s failed", tried[-1])
                 break
     with units() as uow:
-        send_reminders(uow.session, judge, report)
+        send_reminders(uow, judge, report)
         uow.commit()
     return report
 
@@ -71,7 +71,7 @@ def _process_first_due(judge: Judge, units: Units, candidates: deque[int], repor
     """One unit of work: the first due game of ``candidates`` this process can lock."""
     try:
         with units() as uow:
-            at_once = process_first_due(uow.session, judge, candidates, report, tried)
+            at_once = process_first_due(uow, judge, candidates, report, tried)
             uow.commit()
             return at_once
     except ProcessError as error:

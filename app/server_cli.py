@@ -58,9 +58,9 @@ def _ensure_demo_game(settings: Settings, name: str) -> None:
     command line side as the judgekeeper makes accounts: a sign-in never makes one."""
     from app.db import queries
     from app.main import build_judge
+    from app.services.bootstrap import transaction
     from app.services.games.admin import SeatSpec, create_game_direct
     from app.services.games.gm_accounts import has_password, keeper_link_game, set_gm_password
-    from app.services.handlers import transaction
     from app.services.kernel.actor import Actor, Role
 
     judge = build_judge(settings)
@@ -70,13 +70,13 @@ def _ensure_demo_game(settings: Settings, name: str) -> None:
     if not exists:
         seats = [SeatSpec(f"{p.lower()}@example.com", "secret", p) for p in DEMO_POWERS]
         with transaction(judge) as unit:
-            create_game_direct(judge, unit.session, name, "gm@example.com", "secret", seats=seats)
+            create_game_direct(judge, unit, name, "gm@example.com", "secret", seats=seats)
     with transaction(judge) as unit:  # also for a demo made before accounts needed proof
         db = unit.session
-        if not exists or not has_password(db, "gm@example.com"):
+        if not exists or not has_password(unit, "gm@example.com"):
             keeper = Actor("command line", Role.KEEPER)
-            set_gm_password(judge, db, keeper, "gm@example.com", "secret", min_length=1)
-            keeper_link_game(judge, db, keeper, "gm@example.com", name)
+            set_gm_password(judge, unit, keeper, "gm@example.com", "secret", min_length=1)
+            keeper_link_game(judge, unit, keeper, "gm@example.com", name)
     print(f"Demo game '{name}': players austria@example.com ... turkey@example.com, password 'secret';")
     print(f"the GM is gm@example.com (SIGNON master@{name} secret).  Try:")
     print(f"  printf 'SIGNON F{name} secret\\nA Par-Bur\\nA Mar-Spa\\nF Bre-Mao\\n' | "
@@ -153,8 +153,8 @@ def _mail_read(args: argparse.Namespace) -> int:
 def _game_create(args: argparse.Namespace) -> int:
     from app.mail.replies.lobby import render_joined, render_started
     from app.main import build_judge
+    from app.services.bootstrap import transaction
     from app.services.games.admin import SeatSpec, create_game_direct
-    from app.services.handlers import transaction
 
     judge = build_judge(_settings())
     seats = []
@@ -167,7 +167,7 @@ def _game_create(args: argparse.Namespace) -> int:
         settings["timing"] = {k: {"next_hours": args.deadline_hours} for k in ("movement", "retreat", "adjustment")}
     try:
         with transaction(judge) as unit:
-            set_up = create_game_direct(judge, unit.session, args.name, args.master, args.password, variant=args.variant,
+            set_up = create_game_direct(judge, unit, args.name, args.master, args.password, variant=args.variant,
                                         settings=settings, press=args.press, seats=seats, start=not args.no_start)
     except Exception as error:
         print(f"error: {error}", file=sys.stderr)

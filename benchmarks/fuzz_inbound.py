@@ -58,8 +58,8 @@ from app.mail.inbox.imap import ImapInbox
 from app.mail.reading.messages import parse_message
 from app.mail.runners.inbound import handle_raw
 from app.mail.runners.poller import poll_once
+from app.services.bootstrap import transaction
 from app.services.games.admin import SeatSpec, create_game_direct
-from app.services.handlers import transaction
 from app.services.kernel.context import Judge
 from app.settings import Settings
 from benchmarks.fuzz_headers import POISON_WORDS, encoded_word, hostile_headers, long_lines
@@ -340,7 +340,7 @@ def new_judge(url: str, clock: _Clock, judge_address: str = "judge@judge.test") 
                   sessions=make_sessionmaker(make_engine(url)), clock=clock)
     seats = [SeatSpec(f"{p.lower()}@example.com", f"pw{p.lower()}", p) for p in POWERS]
     with transaction(judge) as unit:
-        create_game_direct(judge, unit.session, "fuzz", "gm@example.com", MASTER_PASSWORD, seats=seats,
+        create_game_direct(judge, unit, "fuzz", "gm@example.com", MASTER_PASSWORD, seats=seats,
                            settings={"reminder_hours": 0, "early": False})
     return judge
 

@@ -24,8 +24,8 @@ from app.db import queries
 from app.db.migrate import upgrade
 from app.db.session import make_engine, make_sessionmaker
 from app.mail.runners.inbound import handle_raw
+from app.services.bootstrap import transaction
 from app.services.games.admin import SeatSpec, create_game_direct
-from app.services.handlers import transaction
 from app.services.kernel.context import Judge
 from app.settings import Settings
 
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         judge = Judge(settings=Settings(database_url=url), sessions=make_sessionmaker(engine))
         seats = [SeatSpec(f"{p.lower()}@example.com", f"pw{p.lower()}", p) for p in POWERS]
         with transaction(judge) as unit:
-            create_game_direct(judge, unit.session, "bench", "gm@example.com", "gm", seats=seats,
+            create_game_direct(judge, unit, "bench", "gm@example.com", "gm", seats=seats,
                                settings={"reminder_hours": 0, "early": False})
         with judge.sessions.begin() as db:
             game = queries.game_by_name(db, "bench")

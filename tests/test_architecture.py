@@ -215,7 +215,7 @@ def _own_transactions(root: Path) -> list[str]:
 
 
 def test_transactions_are_opened_only_by_units_of_work() -> None:
-    """Doors and jobs (the scheduler's tick too) open units of work; use cases take their session."""
+    """Doors and jobs (the scheduler's tick too) open units of work; use cases take the unit."""
     assert _own_transactions(ROOT) == []
 
 
@@ -226,6 +226,24 @@ def test_an_own_transaction_is_found(tmp_path: Path) -> None:
     (tmp_path / "app" / "services" / "turns" / "job.py").write_text(
         "x = 1\nwith judge.sessions.begin() as db:\n    pass\ndb = judge.sessions()\n")
     assert _own_transactions(tmp_path) == ["app/services/turns/job.py:2", "app/services/turns/job.py:4"]
+
+
+def _session_info(root: Path) -> list[str]:
+    """Where ``app/`` keeps something in a session's ``info``: what lasts one transaction (the
+    events, the held mails, the open phases, the locked games) is the unit of work's, in the open."""
+    return _lines_in_app(root, r"\.info\b\s*(?:\[|\.(?:get|setdefault|pop)\b)", but="services/kernel/uow.py")
+
+
+def test_nothing_hides_in_the_session_info() -> None:
+    """Use cases take the unit of work (issue 27 item 1): no ``session.info`` outside ``kernel/uow.py``."""
+    assert _session_info(ROOT) == []
+
+
+def test_a_session_info_is_found(tmp_path: Path) -> None:
+    (tmp_path / "app" / "db").mkdir(parents=True)
+    (tmp_path / "app" / "db" / "queries.py").write_text(
+        "x = 1\nlocked = session.info.setdefault('locked', {})\nunit = db.info['unit']\nlog.info('x')\n")
+    assert _session_info(tmp_path) == ["app/db/queries.py:2", "app/db/queries.py:3"]
 
 
 _STATUS_CONTEXT = re.compile(

@@ -11,6 +11,8 @@ from app.db.statuses import PhaseStatus
 __all__ = [
     "clear_orders",
     "game_by_name",
+    "LockedGames",
+    "OpenPhases",
     "holds_lock",
     "lock_game",
     "open_phase",
@@ -24,10 +26,6 @@ __all__ = [
     "seat_for_power",
     "seats_of",
 ]
-
-_OPEN_PHASES = "open_phase_of"  # session.info: the open phase of a game, remembered for a transaction
-_LOCKED = "locked_games"  # session.info: the games this transaction locked, at which version
-
 
 def game_by_name(session: Session, name: str) -> Game | None:
     return session.scalar(select(Game).where(func.lower(Game.name) == name.lower()))
@@ -46,28 +44,31 @@ _UNPUBLISHED_PRESS = (select(Press).where(Press.game_id == bindparam("game_id"),
 
 def lock_game(session: Session, game_id: int, *, skip_locked: bool = False) -> Game | None:
     """The game row, locked for this transaction (FOR UPDATE on PostgreSQL; on SQLite the
-    transaction holds the database's write lock from its BEGIN IMMEDIATE), read afresh."""
-    game = session.scalar(_LOCK[skip_locked], {"game_id": game_id})
-    if game is not None:
-        remember_lock(session, game)
-    return game
+    transaction holds the database's write lock from its BEGIN IMMEDIATE), read afresh.  The unit
+    of work remembers the lock (``UnitOfWork.lock_game``)."""
+    return session.scalar(_LOCK[skip_locked], {"game_id": game_id})
 
 
-def remember_lock(session: Session, game: Game) -> None:
+# The caches below are the unit of work's (``app.services.kernel.uow.UnitOfWork.locked`` and
+# ``.phases``): it hands them in with its session and keeps them for one transaction.
+LockedGames = dict[int, tuple[object, int]]
+OpenPhases = dict[int, tuple[object, int, str | None, Phase]]
+
+
+def remember_lock(session: Session, locked: LockedGames, game: Game) -> None:
     """This transaction has locked ``game``'s row and read it afresh (``lock_game``), or has
     changed its version itself since: ``holds_lock`` may answer yes.  Not in a savepoint (rolled
     back to, it would let the lock go)."""
-    locked: dict[int, tuple[object, int]] = session.info.setdefault(_LOCKED, {})
     if session.in_nested_transaction():
         locked.pop(game.id, None)
     else:
         locked[game.id] = (session.get_transaction(), game.version)
 
 
-def holds_lock(session: Session, game: Game) -> bool:
+def holds_lock(session: Session, locked: LockedGames, game: Game) -> bool:
     """Whether this transaction holds ``game``'s row locked, at the version it has in memory: then
     no other process can have changed the row since, nor can until the commit."""
-    known = session.info.get(_LOCKED, {}).get(game.id)
+    known = locked.get(game.id)
     transaction = session.get_transaction()
     return known is not None and transaction is not None and known == (transaction, game.version)
 
@@ -76,24 +77,22 @@ def open_phase(session: Session, game_id: int) -> Phase | None:
     return session.scalars(_OPEN_PHASE, {"game_id": game_id}).first()
 
 
-def open_phase_of(session: Session, game: Game) -> Phase | None:
-    """`open_phase`, remembered for the rest of this transaction while the game stays where
-    it was (the same phase code and version: processing a turn or rolling one back changes
-    the version) and the phase row is still loaded and open. One mail asks for its game's
-    phase several times; the database is asked once.  The cache is the unit of work's
-    (``app.services.kernel.uow``: it lends it to its session); a bare session keeps its own."""
-    kept = remembered_open_phase(session, game)
+def open_phase_of(session: Session, remembered: OpenPhases, game: Game) -> Phase | None:
+    """`open_phase`, remembered in ``remembered`` for the rest of this transaction while the game
+    stays where it was (the same phase code and version: processing a turn or rolling one back
+    changes the version) and the phase row is still loaded and open. One mail asks for its game's
+    phase several times; the database is asked once."""
+    kept = remembered_open_phase(session, remembered, game)
     if kept is not None:
         return kept
     phase = open_phase(session, game.id)
     if phase is not None:
-        remember_open_phase(session, game, phase)
+        remember_open_phase(session, remembered, game, phase)
     return phase
 
 
-def remembered_open_phase(session: Session, game: Game) -> Phase | None:
+def remembered_open_phase(session: Session, remembered: OpenPhases, game: Game) -> Phase | None:
     """The open phase ``open_phase_of`` remembers for ``game`` and may still answer with (no statement)."""
-    remembered: dict[int, tuple[object, int, str | None, Phase]] = session.info.setdefault(_OPEN_PHASES, {})
     transaction = session.get_transaction()
     known = remembered.get(game.id)
     if known is None:
@@ -107,12 +106,11 @@ def remembered_open_phase(session: Session, game: Game) -> Phase | None:
     return None
 
 
-def remember_open_phase(session: Session, game: Game, phase: Phase) -> None:
+def remember_open_phase(session: Session, remembered: OpenPhases, game: Game, phase: Phase) -> None:
     """``phase`` is the open phase of ``game`` as the game is now (this version, this phase code),
     for the rest of this transaction: the writer that has just opened it, or has claimed the game
     (a new version) without changing its phase, says so, and ``open_phase_of`` asks no more."""
-    session.info.setdefault(_OPEN_PHASES, {})[game.id] = (session.get_transaction(), game.version, game.phase,
-                                                          phase)
+    remembered[game.id] = (session.get_transaction(), game.version, game.phase, phase)
 
 
 def phases_of(session: Session, game_id: int, *, processed_only: bool = True) -> list[Phase]:

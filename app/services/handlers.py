@@ -1,5 +1,5 @@
-"""What reacts to the use cases' domain events, and the unit of work every door and job opens
-with them (Cosmic Python's ``messagebus.HANDLERS``).
+"""What reacts to the use cases' domain events (Cosmic Python's ``messagebus.HANDLERS``); the
+doors' and jobs' units of work get them in ``app.services.bootstrap``.
 
 ``OrdersChanged`` (orders stored or cleared, WAIT set, press sent) -> early processing: the
 game's deadline moves to the end of its quiet period when everyone is ready
@@ -13,9 +13,6 @@ once the mail's commands have all run (``dod3.player_commands.call_next_democrat
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from app.db.models import Game
 from app.services.dod3.player_commands import call_next_democrat
 from app.services.games.setting_notice import SettingChanged, tell_setting_changes
@@ -23,35 +20,21 @@ from app.services.kernel.context import Judge
 from app.services.kernel.uow import Handlers, MoveDownsChanged, OrdersChanged, UnitOfWork
 from app.services.turns.deadlines import check_early
 
-__all__ = ["handlers", "transaction", "unit_of_work"]
+__all__ = ["handlers"]
 
 
 def handlers(judge: Judge) -> Handlers:
     def early_processing(unit: UnitOfWork, event: OrdersChanged) -> None:
         game = unit.session.get(Game, event.game_id)
         if game is not None:
-            check_early(unit.session, judge, game)
+            check_early(unit, judge, game)
 
     def next_democrat(unit: UnitOfWork, event: MoveDownsChanged) -> None:
         game = unit.session.get(Game, event.game_id)
         if game is not None:
-            call_next_democrat(unit.session, judge, game)
+            call_next_democrat(unit, judge, game)
 
     def settings_told(unit: UnitOfWork, event: SettingChanged) -> None:
         tell_setting_changes(judge, unit, event)
 
     return {OrdersChanged: (early_processing,), MoveDownsChanged: (next_democrat,), SettingChanged: (settings_told,)}
-
-
-def unit_of_work(judge: Judge) -> UnitOfWork:
-    """A new unit of work of ``judge`` (``with unit_of_work(judge) as uow: ...; uow.commit()``)."""
-    return UnitOfWork(judge.sessions, handlers(judge))
-
-
-@contextmanager
-def transaction(judge: Judge) -> Iterator[UnitOfWork]:
-    """A unit of work committed when the block ends (rolled back when it raises): the doors'
-    and jobs' own bookkeeping (storing a mail, counting an attempt, a send)."""
-    with unit_of_work(judge) as unit:
-        yield unit
-        unit.commit()

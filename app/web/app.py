@@ -12,8 +12,8 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.services.bootstrap import unit_of_work
 from app.services.errors import DomainError
-from app.services.handlers import unit_of_work
 from app.services.kernel.context import Judge
 from app.web import (
     routes_admin,

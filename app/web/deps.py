@@ -16,22 +16,22 @@ from typing import Annotated
 from urllib.parse import quote, urlsplit
 
 from fastapi import Depends, HTTPException, Request
-from sqlalchemy.orm import Session
 from starlette.datastructures import FormData
 
 from app.db import queries
 from app.db.models import Game
+from app.services.bootstrap import unit_of_work
 from app.services.errors import DomainError
 from app.services.games.gm_accounts import GmPrincipal, gm_actor, principal_for_session
-from app.services.handlers import unit_of_work
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.web.config import ANON_CSRF_COOKIE, SESSION_COOKIE, WebConfig
 
 __all__ = [
     "ApiGame",
     "ApiGm",
-    "Db",
+    "Uow",
     "JudgeDep",
     "MaybeGm",
     "PageGame",
@@ -83,22 +83,22 @@ def get_config(request: Request) -> WebConfig:
 JudgeDep = Annotated[Judge, Depends(get_judge)]
 
 
-def get_db(judge: JudgeDep) -> Iterator[Session]:
+def get_uow(judge: JudgeDep) -> Iterator[UnitOfWork]:
     """One unit of work per request (``app.services.kernel.uow``), committed when the route returns
     and before the response is sent (``scope="function"``): a commit that fails answers 500, never
     the route's 200 or 303.  The use cases' events (orders changed -> early processing) are
     handled at that commit, as the mail door's are."""
     with unit_of_work(judge) as unit:
-        yield unit.session
+        yield unit
         unit.commit()
 
 
-Db = Annotated[Session, Depends(get_db, scope="function")]
+Uow = Annotated[UnitOfWork, Depends(get_uow, scope="function")]
 
 
-def optional_principal(request: Request, judge: JudgeDep, db: Db) -> GmPrincipal | None:
+def optional_principal(request: Request, judge: JudgeDep, uow: Uow) -> GmPrincipal | None:
     config = get_config(request)
-    principal = principal_for_session(judge, db, request.cookies.get(SESSION_COOKIE, ""),
+    principal = principal_for_session(judge, uow, request.cookies.get(SESSION_COOKIE, ""),
                                       keeper_address=config.keeper_address)
     request.state.principal = principal
     if principal is not None:
@@ -158,36 +158,38 @@ PageGm = Annotated[GmPrincipal, Depends(page_principal)]
 ApiGm = Annotated[GmPrincipal, Depends(api_principal)]
 
 
-def game_row(db: Session, name: str) -> Game:
+def game_row(uow: UnitOfWork, name: str) -> Game:
     """The game called ``name`` (its GM has been checked by the route's dependency), or a 404."""
+    db = uow.session
     game = queries.game_by_name(db, name)
     if game is None:
         raise HTTPException(status_code=404, detail=f"There is no game '{name}'.")
     return game
 
 
-def _actor_for(db: Session, principal: GmPrincipal, name: str) -> Actor | None:
+def _actor_for(uow: UnitOfWork, principal: GmPrincipal, name: str) -> Actor | None:
     """The GM actor for game ``name``; None when it is not theirs (or, for a GM, does not exist)."""
+    db = uow.session
     game = queries.game_by_name(db, name)
     if game is None:
         if principal.keeper:
             raise HTTPException(status_code=404, detail=f"There is no game '{name}'.")
         return None
     try:
-        return gm_actor(db, principal, game)
+        return gm_actor(uow, principal, game)
     except DomainError:
         return None
 
 
-def page_game(request: Request, name: str, principal: PageGm, db: Db) -> Actor:
-    actor = _actor_for(db, principal, name)
+def page_game(request: Request, name: str, principal: PageGm, uow: Uow) -> Actor:
+    actor = _actor_for(uow, principal, name)
     if actor is None:
         raise SignInRequired(_page_url(request), reason="not_gm")
     return actor
 
 
-def api_game(name: str, principal: ApiGm, db: Db) -> Actor:
-    actor = _actor_for(db, principal, name)
+def api_game(name: str, principal: ApiGm, uow: Uow) -> Actor:
+    actor = _actor_for(uow, principal, name)
     if actor is None:
         raise HTTPException(status_code=403, detail=f"You are not the GM of game '{name}'.")
     return actor

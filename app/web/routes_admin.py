@@ -9,7 +9,6 @@ from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlalchemy.orm import Session
 from starlette.datastructures import FormData
 
 from app.db import queries
@@ -21,10 +20,10 @@ from app.services.games.settings import DOD3_GROUPINGS, change_settings, default
 from app.services.kernel.access import not_gm
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
-from app.services.kernel.uow import savepoint
+from app.services.kernel.uow import UnitOfWork
 from app.services.readmodels.forming import create_linked_dod3_game
 from app.services.ruleset.catalogue import offered_variants
-from app.web.deps import Db, JudgeDep, PageGame, PageGm, PostedForm, game_row
+from app.web.deps import JudgeDep, PageGame, PageGm, PostedForm, Uow, game_row
 from app.web.forms import form_text
 from app.web.routes_gm_game import settings_change
 from app.web.templating import pages
@@ -69,56 +68,57 @@ def _rule_value(text: str) -> str | bool:
     return False if text.lower() in ("off", "no", "false") else text
 
 
-def _create_game(judge: Judge, db: Session, principal: GmPrincipal, form: FormData) -> str:
+def _create_game(judge: Judge, uow: UnitOfWork, principal: GmPrincipal, form: FormData) -> str:
     """The game of the form, its settings and rule option set; returns where to go next."""
     actor = Actor(principal.email, Role.KEEPER if principal.keeper else Role.GM)
     if _text(form, "variant") == "dod3":  # DOD3 CREATE: a rule 3.1 grouping, then its players seated
-        dod3 = create_linked_dod3_game(judge, db, actor, principal.account_id, _text(form, "name"),
+        dod3 = create_linked_dod3_game(judge, uow, actor, principal.account_id, _text(form, "name"),
                                        _text(form, "password"), _text(form, "grouping"), _text(form, "soviets"))
         return f"/games/{dod3.game}?done=created#forming"
     press = _text(form, "press") or "white"
-    created = create_linked_game(judge, db, actor, principal.account_id, _text(form, "name"), _text(form, "password"),
+    created = create_linked_game(judge, uow, actor, principal.account_id, _text(form, "name"), _text(form, "password"),
                                  _text(form, "variant") or "standard", "white" if press == "postal" else press,
                                  _settings(form))
     game_actor = Actor(principal.email, actor.role, created.game_id)
-    change_settings(judge, db, game_actor, settings_change(form), game_row(db, created.name))
+    change_settings(judge, uow, game_actor, settings_change(form), game_row(uow, created.name))
     option = _text(form, "rule_option")
     if option:
-        gm.set_rule(judge, db, game_actor, option, _rule_value(_text(form, "rule_value")))
+        gm.set_rule(judge, uow, game_actor, option, _rule_value(_text(form, "rule_value")))
     return f"/games/{created.name}?done=created"
 
 
 @router.post("/games/new")
-def create(request: Request, judge: JudgeDep, db: Db, principal: PageGm, form: PostedForm) -> Response:
+def create(request: Request, judge: JudgeDep, uow: Uow, principal: PageGm, form: PostedForm) -> Response:
     values = {k: _text(form, k) for k in form if k not in ("password", "csrf_token")}
     try:
         ZoneInfo(_text(form, "timezone") or "UTC")
     except Exception:
         return _new_game_page(request, 400, "Unknown time zone: use a name like Europe/Paris or UTC.", values)
     try:
-        with savepoint(db):  # a refusal anywhere undoes the whole creation (settings, rule option)...
-            target = _create_game(judge, db, principal, form)
+        with uow.savepoint():  # a refusal anywhere undoes the whole creation (settings, rule option)...
+            target = _create_game(judge, uow, principal, form)
     except DomainError as error:  # ...and, on purpose, the form comes back filled in with the reason
         return _new_game_page(request, 400, error.message, values)
     return RedirectResponse(target, status_code=303)
 
 
 @router.post("/games/{name}/pause")
-def pause(name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    gm.pause(judge, db, actor)
+def pause(name: str, judge: JudgeDep, uow: Uow, actor: PageGame) -> Response:
+    gm.pause(judge, uow, actor)
     return _back(name, "paused")
 
 
 @router.post("/games/{name}/resume")
-def resume(name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    gm.resume(judge, db, actor)
+def resume(name: str, judge: JudgeDep, uow: Uow, actor: PageGame) -> Response:
+    gm.resume(judge, uow, actor)
     return _back(name, "resumed")
 
 
 @router.post("/games/pause")
-def pause_several(judge: JudgeDep, db: Db, principal: PageGm, form: PostedForm) -> Response:
+def pause_several(judge: JudgeDep, uow: Uow, principal: PageGm, form: PostedForm) -> Response:
     """Pause (``action=pause``) or resume (``action=resume``) every game ticked on the overview (a
     holiday), each as its own PAUSE or RESUME; a game that cannot be is named in the answer."""
+    db = uow.session
     resume = _text(form, "action") == "resume"
     done, refused = [], []
     for name in dict.fromkeys(str(value) for value in form.getlist("game")):
@@ -126,9 +126,9 @@ def pause_several(judge: JudgeDep, db: Db, principal: PageGm, form: PostedForm) 
         try:
             if game is None:
                 raise not_gm(name)
-            actor = gm_actor(db, principal, game)
-            with savepoint(db):
-                (gm.resume if resume else gm.pause)(judge, db, actor)
+            actor = gm_actor(uow, principal, game)
+            with uow.savepoint():
+                (gm.resume if resume else gm.pause)(judge, uow, actor)
             done.append(name)
         except DomainError as error:  # on purpose: the others go on; the overview names it
             refused.append(f"{name} ({error.message})")
@@ -138,25 +138,25 @@ def pause_several(judge: JudgeDep, db: Db, principal: PageGm, form: PostedForm) 
 
 
 @router.post("/games/{name}/replace")
-def replace(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
-    gm.replace(judge, db, actor, _text(form, "power"), _text(form, "address"), _text(form, "password") or None)
+def replace(name: str, judge: JudgeDep, uow: Uow, actor: PageGame, form: PostedForm) -> Response:
+    gm.replace(judge, uow, actor, _text(form, "power"), _text(form, "address"), _text(form, "password") or None)
     return _back(name, "replaced")
 
 
 @router.post("/games/{name}/invite")
-def invite(name: str, judge: JudgeDep, db: Db, actor: PageGame, principal: PageGm, form: PostedForm) -> Response:
-    invite_player(judge, db, actor, game_row(db, name), _text(form, "address"), _text(form, "note"),
+def invite(name: str, judge: JudgeDep, uow: Uow, actor: PageGame, principal: PageGm, form: PostedForm) -> Response:
+    invite_player(judge, uow, actor, game_row(uow, name), _text(form, "address"), _text(form, "note"),
                   proven=principal.proven)
     return _back(name, "invited")
 
 
 @router.post("/games/{name}/mail/out/{mail_id}/resend")
-def resend(name: str, mail_id: int, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    resend_mail(judge, db, actor, game_row(db, name), mail_id)
+def resend(name: str, mail_id: int, judge: JudgeDep, uow: Uow, actor: PageGame) -> Response:
+    resend_mail(judge, uow, actor, game_row(uow, name), mail_id)
     return _back(name, "resent")
 
 
 @router.post("/games/{name}/mail/in/{mail_id}/resolve")
-def resolve(name: str, mail_id: int, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    set_aside_quarantined(judge, db, actor, game_row(db, name), mail_id)
+def resolve(name: str, mail_id: int, judge: JudgeDep, uow: Uow, actor: PageGame) -> Response:
+    set_aside_quarantined(judge, uow, actor, game_row(uow, name), mail_id)
     return _back(name, "resolved")

@@ -15,7 +15,7 @@ from app.services.override.apply import commit_override, preview_override
 from app.services.override.changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from app.services.readmodels.corrections import AuditLine, audit_log
 from app.services.readmodels.dashboard import GameDetail, GameSummary, PhaseOutcomes, list_games, show_game, show_phase
-from app.web.deps import ApiGame, ApiGm, Db, JudgeDep, game_row
+from app.web.deps import ApiGame, ApiGm, JudgeDep, Uow, game_row
 from app.web.forms import storable
 
 __all__ = ["router"]
@@ -37,26 +37,26 @@ def api_session(principal: ApiGm) -> SessionInfo:
 
 
 @router.get("/games", response_model=list[GameSummary], summary="The games of the signed-in GM")
-def api_games(judge: JudgeDep, db: Db, principal: ApiGm) -> list[GameSummary]:
+def api_games(judge: JudgeDep, uow: Uow, principal: ApiGm) -> list[GameSummary]:
     actor = Actor(principal.email, Role.KEEPER if principal.keeper else Role.GM)
-    return list(list_games(judge, db, actor, co_games=principal.proven))
+    return list(list_games(judge, uow, actor, co_games=principal.proven))
 
 
 @router.get("/games/{name}", response_model=GameDetail, summary="One game: powers, current orders, mail log, press, phases")
-def api_game(name: str, judge: JudgeDep, db: Db, actor: ApiGame) -> GameDetail:
-    return show_game(judge, db, actor, name)
+def api_game(name: str, judge: JudgeDep, uow: Uow, actor: ApiGame) -> GameDetail:
+    return show_game(judge, uow, actor, name)
 
 
 @router.get("/games/{name}/phases/{code}", response_model=PhaseOutcomes,
             summary="A phase with its stored results: each order's result, reason and structured outcome")
-def api_phase(name: str, code: str, judge: JudgeDep, db: Db, actor: ApiGame) -> PhaseOutcomes:
-    return show_phase(judge, db, actor, name, code)
+def api_phase(name: str, code: str, judge: JudgeDep, uow: Uow, actor: ApiGame) -> PhaseOutcomes:
+    return show_phase(judge, uow, actor, name, code)
 
 
 @router.get("/games/{name}/audit", response_model=list[AuditLine],
             summary="The game's audit log, newest first: who did what, when and why (corrections with the texts mailed)")
-def api_audit(name: str, db: Db, actor: ApiGame) -> list[AuditLine]:
-    return list(audit_log(db, actor, game_row(db, name)))
+def api_audit(name: str, uow: Uow, actor: ApiGame) -> list[AuditLine]:
+    return list(audit_log(uow, actor, game_row(uow, name)))
 
 
 class OverrideRequest(BaseModel):
@@ -86,16 +86,16 @@ class OverrideRequest(BaseModel):
 
 @router.post("/games/{name}/phases/{code}/override/preview",
              summary="What an override would do: every order's old and new outcome, the positions, the replay")
-def api_override_preview(name: str, code: str, body: OverrideRequest, judge: JudgeDep, db: Db,
+def api_override_preview(name: str, code: str, body: OverrideRequest, judge: JudgeDep, uow: Uow,
                          actor: ApiGame) -> Any:
-    preview = preview_override(judge, db, actor, game_row(db, name), code, body.changes())
+    preview = preview_override(judge, uow, actor, game_row(uow, name), code, body.changes())
     return jsonable_encoder(asdict(preview))
 
 
 @router.post("/games/{name}/phases/{code}/override/commit",
              summary="Override the phase: re-adjudicated, later phases replayed, every player mailed, audited")
-def api_override_commit(name: str, code: str, body: OverrideRequest, judge: JudgeDep, db: Db,
+def api_override_commit(name: str, code: str, body: OverrideRequest, judge: JudgeDep, uow: Uow,
                         actor: ApiGame) -> Any:
-    done = commit_override(judge, db, actor, game_row(db, name), code, body.changes(), storable(body.reason))
+    done = commit_override(judge, uow, actor, game_row(uow, name), code, body.changes(), storable(body.reason))
     return jsonable_encoder({"audit_id": done.audit_id, "mails": done.mails, "reason": done.reason,
                              "preview": asdict(done.preview)})

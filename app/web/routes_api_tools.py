@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from app.services.readmodels.mail_log import MailFilter, MailLogPage, mail_log_page
 from app.services.readmodels.seats import SeatBoard, seat_board
 from app.services.turns.gm_tools import ProcessPlan, plan_processing
-from app.web.deps import ApiGame, Db, JudgeDep, game_row
+from app.web.deps import ApiGame, JudgeDep, Uow, game_row
 
 __all__ = ["router"]
 
@@ -17,18 +17,18 @@ router = APIRouter(prefix="/api", tags=["api"])
 
 @router.get("/games/{name}/process/preview", response_model=ProcessPlan,
             summary="What processing now would do: the powers defaulted, the results as mailed; nothing written")
-def api_process_preview(name: str, judge: JudgeDep, db: Db, actor: ApiGame) -> ProcessPlan:
-    return plan_processing(judge, db, actor, game_row(db, name))
+def api_process_preview(name: str, judge: JudgeDep, uow: Uow, actor: ApiGame) -> ProcessPlan:
+    return plan_processing(judge, uow, actor, game_row(uow, name))
 
 
 @router.get("/games/{name}/players", response_model=SeatBoard,
             summary="Each power's WAIT, draw vote, concession, absence, misses, reliability; takeover requests")
-def api_players(name: str, judge: JudgeDep, db: Db, actor: ApiGame) -> SeatBoard:
-    return seat_board(judge, db, actor, name)
+def api_players(name: str, judge: JudgeDep, uow: Uow, actor: ApiGame) -> SeatBoard:
+    return seat_board(judge, uow, actor, name)
 
 
 @router.get("/games/{name}/mail", response_model=MailLogPage,
             summary="The mail log, newest first: search q (subject or address), power, direction, status, page")
-def api_mail(name: str, judge: JudgeDep, db: Db, actor: ApiGame, q: str = "", power: str = "",
+def api_mail(name: str, judge: JudgeDep, uow: Uow, actor: ApiGame, q: str = "", power: str = "",
              direction: str = "", status: str = "", page: int = 1) -> MailLogPage:
-    return mail_log_page(judge, db, actor, name, MailFilter(q, power, direction, status, max(1, page)))
+    return mail_log_page(judge, uow, actor, name, MailFilter(q, power, direction, status, max(1, page)))

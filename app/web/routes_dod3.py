@@ -10,7 +10,7 @@ from starlette.datastructures import FormData
 
 from app.services.dod3.gm_entries import NumberEntry, PowerField, change_number, record_text, record_weather_result
 from app.services.errors import DomainError
-from app.web.deps import Db, JudgeDep, PageGame, PostedForm
+from app.web.deps import JudgeDep, PageGame, PostedForm, Uow
 from app.web.forms import form_text
 
 __all__ = ["number_entry", "router"]
@@ -36,22 +36,22 @@ def _done(name: str, what: str) -> Response:
 
 
 @router.post("/games/{name}/dod3/record")
-def record(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
-    record_text(judge, db, actor, _text(form, "text"))
+def record(name: str, judge: JudgeDep, uow: Uow, actor: PageGame, form: PostedForm) -> Response:
+    record_text(judge, uow, actor, _text(form, "text"))
     return _done(name, "recorded")
 
 
 @router.post("/games/{name}/dod3/weather")
-def weather(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
-    record_weather_result(judge, db, actor, _text(form, "text"))
+def weather(name: str, judge: JudgeDep, uow: Uow, actor: PageGame, form: PostedForm) -> Response:
+    record_weather_result(judge, uow, actor, _text(form, "text"))
     return _done(name, "weather")
 
 
 @router.post("/games/{name}/dod3/number")
-def number(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
+def number(name: str, judge: JudgeDep, uow: Uow, actor: PageGame, form: PostedForm) -> Response:
     try:
         field = PowerField(_text(form, "field"))
     except ValueError as error:
         raise HTTPException(status_code=400, detail="Choose which number to change.") from error
-    change_number(judge, db, actor, _text(form, "power"), field, number_entry(_text(form, "value")))
+    change_number(judge, uow, actor, _text(form, "power"), field, number_entry(_text(form, "value")))
     return _done(name, "number")

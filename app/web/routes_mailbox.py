@@ -17,7 +17,7 @@ from fastapi.responses import RedirectResponse, Response
 from app.services.games.gm_accounts import GmPrincipal, linked_game_ids
 from app.services.games.gm_admin import SentMail, mail_sent_to
 from app.services.kernel.actor import Actor, Role
-from app.web.deps import Db, JudgeDep, PageGm, PostedForm
+from app.web.deps import JudgeDep, PageGm, PostedForm, Uow
 from app.web.templating import pages
 
 __all__ = ["InboxWriter", "router"]
@@ -40,11 +40,11 @@ def _actor(principal: GmPrincipal) -> Actor:
 
 
 @router.get("/mailbox")
-def mailbox(request: Request, judge: JudgeDep, db: Db, principal: PageGm, address: str = "") -> Response:
+def mailbox(request: Request, judge: JudgeDep, uow: Uow, principal: PageGm, address: str = "") -> Response:
     _writer(request)
     found: tuple[SentMail, ...] = ()
     if address.strip():
-        found = mail_sent_to(judge, db, _actor(principal), address, linked_game_ids(db, principal.account_id))
+        found = mail_sent_to(judge, uow, _actor(principal), address, linked_game_ids(uow, principal.account_id))
     return pages(request).render(request, "mailbox.html.j2", title="Mailbox", address=address.strip(), mails=found,
                                  judge_address=judge.settings.judge_address, sent=request.query_params.get("sent"))
 

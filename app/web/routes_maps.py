@@ -8,7 +8,7 @@ from fastapi.responses import Response
 
 from app.services.kernel.actor import Actor
 from app.services.readmodels.maps import MapData, gm_map, public_map
-from app.web.deps import Db, JudgeDep, PageGame
+from app.web.deps import JudgeDep, PageGame, Uow
 from app.web.maps import map_svg, svg_response
 
 __all__ = ["router"]
@@ -21,20 +21,20 @@ def _svg(found: MapData) -> Response:
 
 
 @router.get("/games/{name}/map.svg")
-def game_map(name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    return _svg(gm_map(judge, db, actor, name))
+def game_map(name: str, judge: JudgeDep, uow: Uow, actor: PageGame) -> Response:
+    return _svg(gm_map(judge, uow, actor, name))
 
 
 @router.get("/games/{name}/phases/{code}/map.svg")
-def phase_map(name: str, code: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    return _svg(gm_map(judge, db, actor, name, code))
+def phase_map(name: str, code: str, judge: JudgeDep, uow: Uow, actor: PageGame) -> Response:
+    return _svg(gm_map(judge, uow, actor, name, code))
 
 
 @router.get("/public/games/{name}/map.svg")
-def public_game_map(name: str, judge: JudgeDep, db: Db) -> Response:
-    return _svg(public_map(judge, db, Actor("public"), name))
+def public_game_map(name: str, judge: JudgeDep, uow: Uow) -> Response:
+    return _svg(public_map(judge, uow, Actor("public"), name))
 
 
 @router.get("/public/games/{name}/phases/{code}/map.svg")
-def public_phase_map(name: str, code: str, judge: JudgeDep, db: Db) -> Response:
-    return _svg(public_map(judge, db, Actor("public"), name, code))
+def public_phase_map(name: str, code: str, judge: JudgeDep, uow: Uow) -> Response:
+    return _svg(public_map(judge, uow, Actor("public"), name, code))

@@ -13,7 +13,7 @@ from app.services.override.apply import commit_override
 from app.services.override.changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from app.services.override.review import PhaseOrders, phase_orders, review_override
 from app.services.readmodels.maps import MapData
-from app.web.deps import Db, JudgeDep, PageGame, PostedForm, game_row
+from app.web.deps import JudgeDep, PageGame, PostedForm, Uow, game_row
 from app.web.forms import form_text
 from app.web.maps import data_uri, map_svg
 from app.web.templating import pages
@@ -91,24 +91,24 @@ def _contest_id(form: FormData) -> int | None:
 
 
 @router.post("/games/{name}/phases/{code}/override")
-def override(request: Request, name: str, code: str, judge: JudgeDep, db: Db, actor: PageGame,
+def override(request: Request, name: str, code: str, judge: JudgeDep, uow: Uow, actor: PageGame,
              form: PostedForm) -> Response:
     """``action=preview``: old and new side by side; ``action=commit``: re-adjudicate, replay, mail."""
-    game = game_row(db, name)
-    original = phase_orders(judge, db, actor, game, code)
+    game = game_row(uow, name)
+    original = phase_orders(judge, uow, actor, game, code)
     form_values = {k: _text(form, k) for k in form}
     contest = _contest_id(form)
     try:
         changes = changes_from_form(form, original)
         if _text(form, "action") == "commit":
             if contest is not None:
-                check_open(judge, db, actor, game, contest)
-            committed = commit_override(judge, db, actor, game, original.phase, changes, _text(form, "reason"))
+                check_open(judge, uow, actor, game, contest)
+            committed = commit_override(judge, uow, actor, game, original.phase, changes, _text(form, "reason"))
             if contest is not None:
-                answer_contest(judge, db, actor, game, contest, Verdict.UPHELD, committed.reason)
+                answer_contest(judge, uow, actor, game, contest, Verdict.UPHELD, committed.reason)
             return RedirectResponse(f"/games/{game.name}/phases/{original.phase}?corrected={committed.mails}",
                                     status_code=303)
-        review = review_override(judge, db, actor, game, original.phase, changes)
+        review = review_override(judge, uow, actor, game, original.phase, changes)
     except DomainError as error:  # on purpose: the form again, the GM's edits kept, with the reason
         return pages(request).render(request, "override.html.j2", status_code=400, title=f"Override {original.phase}",
                                      game=game.name, phase=original.phase, error=error.message, review=None,
@@ -124,11 +124,11 @@ def override(request: Request, name: str, code: str, judge: JudgeDep, db: Db, ac
 
 
 @router.post("/games/{name}/contests/{contest_id}/answer")
-def answer(name: str, contest_id: int, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
-    game = game_row(db, name)
+def answer(name: str, contest_id: int, judge: JudgeDep, uow: Uow, actor: PageGame, form: PostedForm) -> Response:
+    game = game_row(uow, name)
     try:
         verdict = Verdict(_text(form, "verdict"))
     except ValueError as error:
         raise HTTPException(status_code=400, detail="Choose rejected or answered.") from error
-    view = answer_contest(judge, db, actor, game, contest_id, verdict, _text(form, "answer"))
+    view = answer_contest(judge, uow, actor, game, contest_id, verdict, _text(form, "answer"))
     return RedirectResponse(f"/games/{game.name}/phases/{view.phase}#contests", status_code=303)

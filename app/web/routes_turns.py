@@ -8,7 +8,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from app.services.turns.control import process_now, rollback
 from app.services.turns.gm_tools import enter_orders, plan_processing
-from app.web.deps import Db, JudgeDep, PageGame, PostedForm, game_row
+from app.web.deps import JudgeDep, PageGame, PostedForm, Uow, game_row
 from app.web.forms import form_text
 from app.web.templating import pages
 
@@ -22,31 +22,31 @@ def _back(name: str, note: str) -> RedirectResponse:
 
 
 @router.get("/games/{name}/process")
-def confirm_process(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame) -> Response:
-    plan = plan_processing(judge, db, actor, game_row(db, name))
+def confirm_process(request: Request, name: str, judge: JudgeDep, uow: Uow, actor: PageGame) -> Response:
+    plan = plan_processing(judge, uow, actor, game_row(uow, name))
     return pages(request).render(request, "process.html.j2", title=f"Process {plan.game} {plan.phase}", plan=plan)
 
 
 @router.post("/games/{name}/process")
-def process(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
+def process(name: str, judge: JudgeDep, uow: Uow, actor: PageGame, form: PostedForm) -> Response:
     if form_text(form, "confirm") != "yes":  # one click never adjudicates: the confirmation page first
         return RedirectResponse(f"/games/{name}/process", status_code=303)
-    process_now(judge, db, actor, game_row(db, name), form_text(form, "phase") or None)
+    process_now(judge, uow, actor, game_row(uow, name), form_text(form, "phase") or None)
     return _back(name, "processed")
 
 
 @router.post("/games/{name}/rollback")
-def roll_back(name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
+def roll_back(name: str, judge: JudgeDep, uow: Uow, actor: PageGame, form: PostedForm) -> Response:
     if form_text(form, "confirm") != "yes":
         raise HTTPException(status_code=400, detail="Tick the box to confirm the rollback: every player is mailed.")
-    done = rollback(judge, db, actor, game_row(db, name), form_text(form, "phase") or None,
+    done = rollback(judge, uow, actor, game_row(uow, name), form_text(form, "phase") or None,
                     restore=form_text(form, "restore") == "yes")
     return _back(name, f"rolled back to {done.phase}")
 
 
 @router.post("/games/{name}/orders")
-def gm_orders(request: Request, name: str, judge: JudgeDep, db: Db, actor: PageGame, form: PostedForm) -> Response:
-    receipt = enter_orders(judge, db, actor, game_row(db, name), form_text(form, "power"), form_text(form, "orders"))
+def gm_orders(request: Request, name: str, judge: JudgeDep, uow: Uow, actor: PageGame, form: PostedForm) -> Response:
+    receipt = enter_orders(judge, uow, actor, game_row(uow, name), form_text(form, "power"), form_text(form, "orders"))
     if receipt.stored and all(line.ok for line in receipt.lines):
         return _back(name, f"orders of {receipt.power} stored")
     return pages(request).render(request, "orders_receipt.html.j2", status_code=200 if receipt.stored else 400,

@@ -19,6 +19,7 @@ from app.services.dod3 import store as dod3_store
 from app.services.kernel.context import Judge
 from app.settings import Settings
 from tests.server.conftest import Clock, Harness
+from tests.support.units import unit
 
 GAME = "gazette"
 GM = "gm@example.com"
@@ -121,8 +122,8 @@ def create(h: Harness, **options: Any) -> None:
         "weather_chart": {"Jan/Feb": ["Snow"] * 3 + ["Frost"] * 4 + ["Mild"] * 3},  # no other column yet
         "options": options,
     }
-    with h.judge.sessions.begin() as db:
-        service.create_game(db, h.judge, GAME, GM, "masterpw", setup,
+    with unit(h.judge) as uow:
+        service.create_game(uow, h.judge, GAME, GM, "masterpw", setup,
                             {name: (email, pw) for name, (email, pw, _) in PLAYERS.items()})
 
 

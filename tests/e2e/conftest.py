@@ -285,13 +285,13 @@ def local_judge(url: str, judge_address: str = "judge@judge.test"):  # type: ign
 
 def create_started_game(judge, name: str, *, domain: str = DOMAIN, **settings: object) -> dict[str, str]:  # type: ignore[no-untyped-def]
     """A started standard game; returns power -> player address (passwords are pw<power>)."""
+    from app.services.bootstrap import transaction
     from app.services.games.admin import SeatSpec, create_game_direct
-    from app.services.handlers import transaction
 
     players = {p: f"{p.lower()}-{name}@{domain}" for p in STANDARD_POWERS}
     seats = [SeatSpec(email=addr, password=f"pw{p.lower()}", power=p) for p, addr in players.items()]
     with transaction(judge) as unit:
-        create_game_direct(judge, unit.session, name, f"gm-{name}@{domain}", "masterpw", seats=seats,
+        create_game_direct(judge, unit, name, f"gm-{name}@{domain}", "masterpw", seats=seats,
                            settings={"reminder_hours": 0, "nmr": "hold", **settings})
     return players
 

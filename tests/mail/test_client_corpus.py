@@ -31,8 +31,8 @@ from app.db.session import make_engine, make_sessionmaker
 from app.mail.inbox.imap import ImapInbox
 from app.mail.reading.messages import parse_message
 from app.mail.runners.poller import poll_once
+from app.services.bootstrap import transaction
 from app.services.games.admin import SeatSpec, create_game_direct
-from app.services.handlers import transaction
 from app.services.kernel.context import Judge
 from app.settings import Settings
 from tests.support.databases import PostgresTemplate
@@ -90,7 +90,7 @@ def _games(judge: Judge, names: list[tuple[str, str | None, str]], modes: dict[s
         for name, token, germany in names:
             seats = [SeatSpec(email=germany if p == "GERMANY" else f"{p.lower()}-{name}@players.example",
                               password=f"pw{p.lower()}", power=p) for p in POWERS]
-            create_game_direct(judge, unit.session, name, f"gm-{name}@players.example", "masterpw", seats=seats,
+            create_game_direct(judge, unit, name, f"gm-{name}@players.example", "masterpw", seats=seats,
                                settings={"reminder_hours": 0, "nmr": "hold",
                                          "orders": (modes or {}).get(name, "per_unit")})
             if token is not None:

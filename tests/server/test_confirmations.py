@@ -23,12 +23,13 @@ from app.mail.outbound.drain import drain_once
 from app.mail.outbound.mailer import MemoryMailer
 from app.mail.runners.inbound import handle_raw, process_stored
 from app.scheduler import tick
+from app.services.bootstrap import transaction
 from app.services.errors import DomainError
 from app.services.games.lobby import create_game
-from app.services.handlers import transaction
 from app.services.kernel.actor import Actor
 from app.services.seats.confirmations import held_mails, use_confirmation
 from tests.server.conftest import Harness, hold_all, make_mail, player, signon, token_address
+from tests.support.units import unit
 
 VICTIM = "victim@third.test"
 SPAM = "Cheap pills, no prescription: visit http://spam.example/buy-now and win a prize today!!"
@@ -92,8 +93,8 @@ def test_one_forged_seat_then_thirty_mails_reach_the_victim_as_one_small_confirm
     assert sum("Waiting for your confirmation" in text for _, text in mails) == 1  # one confirmation mail
     assert size < 40_000
     assert not any("spam.example" in text or "prescription" in text for _, text in mails)
-    with started.judge.sessions.begin() as db:  # the rest is held: kept, listed for the judgekeeper
-        assert len(held_mails(db)) >= 30 - started.judge.settings.stranger_budget
+    with unit(started.judge) as uow:  # the rest is held: kept, listed for the judgekeeper
+        assert len(held_mails(uow)) >= 30 - started.judge.settings.stranger_budget
 
 
 # ----------------------------------------------------------------------------- item 1: confirmed opt-in
@@ -193,10 +194,10 @@ def test_a_code_is_used_once_by_two_transactions_at_once(started: Harness) -> No
 
     def second() -> None:
         with transaction(started.judge) as unit:
-            results["second"] = use_confirmation(started.judge, unit.session, code)
+            results["second"] = use_confirmation(started.judge, unit, code)
 
     with transaction(started.judge) as unit:
-        results["first"] = use_confirmation(started.judge, unit.session, code)
+        results["first"] = use_confirmation(started.judge, unit, code)
         other = threading.Thread(target=second)
         other.start()
         other.join(0.5)  # it waits for this transaction
@@ -227,7 +228,7 @@ def test_forged_creates_do_not_block_the_gms_new_game(harness: Harness) -> None:
     assert _games_of(harness, gm) == 0
     with transaction(harness.judge) as unit:  # the dashboard's "New game" (a GM signed in proved the mailbox)
         try:
-            create_game(harness.judge, unit.session, Actor(gm), "realgame", "masterpw1")
+            create_game(harness.judge, unit, Actor(gm), "realgame", "masterpw1")
         except DomainError as error:  # pragma: no cover - the failure on main
             pytest.fail(f"the GM's own game was refused: {error}")
     assert _games_of(harness, gm) == 1
@@ -237,8 +238,8 @@ def test_forged_mails_do_not_drop_a_newcomers_join(started: Harness) -> None:
     newcomer = "newbie@example.org"
     for _ in range(started.judge.settings.stranger_budget + 2):
         started.send(newcomer, "HELP", confirm=False)
-    with started.judge.sessions.begin() as db:
-        held = [mail for mail in held_mails(db) if mail.sender == newcomer]
+    with unit(started.judge) as uow:
+        held = [mail for mail in held_mails(uow) if mail.sender == newcomer]
     assert len(held) == 2 and all("JUDGE_STRANGER_BUDGET" in mail.why for mail in held)
     outcome = started.send(newcomer, "OBSERVE alpha mypass123", confirm=False)
     assert outcome.status == "done"  # run and answered: a confirmation
@@ -266,8 +267,8 @@ def test_all_strangers_together_get_at_most_the_hourly_cap(harness: Harness) -> 
     assert not any("spam.example" in row.body_text or "spam.example" in row.subject for row in answers)
     notices = harness.outbox(to=harness.judge.settings.admin_address)
     assert len(notices) == 1 and "JUDGE_STRANGER_CAP" in notices[0].body_text
-    with harness.judge.sessions.begin() as db:
-        assert len(held_mails(db)) == 10
+    with unit(harness.judge) as uow:
+        assert len(held_mails(uow)) == 10
 
 
 def test_an_answer_to_a_stranger_quotes_nothing(harness: Harness) -> None:

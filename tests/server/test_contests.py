@@ -11,6 +11,7 @@ from app.services.errors import DomainError
 from app.services.games.contests import Verdict, answer_contest, contests_of
 from app.services.kernel.actor import Actor, Role
 from tests.server.conftest import Harness, hold_all, player, signon
+from tests.support.units import unit
 
 
 @pytest.fixture
@@ -46,22 +47,23 @@ def test_a_contest_is_stored_audited_and_mailed_to_the_gm(processed: Harness) ->
 
 def test_only_the_master_answers_and_only_once(processed: Harness) -> None:
     processed.send(player("ITALY"), signon("ITALY") + "CONTEST S1901M Venice was supported")
-    with processed.judge.sessions.begin() as db:
+    with unit(processed.judge) as uow:
+        db = uow.session
         row = db.scalar(select(Contest))
         assert row is not None
         game_id, contest_id = row.game_id, row.id
         game = db.get(Game, game_id)
         assert game is not None
         with pytest.raises(DomainError):
-            answer_contest(processed.judge, db, Actor(player("FRANCE"), Role.PLAYER, game_id), game, contest_id,
+            answer_contest(processed.judge, uow, Actor(player("FRANCE"), Role.PLAYER, game_id), game, contest_id,
                            Verdict.REJECTED, "no")
         master = Actor("gm@example.com", Role.GM, game_id)
         with pytest.raises(DomainError, match="write the answer"):
-            answer_contest(processed.judge, db, master, game, contest_id, Verdict.REJECTED, "  ")
-        view = answer_contest(processed.judge, db, master, game, contest_id, Verdict.ANSWERED, "Noted.")
+            answer_contest(processed.judge, uow, master, game, contest_id, Verdict.REJECTED, "  ")
+        view = answer_contest(processed.judge, uow, master, game, contest_id, Verdict.ANSWERED, "Noted.")
         assert view.status == "answered" and not view.open
         with pytest.raises(DomainError, match="already answered"):
-            answer_contest(processed.judge, db, master, game, contest_id, Verdict.REJECTED, "again")
-        assert [c.status for c in contests_of(processed.judge, db, master, game)] == ["answered"]
+            answer_contest(processed.judge, uow, master, game, contest_id, Verdict.REJECTED, "again")
+        assert [c.status for c in contests_of(processed.judge, uow, master, game)] == ["answered"]
     mail = processed.outbox(to=player("ITALY"), kind="contest")[-1]
     assert mail.subject.endswith(": answered") and "Noted." in mail.body_text

@@ -9,6 +9,7 @@ from app.db.models import Game
 from app.services.games.gm_admin import invite_player
 from app.services.kernel.actor import Actor, Role
 from tests.server.conftest import Harness
+from tests.support.units import unit
 
 
 def test_join_is_refused_and_the_invitation_says_the_gm_seats_the_players(harness: Harness) -> None:
@@ -16,10 +17,11 @@ def test_join_is_refused_and_the_invitation_says_the_gm_seats_the_players(harnes
     harness.send("joiner@example.com", "JOIN gazette joinpass1 France")
     reply = harness.last_reply("joiner@example.com")
     assert "are seated by its GM (DOD3 SEAT)" in reply, reply
-    with harness.judge.sessions.begin() as db:
+    with unit(harness.judge) as uow:
+        db = uow.session
         game = db.scalars(select(Game).where(Game.name == "gazette")).one()
         assert all(seat.email != "joiner@example.com" for seat in game.players)
-        invite_player(harness.judge, db, Actor("gm@example.com", Role.GM, game.id), game, "friend@example.com", "",
+        invite_player(harness.judge, uow, Actor("gm@example.com", Role.GM, game.id), game, "friend@example.com", "",
                       proven=False)
     text = harness.outbox(to="friend@example.com", kind="invite")[-1].body_text
     assert "the game master seats the players of 'gazette' (DOD3 SEAT)" in text and "JOIN" not in text, text

@@ -22,6 +22,7 @@ from app.mail.outbound.mailer import SmtpMailer
 from app.services.mailout.outbox import enqueue
 from tests.server.conftest import Harness, _harness
 from tests.support.databases import PostgresTemplate, require_postgres
+from tests.support.units import unit
 
 
 class _Server:
@@ -82,9 +83,9 @@ def smtp() -> Iterator[tuple[_Server, int]]:
 
 def _queue(harness: Harness, count: int) -> list[str]:
     addresses = [f"p{n}@example.com" for n in range(count)]
-    with harness.judge.sessions.begin() as db:
+    with unit(harness.judge) as uow:
         for to in addresses:
-            enqueue(db, harness.judge, to=to, subject="results", text=f"for {to}\n")
+            enqueue(uow, harness.judge, to=to, subject="results", text=f"for {to}\n")
     return addresses
 
 
@@ -210,9 +211,9 @@ def test_a_batch_goes_over_several_sessions_each_recipient_s_mails_in_order(harn
     """A large batch is shared between a few sessions (their round trips overlap), a recipient's
     mails all over one of them: they arrive in the order they were queued."""
     server, port = smtp
-    with harness.judge.sessions.begin() as db:
+    with unit(harness.judge) as uow:
         for n in range(36):
-            enqueue(db, harness.judge, to=f"p{n % 12}@example.com", subject=f"mail {n}", text=f"{n}\n")
+            enqueue(uow, harness.judge, to=f"p{n % 12}@example.com", subject=f"mail {n}", text=f"{n}\n")
     assert asyncio.run(drain_once(harness.judge, SmtpMailer("127.0.0.1", port, timeout=10))) == 36
     assert 1 < server.connections <= 4
     for n in range(12):
@@ -278,16 +279,18 @@ def test_a_mail_never_waits_for_another_game_s_map(harness: Harness, monkeypatch
     from app.services.results import maps
 
     waiting, ready = _maps(harness, 2)
-    with harness.judge.sessions.begin() as db:
-        assert maps.draw_due_map(db) is not None  # the oldest: ``waiting``
+    with unit(harness.judge) as uow:
+        db = uow.session
+        assert maps.draw_due_map(uow) is not None  # the oldest: ``waiting``
         db.flush()
-    with harness.judge.sessions.begin() as db:  # draw the second one, leave the first undrawn
+    with unit(harness.judge) as uow:  # draw the second one, leave the first undrawn
+        db = uow.session
         from app.db.models import MapImage
 
         first, second = db.get_one(MapImage, waiting), db.get_one(MapImage, ready)
         second.png, first.png = first.png, None
         for n, map_id in enumerate([waiting, ready, waiting, None, ready]):
-            enqueue(db, harness.judge, to=f"p{n}@example.com", subject=f"mail {n}", text="x\n", map_id=map_id)
+            enqueue(uow, harness.judge, to=f"p{n}@example.com", subject=f"mail {n}", text="x\n", map_id=map_id)
 
     def no_drawing(*args: object, **kwargs: object) -> bytes:
         raise AssertionError("the sender drew a map")
@@ -321,8 +324,8 @@ def test_two_painters_never_draw_the_same_map(pg_harness: Harness, monkeypatch: 
     drawn: list[int] = []
 
     def paint() -> None:
-        with harness.judge.sessions.begin() as db:
-            image = maps.draw_due_map(db)
+        with unit(harness.judge) as uow:
+            image = maps.draw_due_map(uow)
             drawn.append(image.id if image else 0)
 
     one = threading.Thread(target=paint)
@@ -337,5 +340,5 @@ def test_two_painters_never_draw_the_same_map(pg_harness: Harness, monkeypatch: 
     other.join(30)
     assert not waited, "the second painter waited for the first one's map"
     assert sorted(drawn) == [first, second] and sorted(titles) == ["game0", "game1"]
-    with harness.judge.sessions.begin() as db:
-        assert maps.draw_due_map(db) is None  # nothing left to draw
+    with unit(harness.judge) as uow:
+        assert maps.draw_due_map(uow) is None  # nothing left to draw

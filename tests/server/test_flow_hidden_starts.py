@@ -9,6 +9,7 @@ from app import jsonapi
 from app.db import queries
 from app.services.orders.submit import seat_statuses
 from tests.server.conftest import Harness
+from tests.support.units import unit
 
 SMALL_WORLD_7 = ["NORTH_AMERICA", "AFRICA", "CHINA", "ISLAM", "RUSSIA", "SOUTH_AMERICA", "WESTERN_EUROPE"]
 
@@ -67,12 +68,13 @@ def test_declared_units_leave_nothing_missing(swgame: Harness) -> None:
         lines = [declared[power] if power in declared and declared[power][2:5].upper() in u else f"{u} H"
                  for u in units]
         _send(swgame, power, "\n".join(lines))
-    with swgame.judge.sessions.begin() as db:
+    with unit(swgame.judge) as uow:
+        db = uow.session
         game = queries.game_by_name(db, "swgame")
         assert game is not None
         phase = queries.open_phase(db, game.id)
         assert phase is not None
-        missing = {seat.power: status.missing for seat, status in seat_statuses(db, game, phase)}
+        missing = {seat.power: status.missing for seat, status in seat_statuses(uow, game, phase)}
     assert all(not m for m in missing.values()), missing
 
 

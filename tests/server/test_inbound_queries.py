@@ -12,6 +12,7 @@ from sqlalchemy import event
 from app.db import queries
 from app.db.models import Game, Phase
 from tests.server.conftest import Harness, player, token_address
+from tests.support.units import unit
 
 
 @contextmanager
@@ -45,25 +46,27 @@ def test_an_order_mail_by_reply_address_asks_for_the_open_phase_once(started: Ha
 
 
 def test_the_remembered_open_phase_follows_the_game(started: Harness) -> None:
-    with started.judge.sessions.begin() as db:
+    with unit(started.judge) as uow:
+        db = uow.session
         game = queries.game_by_name(db, "alpha")
         assert game is not None
-        first = queries.open_phase_of(db, game)
+        first = uow.open_phase_of(game)
         assert first is not None and first.status == "open"
         with _statements(started) as seen:
-            assert queries.open_phase_of(db, game) is first
+            assert uow.open_phase_of(game) is first
         assert not seen  # remembered: no statement
         first.status = "processed"  # the turn closes in this transaction ...
-        assert queries.open_phase_of(db, game) is None  # ... (flushed, then asked again)
+        assert uow.open_phase_of(game) is None  # ... (flushed, then asked again)
         later = Phase(game_id=game.id, seq=first.seq + 1, code="F1901M", status="open",
                       state_before=first.state_before)
         db.add(later)
         game.phase, game.version = "F1901M", game.version + 1
         db.flush()
-        assert queries.open_phase_of(db, game) is later
-    with started.judge.sessions.begin() as db:  # another transaction asks the database again
+        assert uow.open_phase_of(game) is later
+    with unit(started.judge) as uow:  # another transaction asks the database again
+        db = uow.session
         game = db.get_one(Game, game.id)
         with _statements(started) as seen:
-            assert queries.open_phase_of(db, game) is not None
+            assert uow.open_phase_of(game) is not None
         assert seen["SELECT phases"] == 1
 

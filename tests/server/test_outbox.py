@@ -12,11 +12,12 @@ from app.mail.outbound.drain import drain_once
 from app.mail.outbound.mailer import MemoryMailer
 from app.services.mailout.outbox import enqueue
 from tests.server.conftest import Harness
+from tests.support.units import unit
 
 
 def _queue(harness: Harness, to: str = "p@example.com") -> None:
-    with harness.judge.sessions.begin() as db:
-        enqueue(db, harness.judge, to=to, subject="hello", text="body\n")
+    with unit(harness.judge) as uow:
+        enqueue(uow, harness.judge, to=to, subject="hello", text="body\n")
 
 
 def _statuses(harness: Harness) -> list[str]:

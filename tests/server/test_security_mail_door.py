@@ -12,8 +12,8 @@ from sqlalchemy import select
 from app.db import queries
 from app.db.models import Game, Player, Press
 from app.mail.runners.inbound import handle_raw
+from app.services.bootstrap import transaction
 from app.services.games.admin import create_game_direct
-from app.services.handlers import transaction
 from tests.server.conftest import Harness, player, signon, token_address
 
 GM = "SIGNON master@alpha masterpw\n"
@@ -239,7 +239,7 @@ def test_create_is_limited_per_address_and_day(harness: Harness) -> None:
 def test_observer_seats_are_limited_per_address(harness: Harness) -> None:
     for number in range(12):
         with transaction(harness.judge) as unit:
-            create_game_direct(harness.judge, unit.session, f"obs{number}", "gm@example.com", "masterpw", start=False)
+            create_game_direct(harness.judge, unit, f"obs{number}", "gm@example.com", "masterpw", start=False)
     harness.send("watcher@example.org", "\n".join(f"OBSERVE obs{n} watchpw1" for n in range(12)))
     with harness.judge.sessions.begin() as db:
         seats = db.scalars(select(Player).where(Player.email == "watcher@example.org")).all()

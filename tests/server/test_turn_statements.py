@@ -27,6 +27,7 @@ from app.services.seats.absence import clear_of_absences
 from app.services.turns.publish import previous_centres
 from app.settings import Settings
 from tests.server.conftest import POWERS, Harness, player, signon
+from tests.support.units import unit
 
 
 @contextmanager
@@ -124,14 +125,15 @@ def test_a_deadline_turn_asks_the_database_a_bounded_number_of_times(started: Ha
 
 
 def test_the_claim_writes_the_game_once_and_counts_one_up(harness: Harness) -> None:
-    with harness.judge.sessions.begin() as db:
+    with unit(harness.judge) as uow:
+        db = uow.session
         game = Game(name="claimed", variant="standard", status="active", master_email="gm@example.com",
                     master_password_hash="x", press="white", settings={})
         db.add(game)
         db.flush()
         before = game.version
         with _statements(_engine(harness)) as seen:
-            bump_version(db, game)
+            bump_version(uow, game)
             db.flush()
         assert game.version == before + 1
         assert seen == Counter({"UPDATE games": 1}), seen  # the guarded UPDATE, and no second one at the flush
@@ -144,32 +146,35 @@ def test_a_claim_by_the_transaction_holding_the_lock_goes_with_its_update_of_the
         game = Game(name="locked", variant="standard", status="active", master_email="gm@example.com",
                     master_password_hash="x", press="white", settings={})
         db.add(game)
-    with harness.judge.sessions.begin() as db:
-        locked = queries.lock_game(db, game.id)
-        assert locked is not None and queries.holds_lock(db, locked)
+    with unit(harness.judge) as uow:
+        db = uow.session
+        locked = uow.lock_game(game.id)
+        assert locked is not None and uow.holds_lock(locked)
         before = locked.version
         with _statements(_engine(harness)) as seen:
-            bump_version(db, locked)
+            bump_version(uow, locked)
         assert not seen  # nobody else can change the row: nothing to ask
-        assert locked.version == before + 1 and queries.holds_lock(db, locked)
+        assert locked.version == before + 1 and uow.holds_lock(locked)
         locked.phase = "F1901M"
         with _statements(_engine(harness)) as seen:
             db.flush()
         assert seen == Counter({"UPDATE games": 1}), seen
         locked.version += 1  # changed by this transaction without saying so: no longer known
-        assert not queries.holds_lock(db, locked)
-    with harness.judge.sessions.begin() as db:
+        assert not uow.holds_lock(locked)
+    with unit(harness.judge) as uow:
+        db = uow.session
         assert db.get_one(Game, game.id).version == before + 2
         unlocked = db.get_one(Game, game.id)
-        assert not queries.holds_lock(db, unlocked)  # read, not locked: the claim is the guarded UPDATE
+        assert not uow.holds_lock(unlocked)  # read, not locked: the claim is the guarded UPDATE
         with _statements(_engine(harness)) as seen:
-            bump_version(db, unlocked)
+            bump_version(uow, unlocked)
         assert seen == Counter({"UPDATE games": 1}), seen
 
 
 def test_a_deadline_clear_of_absences_reads_them_in_one_statement(started: Harness) -> None:
     now = started.clock.now
-    with started.judge.sessions.begin() as db:
+    with unit(started.judge) as uow:
+        db = uow.session
         game = queries.game_by_name(db, "alpha")
         assert game is not None
         seats = {seat.power: seat for seat in game.players if seat.power}
@@ -185,21 +190,22 @@ def test_a_deadline_clear_of_absences_reads_them_in_one_statement(started: Harne
                                   "start": now.isoformat(), "end": (now + timedelta(days=30)).isoformat()}))
         db.flush()
         with _statements(_engine(started)) as seen:
-            moved = clear_of_absences(db, game, now + timedelta(days=3))
+            moved = clear_of_absences(uow, game, now + timedelta(days=3))
         assert seen == Counter({"SELECT audit_log": 1}), seen  # one for all seven seats (was one a seat)
         # France is away from day 2 to 4, Turkey from 3 to 6: the same time of day after both.
         assert moved == now + timedelta(days=7)
-        assert clear_of_absences(db, game, now + timedelta(days=10)) == now + timedelta(days=10)
+        assert clear_of_absences(uow, game, now + timedelta(days=10)) == now + timedelta(days=10)
 
 
 def test_previous_centres_come_from_the_last_adjustment_or_the_start(started: Harness) -> None:
-    with started.judge.sessions.begin() as db:
+    with unit(started.judge) as uow:
+        db = uow.session
         game = queries.game_by_name(db, "alpha")
         assert game is not None
         first = queries.open_phase(db, game.id)
         assert first is not None
         start = {p: list(c) for p, c in first.state_before["centers"].items()}
-        assert previous_centres(db, game, first.seq) == {}  # nothing processed before the first phase
+        assert previous_centres(uow, game, first.seq) == {}  # nothing processed before the first phase
         first.status = "processed"
 
         def processed(seq: int, code: str, centres: dict[str, list[str]]) -> None:
@@ -210,25 +216,26 @@ def test_previous_centres_come_from_the_last_adjustment_or_the_start(started: Ha
         processed(2, "F1901M", {**start, "FRANCE": [*start["FRANCE"], "SPA"]})
         db.flush()
         counts = {p.upper(): len(c) for p, c in start.items()}
-        assert previous_centres(db, game, 3) == counts  # no adjustment yet: the counts the game began with
+        assert previous_centres(uow, game, 3) == counts  # no adjustment yet: the counts the game began with
         processed(3, "W1901A", {**start, "FRANCE": [*start["FRANCE"], "SPA", "POR"]})
         processed(4, "S1902M", start)
         db.add(Phase(game_id=game.id, seq=5, code="W1902A", status="rolled_back", state_before=start,
                      state_after={"centers": {}}))
         db.flush()
-        assert previous_centres(db, game, 5)["FRANCE"] == 5  # the last adjustment processed before 5
-        assert previous_centres(db, game, 3)["FRANCE"] == 3
-        assert previous_centres(db, game)["FRANCE"] == 5  # before no phase in particular
+        assert previous_centres(uow, game, 5)["FRANCE"] == 5  # the last adjustment processed before 5
+        assert previous_centres(uow, game, 3)["FRANCE"] == 3
+        assert previous_centres(uow, game)["FRANCE"] == 5  # before no phase in particular
 
 
 def test_a_mail_to_every_seat_is_one_insert_in_the_order_queued(started: Harness) -> None:
-    with started.judge.sessions.begin() as db:
+    with unit(started.judge) as uow:
+        db = uow.session
         game = queries.game_by_name(db, "alpha")
         assert game is not None
         france = next(seat for seat in game.players if seat.power == "FRANCE")
-        mail_seat(db, started.judge, france, "first", "queued first\n")  # still in the session
+        mail_seat(uow, started.judge, france, "first", "queued first\n")  # still in the session
         with _statements(_engine(started)) as seen:
-            count = mail_game(db, started.judge, game, "everyone", "to all\n", html="<p>to all</p>", kind="notice")
+            count = mail_game(uow, started.judge, game, "everyone", "to all\n", html="<p>to all</p>", kind="notice")
         assert count == len(POWERS) + 1
         assert seen == Counter({"INSERT outbound_messages": 2}), seen  # the pending one first, then all at once
     rows = started.outbox(kind="notice")[-(count + 1):]
@@ -248,7 +255,7 @@ def test_mails_held_back_by_the_unit_of_work_stay_held(started: Harness) -> None
         game = queries.game_by_name(unit.session, "alpha")
         assert game is not None
         unit.hold()
-        assert mail_game(unit.session, started.judge, game, "held", "held back\n") == len(POWERS) + 1
+        assert mail_game(unit, started.judge, game, "held", "held back\n") == len(POWERS) + 1
         held = unit.take_held()
         assert [row.subject for row in held] == ["held"] * (len(POWERS) + 1)
         unit.commit()

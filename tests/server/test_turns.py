@@ -10,7 +10,7 @@ from sqlalchemy import select
 from app.db import queries
 from app.db.models import Game, JudgeState, Phase
 from app.scheduler import tick
-from app.services.handlers import unit_of_work
+from app.services.bootstrap import unit_of_work
 from app.services.kernel.uow import UnitOfWork
 from tests.server.conftest import POWERS, Harness, hold_all, player, signon
 

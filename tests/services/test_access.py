@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game
 from app.services.errors import DomainError
@@ -21,21 +20,22 @@ from app.services.kernel.access import gm_game, require_gm
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.readmodels.corrections import audit_log
 from app.services.readmodels.dashboard import gm_game_named, list_games
 from app.services.readmodels.maps import gm_map
 from app.services.turns import control
 from tests.support.fake_uow import FakeUnitOfWork, fake_judge
 
-Call = Callable[[Judge, Session, Actor, Game], Any]
+Call = Callable[[Judge, UnitOfWork, Actor, Game], Any]
 
 GM_ONLY: list[tuple[str, Call]] = [  # the checks that were several, with two codes and four wordings
-    ("gm_game (the mail's PAUSE: the actor's own game)", lambda j, db, a, g: gm.pause(j, db, a)),
-    ("turn control", lambda j, db, a, g: control.preview_turn(j, db, a, g)),
-    ("resend a mail", lambda j, db, a, g: resend_mail(j, db, a, g, 1)),
-    ("the audit log", lambda j, db, a, g: audit_log(db, a, g)),
-    ("the dashboard's game", lambda j, db, a, g: gm_game_named(db, a, g.name)),
-    ("the GM's map", lambda j, db, a, g: gm_map(j, db, a, g.name)),
+    ("gm_game (the mail's PAUSE: the actor's own game)", lambda j, uow, a, g: gm.pause(j, uow, a)),
+    ("turn control", lambda j, uow, a, g: control.preview_turn(j, uow, a, g)),
+    ("resend a mail", lambda j, uow, a, g: resend_mail(j, uow, a, g, 1)),
+    ("the audit log", lambda j, uow, a, g: audit_log(uow, a, g)),
+    ("the dashboard's game", lambda j, uow, a, g: gm_game_named(uow, a, g.name)),
+    ("the GM's map", lambda j, uow, a, g: gm_map(j, uow, a, g.name)),
 ]
 
 
@@ -43,7 +43,7 @@ GM_ONLY: list[tuple[str, Call]] = [  # the checks that were several, with two co
 def two_games() -> tuple[Judge, int, int]:
     judge = fake_judge()
     with FakeUnitOfWork(judge) as unit:
-        ids = [create_game_direct(judge, unit.session, name, f"gm-{name}@example.com", "masterpw",
+        ids = [create_game_direct(judge, unit, name, f"gm-{name}@example.com", "masterpw",
                                   start=False).created.game_id for name in ("alpha", "beta")]
         unit.commit()
     return judge, ids[0], ids[1]
@@ -61,7 +61,7 @@ def test_every_gm_only_use_case_refuses_alike(two_games: tuple[Judge, int, int],
     actor = (Actor("france@example.com", Role.PLAYER, alpha, "FRANCE") if who == "player"
              else Actor("gm-beta@example.com", Role.GM, beta))
     with FakeUnitOfWork(judge) as unit, pytest.raises(DomainError) as refused:
-        call(judge, unit.session, actor, unit.session.get_one(Game, alpha))
+        call(judge, unit, actor, unit.session.get_one(Game, alpha))
     assert (refused.value.code, refused.value.message) == ("not_gm", "only the game master of 'alpha' may do that")
 
 
@@ -71,25 +71,25 @@ def test_the_gm_and_the_keeper_pass(two_games: tuple[Judge, int, int]) -> None:
         game = unit.session.get_one(Game, alpha)
         require_gm(Actor("gm-alpha@example.com", Role.GM, alpha), game)
         require_gm(Actor("keeper@example.com", Role.KEEPER), game)
-        assert gm_game(unit.session, Actor("gm-alpha@example.com", Role.GM, alpha)) is game
+        assert gm_game(unit, Actor("gm-alpha@example.com", Role.GM, alpha)) is game
 
 
 def test_no_game_signed_on_to_is_its_own_refusal(two_games: tuple[Judge, int, int]) -> None:
     judge, _alpha, _beta = two_games
     with FakeUnitOfWork(judge) as unit, pytest.raises(DomainError) as refused:
-        gm.pause(judge, unit.session, Actor("gm-alpha@example.com"))
+        gm.pause(judge, unit, Actor("gm-alpha@example.com"))
     assert refused.value.code == "not_signed_on"
 
 
 @pytest.mark.parametrize("call", [
-    lambda j, db, a: create_linked_game(j, db, a, 1, "gamma", "pw", "standard", "white", {}),
-    lambda j, db, a: mail_sent_to(j, db, a, "x@example.com", None),
-    lambda j, db, a: list_games(j, db, a),
+    lambda j, uow, a: create_linked_game(j, uow, a, 1, "gamma", "pw", "standard", "white", {}),
+    lambda j, uow, a: mail_sent_to(j, uow, a, "x@example.com", None),
+    lambda j, uow, a: list_games(j, uow, a),
 ])
-def test_what_only_a_gm_may_do_before_a_game_refuses_alike(call: Callable[[Judge, Session, Actor], Any]) -> None:
+def test_what_only_a_gm_may_do_before_a_game_refuses_alike(call: Callable[[Judge, UnitOfWork, Actor], Any]) -> None:
     judge = fake_judge()
     with FakeUnitOfWork(judge) as unit, pytest.raises(DomainError) as refused:
-        call(judge, unit.session, Actor("france@example.com", Role.PLAYER))
+        call(judge, unit, Actor("france@example.com", Role.PLAYER))
     assert (refused.value.code, refused.value.message) == ("not_gm", "only a game master may do that")
 
 
@@ -98,8 +98,8 @@ def test_the_audit_helper_takes_an_actor_or_an_address_cut_to_the_column(two_gam
     at = datetime(2030, 5, 1, 12, tzinfo=UTC)
     with FakeUnitOfWork(judge) as unit:
         game = unit.session.get_one(Game, alpha)
-        audit(unit.session, Actor("gm-alpha@example.com", Role.GM, alpha), game, "pause", why="holiday")
-        audit(unit.session, "x" * 400 + "@example.com", None, "answer_stranger", at=at)
+        audit(unit, Actor("gm-alpha@example.com", Role.GM, alpha), game, "pause", why="holiday")
+        audit(unit, "x" * 400 + "@example.com", None, "answer_stranger", at=at)
         unit.commit()
     with FakeUnitOfWork(judge) as unit:
         rows = unit.session.scalars(select(AuditEntry).order_by(AuditEntry.id)).all()

@@ -70,7 +70,7 @@ def test_a_reader_refuses_a_game_whose_stored_options_are_not_the_judges() -> No
 def test_creation_refuses_settings_no_reader_could_decode() -> None:
     judge = fake_judge()
     with FakeUnitOfWork(judge) as unit, pytest.raises(DomainError) as refused:
-        lobby.create_game(judge, unit.session, Actor("gm@example.com"), "alpha", "pw",
+        lobby.create_game(judge, unit, Actor("gm@example.com"), "alpha", "pw",
                           settings={"timezone": "Europe/Pariss"})
     assert refused.value.code == "bad_option" and "Europe/Pariss" in refused.value.message
 
@@ -78,12 +78,12 @@ def test_creation_refuses_settings_no_reader_could_decode() -> None:
 def test_the_gms_changes_are_decoded_before_they_are_stored() -> None:
     judge = fake_judge()
     with FakeUnitOfWork(judge) as unit:
-        game_id = create_game_direct(judge, unit.session, "alpha", "gm@example.com", "pw", start=False).created.game_id
+        game_id = create_game_direct(judge, unit, "alpha", "gm@example.com", "pw", start=False).created.game_id
         gm_actor = Actor("gm@example.com", Role.GM, game_id)
-        gm.set_option(judge, unit.session, gm_actor, "early_minutes", "5")
-        gm.set_timing(judge, unit.session, gm_actor, "retreat", "at", "07:30")
+        gm.set_option(judge, unit, gm_actor, "early_minutes", "5")
+        gm.set_timing(judge, unit, gm_actor, "retreat", "at", "07:30")
         with pytest.raises(DomainError) as refused:
-            gm.set_timing(judge, unit.session, gm_actor, "retreat", "at", "7h30")
+            gm.set_timing(judge, unit, gm_actor, "retreat", "at", "7h30")
         assert refused.value.code == "bad_option"
         options = options_of(unit.session.get_one(Game, game_id))
         assert options.early_minutes == 5.0 and options.timing("F1901R").at == "07:30"

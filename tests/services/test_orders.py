@@ -24,21 +24,23 @@ def france(game_id: int) -> Actor:
     (["XYZZY"], [], ["XYZZY"]),
 ])
 def test_submit_orders(started: Harness, lines: list[str], stored: list[tuple[str, str]], errors: list[str]) -> None:
-    with game_db(started) as (db, game):
-        receipt = submit_orders(started.judge, db, france(game.id), game, lines)
+    with game_db(started) as (uow, game):
+        db = uow.session
+        receipt = submit_orders(started.judge, uow, france(game.id), game, lines)
         assert (receipt.phase, receipt.power, receipt.advance, receipt.stored) == ("S1901M", "FRANCE", False, True)
         assert [item.line for item in receipt.errors] == errors
         assert all(item.error for item in receipt.errors)
         rows = queries.orders_for(db, game.id, "S1901M", "FRANCE")
         assert [(r.unit, r.order) for r in rows] == stored
-        status = power_status(started.judge, db, france(game.id), game, "FRANCE")
+        status = power_status(started.judge, uow, france(game.id), game, "FRANCE")
         assert status is not None and status.needs_orders
         assert sorted(status.missing) == sorted({"A PAR", "A MAR", "F BRE"} - {unit for unit, _ in stored})
 
 
 def test_orders_in_advance_are_keyed_by_the_unit_the_map_reads(started: Harness) -> None:
-    with game_db(started) as (db, game):
-        receipt = submit_orders(started.judge, db, france(game.id), game,
+    with game_db(started) as (uow, game):
+        db = uow.session
+        receipt = submit_orders(started.judge, uow, france(game.id), game,
                                 ["A PAR - PIC", "Army Paris - Burgundy", "nonsense words"], "F1901M")
         assert receipt.advance and receipt.phase == "F1901M"
         rows = queries.orders_for(db, game.id, "F1901M", "FRANCE")
@@ -47,9 +49,10 @@ def test_orders_in_advance_are_keyed_by_the_unit_the_map_reads(started: Harness)
 
 
 def test_whole_set_orders_with_an_error_store_nothing(started: Harness) -> None:
-    with game_db(started) as (db, game):
+    with game_db(started) as (uow, game):
+        db = uow.session
         game.settings = {**game.settings, "orders": "whole_set"}
-        receipt = submit_orders(started.judge, db, france(game.id), game, ["A PAR - BUR", "A MAR - MOS"])
+        receipt = submit_orders(started.judge, uow, france(game.id), game, ["A PAR - BUR", "A MAR - MOS"])
         assert not receipt.stored and [e.line for e in receipt.errors] == ["A MAR - MOS"]
         assert queries.orders_for(db, game.id, "S1901M", "FRANCE") == []
 
@@ -59,8 +62,8 @@ def test_whole_set_orders_with_an_error_store_nothing(started: Harness) -> None:
     (Actor("gm@example.com", Role.GM), "no_power"),
 ])
 def test_who_may_give_orders(started: Harness, actor: Actor, code: str) -> None:
-    with game_db(started) as (db, game), pytest.raises(DomainError) as refused:
-        submit_orders(started.judge, db, Actor(actor.address, actor.role, game.id, actor.power), game, ["A PAR H"])
+    with game_db(started) as (uow, game), pytest.raises(DomainError) as refused:
+        submit_orders(started.judge, uow, Actor(actor.address, actor.role, game.id, actor.power), game, ["A PAR H"])
     assert refused.value.code == code
 
 

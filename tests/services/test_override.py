@@ -18,20 +18,23 @@ from app.mail.outbound.drain import drain_once
 from app.mail.outbound.mailer import MemoryMailer
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor, Role
+from app.services.kernel.uow import UnitOfWork
 from app.services.override.apply import commit_override, preview_override
 from app.services.override.changes import LaterOrders, OrderChange, OverrideChanges, RuleChange, Ruling, UnitRuling
 from app.services.readmodels.corrections import audit_log, corrections_of
 from tests.server.conftest import POWERS, Harness, player, signon
+from tests.support.units import unit
 
 GM = "gm@example.com"
 
 
 @contextmanager
-def game_db(harness: Harness, name: str = "alpha") -> Iterator[tuple[Session, Game]]:
-    with harness.judge.sessions.begin() as db:
-        game = queries.game_by_name(db, name)
+def game_db(harness: Harness, name: str = "alpha") -> Iterator[tuple[UnitOfWork, Game]]:
+    """The game ``name`` in a unit of work (no handlers: the test asks for none), committed at the end."""
+    with unit(harness.judge) as uow:
+        game = queries.game_by_name(uow.session, name)
         assert game is not None
-        yield db, game
+        yield uow, game
 
 
 def gm_actor(game: Game) -> Actor:
@@ -77,8 +80,9 @@ GERMANY_HOLDS = OverrideChanges(orders=(OrderChange("GERMANY", ("A MUN H",)),))
 
 
 def test_preview_shows_old_and_new_and_writes_nothing(three_phases: Harness) -> None:
-    with game_db(three_phases) as (db, game):
-        preview = preview_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS)
+    with game_db(three_phases) as (uow, game):
+        db = uow.session
+        preview = preview_override(three_phases.judge, uow, gm_actor(game), game, "S1901M", GERMANY_HOLDS)
         before = dict(phase_row(db, game, "S1901M").results or {})
     diffs = {(d.power, d.unit): d for d in preview.orders}
     paris = diffs[("FRANCE", "A PAR")]
@@ -99,18 +103,20 @@ def test_preview_shows_old_and_new_and_writes_nothing(three_phases: Harness) -> 
     assert preview.current_phase_old == preview.current_phase_new == "S1902M" and preview.same_current_phase
     current = next(p for p in preview.current_position.powers if p.power == "FRANCE")
     assert current.units_removed == ("A PIC",) and current.units_added == ("A BUR",)
-    with game_db(three_phases) as (db, game):  # nothing was written
+    with game_db(three_phases) as (uow, game):  # nothing was written
+        db = uow.session
         assert phase_row(db, game, "S1901M").results == before
         assert db.scalars(select(AuditEntry).where(AuditEntry.action == "override")).all() == []
     assert three_phases.outbox(kind="correction") == []
 
 
 def test_commit_replays_later_phases_mails_everyone_and_audits(three_phases: Harness) -> None:
-    with game_db(three_phases) as (db, game):
-        done = commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS,
+    with game_db(three_phases) as (uow, game):
+        done = commit_override(three_phases.judge, uow, gm_actor(game), game, "S1901M", GERMANY_HOLDS,
                                "Germany's order was meant as a hold (contested by mail)")
     assert done.mails == len(POWERS) + 1
-    with game_db(three_phases) as (db, game):
+    with game_db(three_phases) as (uow, game):
+        db = uow.session
         assert game.phase == "S1902M" and game.status == "active"
         spring = phase_row(db, game, "S1901M")
         assert spring.orders_parsed is not None and spring.orders_parsed["GERMANY"] == ["A MUN H"]
@@ -144,10 +150,10 @@ def test_commit_replays_later_phases_mails_everyone_and_audits(three_phases: Har
     Actor("observer@example.com", Role.OBSERVER),
 ])
 def test_only_the_games_master_may_override(three_phases: Harness, who: Actor) -> None:
-    with game_db(three_phases) as (db, game):
+    with game_db(three_phases) as (uow, game):
         actor = Actor(who.address, who.role, game.id if who.game_id is None else who.game_id, who.power)
-        for call in (lambda: preview_override(three_phases.judge, db, actor, game, "S1901M", GERMANY_HOLDS),
-                     lambda: commit_override(three_phases.judge, db, actor, game, "S1901M", GERMANY_HOLDS, "x")):
+        for call in (lambda: preview_override(three_phases.judge, uow, actor, game, "S1901M", GERMANY_HOLDS),
+                     lambda: commit_override(three_phases.judge, uow, actor, game, "S1901M", GERMANY_HOLDS, "x")):
             with pytest.raises(DomainError) as refused:
                 call()
             assert refused.value.code == "not_gm"
@@ -164,15 +170,15 @@ def test_only_the_games_master_may_override(three_phases: Harness, who: Actor) -
     ("W1901A", OverrideChanges(rulings=(UnitRuling("MAR", Ruling.FAILS),)), "bad_ruling"),
 ])
 def test_bad_overrides_are_refused(three_phases: Harness, phase: str, changes: OverrideChanges, code: str) -> None:
-    with game_db(three_phases) as (db, game):
+    with game_db(three_phases) as (uow, game):
         with pytest.raises(DomainError) as refused:
-            preview_override(three_phases.judge, db, gm_actor(game), game, phase, changes)
+            preview_override(three_phases.judge, uow, gm_actor(game), game, phase, changes)
         assert refused.value.code == code
 
 
 def test_commit_needs_a_reason(three_phases: Harness) -> None:
-    with game_db(three_phases) as (db, game), pytest.raises(DomainError) as refused:
-        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "  ")
+    with game_db(three_phases) as (uow, game), pytest.raises(DomainError) as refused:
+        commit_override(three_phases.judge, uow, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "  ")
     assert refused.value.code == "no_reason"
 
 
@@ -181,8 +187,8 @@ def test_a_ruling_is_applied_as_a_voided_order_and_recorded(started: Harness) ->
     orders(started, "GERMANY", "A MUN - BUR")
     process(started, "S1901M")
     changes = OverrideChanges(rulings=(UnitRuling("Marseilles", Ruling.FAILS),))
-    with game_db(started) as (db, game):
-        done = commit_override(started.judge, db, gm_actor(game), game, "S1901M", changes,
+    with game_db(started) as (uow, game):
+        done = commit_override(started.judge, uow, gm_actor(game), game, "S1901M", changes,
                                "the support was sent after the deadline")
     diffs = {(d.power, d.unit): d for d in done.preview.orders}
     support = diffs[("FRANCE", "A MAR")]
@@ -191,7 +197,8 @@ def test_a_ruling_is_applied_as_a_voided_order_and_recorded(started: Harness) ->
         "succeeds", "A MAR S PAR - BUR", "fails", "ruling")
     paris = diffs[("FRANCE", "A PAR")]
     assert paris.new is not None and (paris.new.result, paris.new.reason) == ("fails", "bounce")
-    with game_db(started) as (db, game):
+    with game_db(started) as (uow, game):
+        db = uow.session
         spring = phase_row(db, game, "S1901M")
         assert (spring.results or {})["rulings"] == [{"power": "FRANCE", "unit": "A MAR", "ruling": "fails",
                                                       "order": "A MAR S PAR - BUR", "adjudicated_as": "A MAR H"}]
@@ -199,15 +206,16 @@ def test_a_ruling_is_applied_as_a_voided_order_and_recorded(started: Harness) ->
         assert "(*GM ruling*)" in (spring.results_text or "")
         assert game.phase == "F1901M"
     holds = OverrideChanges(rulings=(UnitRuling("A MUN", Ruling.HOLDS),))
-    with game_db(started) as (db, game):
-        preview = preview_override(started.judge, db, gm_actor(game), game, "S1901M", holds)
+    with game_db(started) as (uow, game):
+        preview = preview_override(started.judge, uow, gm_actor(game), game, "S1901M", holds)
     munich = {(d.power, d.unit): d for d in preview.orders}[("GERMANY", "A MUN")]
     assert munich.new is not None and munich.new.order == "A MUN H"
     assert preview.rulings[0].original == "A MUN - BUR"
 
 
 def test_a_rule_option_override_replays_with_the_new_rule(started: Harness) -> None:
-    with game_db(started) as (db, game):  # an English army convoyed from Picardy can dislodge Belgium
+    with game_db(started) as (uow, game):  # an English army convoyed from Picardy can dislodge Belgium
+        db = uow.session
         phase = phase_row(db, game, "S1901M")
         state = dict(phase.state_before)
         state["units"] = {**state["units"], "ENGLAND": ["A PIC", "F ENG", "F NTH"],
@@ -215,18 +223,20 @@ def test_a_rule_option_override_replays_with_the_new_rule(started: Harness) -> N
         phase.state_before = state
     orders(started, "ENGLAND", "A PIC - BEL VIA CONVOY", "F ENG C A PIC - BEL", "F NTH S A PIC - BEL")
     process(started, "S1901M")
-    with game_db(started) as (db, game):  # DATC 4.A.5 (2023): it may retreat to the army's origin
+    with game_db(started) as (uow, game):  # DATC 4.A.5 (2023): it may retreat to the army's origin
+        db = uow.session
         assert "PIC" in phase_row(db, game, "S1901R").state_before["dislodged"]["FRANCE"]["A BEL"]["retreats"]
     orders(started, "FRANCE", "A BEL R PIC")
     process(started, "S1901R")
     changes = OverrideChanges(rules=(RuleChange("retreat_to_convoy_origin", False),))
-    with game_db(started) as (db, game):
-        done = commit_override(started.judge, db, gm_actor(game), game, "S1901M", changes,
+    with game_db(started) as (uow, game):
+        done = commit_override(started.judge, uow, gm_actor(game), game, "S1901M", changes,
                                "this game plays the 2000 rule on retreats to a convoy's origin")
     assert [(u.phase, u.power, u.order) for u in done.preview.unfit] == [("S1901R", "FRANCE", "A BEL R PIC")]
     france = next(p for p in done.preview.current_position.powers if p.power == "FRANCE")
     assert france.units_removed == ("A PIC",) and france.units_added == ()
-    with game_db(started) as (db, game):
+    with game_db(started) as (uow, game):
+        db = uow.session
         assert game.settings["rules"] == {"retreat_to_convoy_origin": False}
         assert game.phase == "F1901M" and done.preview.same_current_phase
         retreats = phase_row(db, game, "S1901R").state_before["dislodged"]["FRANCE"]["A BEL"]["retreats"]
@@ -235,7 +245,8 @@ def test_a_rule_option_override_replays_with_the_new_rule(started: Harness) -> N
 
 
 def test_a_new_retreat_phase_stops_the_replay_and_keeps_later_orders_in_advance(started: Harness) -> None:
-    with game_db(started) as (db, game):
+    with game_db(started) as (uow, game):
+        db = uow.session
         phase = phase_row(db, game, "S1901M")
         state = dict(phase.state_before)
         state["units"] = {**state["units"], "FRANCE": ["A BUR", "A MAR", "F BRE"],
@@ -245,14 +256,15 @@ def test_a_new_retreat_phase_stops_the_replay_and_keeps_later_orders_in_advance(
     process(started, "S1901M")  # a lone attack: Burgundy holds
     orders(started, "FRANCE", "A BUR - PIC")
     changes = OverrideChanges(orders=(OrderChange("GERMANY", ("A MUN - BUR", "A RUH S A MUN - BUR")),))
-    with game_db(started) as (db, game):
-        done = commit_override(started.judge, db, gm_actor(game), game, "S1901M", changes,
+    with game_db(started) as (uow, game):
+        done = commit_override(started.judge, uow, gm_actor(game), game, "S1901M", changes,
                                "Germany's support order was lost by the judge")
     preview = done.preview
     assert (preview.current_phase_old, preview.current_phase_new) == ("F1901M", "S1901R")
     assert preview.dropped_phases == ("F1901M",) and not preview.same_current_phase
     assert preview.notes and "S1901R now follows S1901M" in preview.notes[0]
-    with game_db(started) as (db, game):
+    with game_db(started) as (uow, game):
+        db = uow.session
         assert game.phase == "S1901R"
         current = queries.open_phase(db, game.id)
         assert current is not None and current.code == "S1901R"
@@ -263,7 +275,8 @@ def test_a_new_retreat_phase_stops_the_replay_and_keeps_later_orders_in_advance(
         assert [(r.line, r.checked) for r in kept] == [("A BUR - PIC", False)]
     assert "The game now continues with S1901R." in correction_text(started)
     process(started, "S1901R")  # no retreat: the army is disbanded, and its order in advance is void
-    with game_db(started) as (db, game):
+    with game_db(started) as (uow, game):
+        db = uow.session
         assert game.phase == "F1901M" and queries.orders_for(db, game.id, "F1901M", "FRANCE") == []
 
 
@@ -279,9 +292,10 @@ def test_a_replayed_order_names_the_unit_type_now_there(started: Harness) -> Non
     orders(started, "RUSSIA", "A SEV - RUM")
     process(started, "F1901M")
     changes = OverrideChanges(orders=(OrderChange("RUSSIA", ("F SEV H", "A MOS H")),))
-    with game_db(started) as (db, game):
-        commit_override(started.judge, db, gm_actor(game), game, "S1901M", changes, "both meant to hold")
-    with game_db(started) as (db, game):
+    with game_db(started) as (uow, game):
+        commit_override(started.judge, uow, gm_actor(game), game, "S1901M", changes, "both meant to hold")
+    with game_db(started) as (uow, game):
+        db = uow.session
         fall = phase_row(db, game, "F1901M")
         assert (fall.orders_parsed or {})["RUSSIA"] == ["F SEV - RUM"]
         entry = next(e for e in (fall.results or {})["orders"] if e["power"] == "RUSSIA" and "SEV" in e["order"])
@@ -298,11 +312,11 @@ def test_a_retreat_phase_no_longer_played_is_not_shown_as_centres_changing_hands
     process(started, "S1901M")
     orders(started, "FRANCE", "A GAS - BUR", "A PIC S A GAS - BUR", "F MAO - POR")
     process(started, "F1901M")
-    with game_db(started) as (db, game):
+    with game_db(started) as (uow, game):
         assert game.phase == "F1901R"
     changes = OverrideChanges(orders=(OrderChange("FRANCE", ("A GAS - BUR", "A PIC H", "F MAO - POR")),))
-    with game_db(started) as (db, game):
-        preview = preview_override(started.judge, db, gm_actor(game), game, "F1901M", changes)
+    with game_db(started) as (uow, game):
+        preview = preview_override(started.judge, uow, gm_actor(game), game, "F1901M", changes)
     assert preview.dropped_phases == ("F1901R",)
     assert all(p.centres_old == p.centres_new for p in preview.position.powers), preview.position
     france = next(p for p in preview.position.powers if p.power == "FRANCE")
@@ -313,8 +327,8 @@ def test_the_correction_mail_tells_the_position_now_each_changed_later_order_and
         three_phases: Harness) -> None:
     """Issue 21.3: not counts, but the corrected results, each later order whose result changed,
     every power's units and centres now, and the map of the position now."""
-    with game_db(three_phases) as (db, game):
-        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "meant as a hold")
+    with game_db(three_phases) as (uow, game):
+        commit_override(three_phases.judge, uow, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "meant as a hold")
     mail = next(m for m in three_phases.outbox(kind="correction") if m.recipients[0] == player("FRANCE"))
     text = mail.body_text
     assert "F1901M: 2 order result(s) changed:" in text, text
@@ -326,7 +340,8 @@ def test_the_correction_mail_tells_the_position_now_each_changed_later_order_and
     corrected = text.split("The corrected results of S1901M, in full:")[1]
     assert "France: Army Paris -> Burgundy." in corrected and "Germany: Army Munich HOLD." in corrected
     assert mail.map_id is not None
-    with game_db(three_phases) as (db, game):
+    with game_db(three_phases) as (uow, game):
+        db = uow.session
         image = db.get(MapImage, mail.map_id)
         assert image is not None and image.phase == "S1902M" and image.result is None
         assert sorted(image.state["units"]["FRANCE"]) == ["A BUR", "A MAR", "A SPA", "F BRE"]
@@ -339,12 +354,13 @@ def test_one_correction_changes_the_phase_and_later_phases_with_one_round_of_mai
         orders=(OrderChange("GERMANY", ("A MUN H",)),),
         later=(LaterOrders("F1901M", (OrderChange("FRANCE", ("A MAR - SPA", "A BUR - PIC")),)),
                LaterOrders("W1901A", (OrderChange("FRANCE", ("BUILD A PAR",)),))))
-    with game_db(three_phases) as (db, game):
-        preview = preview_override(three_phases.judge, db, gm_actor(game), game, "S1901M", changes)
+    with game_db(three_phases) as (uow, game):
+        preview = preview_override(three_phases.judge, uow, gm_actor(game), game, "S1901M", changes)
         assert not preview.unfit, preview.unfit  # nothing left void
-        done = commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", changes, "all in one")
+        done = commit_override(three_phases.judge, uow, gm_actor(game), game, "S1901M", changes, "all in one")
     assert done.mails == len(POWERS) + 1
-    with game_db(three_phases) as (db, game):
+    with game_db(three_phases) as (uow, game):
+        db = uow.session
         fall = phase_row(db, game, "F1901M")
         assert fall.orders_parsed is not None and sorted(fall.orders_parsed["FRANCE"]) == ["A BUR - PIC", "A MAR - SPA"]
         assert {e["order"]: e["result"] for e in (fall.results or {})["orders"]}["A BUR - PIC"] == "succeeds"
@@ -363,14 +379,14 @@ def test_one_correction_changes_the_phase_and_later_phases_with_one_round_of_mai
 def test_later_orders_only_for_a_phase_the_correction_replays(three_phases: Harness, phase: str) -> None:
     changes = OverrideChanges(orders=(OrderChange("GERMANY", ("A MUN H",)),),
                               later=(LaterOrders(phase, (OrderChange("FRANCE", ("A PAR H",)),)),))
-    with game_db(three_phases) as (db, game), pytest.raises(DomainError) as error:
-        preview_override(three_phases.judge, db, gm_actor(game), game, "S1901M", changes)
+    with game_db(three_phases) as (uow, game), pytest.raises(DomainError) as error:
+        preview_override(three_phases.judge, uow, gm_actor(game), game, "S1901M", changes)
     assert error.value.code in ("not_replayed", "later_is_target")
 
 
 def test_the_correction_mail_as_sent_carries_the_map_of_the_position_now(three_phases: Harness) -> None:
-    with game_db(three_phases) as (db, game):
-        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "meant as a hold")
+    with game_db(three_phases) as (uow, game):
+        commit_override(three_phases.judge, uow, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "meant as a hold")
     mailer = MemoryMailer()
     while asyncio.run(drain_once(three_phases.judge, mailer)):
         pass
@@ -385,19 +401,19 @@ def test_the_correction_mail_as_sent_carries_the_map_of_the_position_now(three_p
 def test_the_corrections_of_a_phase_keep_each_text_as_mailed(three_phases: Harness) -> None:
     """Issue 21.5: each correction keeps the results as they stood before it and the mail it sent;
     a replayed phase lists the corrections that changed it; its GM only."""
-    with game_db(three_phases) as (db, game):
-        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "first")
-    with game_db(three_phases) as (db, game):
-        commit_override(three_phases.judge, db, gm_actor(game), game, "S1901M",
+    with game_db(three_phases) as (uow, game):
+        commit_override(three_phases.judge, uow, gm_actor(game), game, "S1901M", GERMANY_HOLDS, "first")
+    with game_db(three_phases) as (uow, game):
+        commit_override(three_phases.judge, uow, gm_actor(game), game, "S1901M",
                         OverrideChanges(orders=(OrderChange("GERMANY", ("A MUN - BUR",)),)), "second")
-    with game_db(three_phases) as (db, game):
-        second, first = corrections_of(db, gm_actor(game), game, "S1901M")
+    with game_db(three_phases) as (uow, game):
+        second, first = corrections_of(uow, gm_actor(game), game, "S1901M")
         assert (first.reason, second.reason) == ("first", "second") and first.by == GM
         assert "France: Army Paris -> Burgundy.  (*bounce*)" in first.results_as_mailed["S1901M"]
         assert second.results_as_mailed["S1901M"] == first.results_corrected["S1901M"]
         assert "Reason: second" in second.correction_mail and second.mails == len(POWERS) + 1
-        assert [c.reason for c in corrections_of(db, gm_actor(game), game, "F1901M")] == ["second", "first"]
-        assert corrections_of(db, gm_actor(game), game, "S1902M") == ()
-        assert [a.action for a in audit_log(db, gm_actor(game), game)][:2] == ["override", "override"]
+        assert [c.reason for c in corrections_of(uow, gm_actor(game), game, "F1901M")] == ["second", "first"]
+        assert corrections_of(uow, gm_actor(game), game, "S1902M") == ()
+        assert [a.action for a in audit_log(uow, gm_actor(game), game)][:2] == ["override", "override"]
         with pytest.raises(DomainError):
-            corrections_of(db, Actor(player("FRANCE"), Role.PLAYER, None, "FRANCE"), game)
+            corrections_of(uow, Actor(player("FRANCE"), Role.PLAYER, None, "FRANCE"), game)

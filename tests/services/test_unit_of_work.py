@@ -13,7 +13,7 @@ from app.db.models import Game, OutboundMessage
 from app.services.errors import DomainError
 from app.services.games.admin import SeatSpec, create_game_direct
 from app.services.kernel.actor import Actor, Role
-from app.services.kernel.uow import DomainEvent, OrdersChanged, UnitOfWork, record
+from app.services.kernel.uow import DomainEvent, OrdersChanged, UnitOfWork
 from app.services.mailout.outbox import enqueue, queue_held
 from app.services.orders.submit import clear_orders, submit_orders
 from app.services.seats.player import set_wait
@@ -25,7 +25,7 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 def _started(judge, *, early: bool = True) -> int:  # type: ignore[no-untyped-def]
     with FakeUnitOfWork(judge) as unit:
         seats = [SeatSpec(f"{p.lower()}@example.com", f"pw{p.lower()}", p) for p in POWERS]
-        set_up = create_game_direct(judge, unit.session, "alpha", "gm@example.com", "masterpw", seats=seats,
+        set_up = create_game_direct(judge, unit, "alpha", "gm@example.com", "masterpw", seats=seats,
                                     settings={"reminder_hours": 0, "early": early})
         unit.commit()
         assert unit.commits == 1
@@ -44,9 +44,9 @@ def _seated(unit: UnitOfWork, game_id: int, power: str) -> Actor:
 
 def _hold_all(judge, unit: UnitOfWork, game_id: int, powers: list[str]) -> None:  # type: ignore[no-untyped-def]
     game = unit.session.get_one(Game, game_id)
-    units = queries.open_phase_of(unit.session, game).state_before["units"]  # type: ignore[union-attr]
+    units = unit.open_phase_of(game).state_before["units"]  # type: ignore[union-attr]
     for power in powers:
-        submit_orders(judge, unit.session, _player(game_id, power), game, [f"{u} H" for u in units[power]])
+        submit_orders(judge, unit, _player(game_id, power), game, [f"{u} H" for u in units[power]])
 
 
 def test_a_use_case_records_its_event_and_never_commits() -> None:
@@ -54,11 +54,11 @@ def test_a_use_case_records_its_event_and_never_commits() -> None:
     game_id = _started(judge)
     with FakeUnitOfWork(judge, only={}) as unit:
         game = unit.session.get_one(Game, game_id)
-        submit_orders(judge, unit.session, _player(game_id, "FRANCE"), game, ["A Par - Bur"])
+        submit_orders(judge, unit, _player(game_id, "FRANCE"), game, ["A Par - Bur"])
         assert unit.events == [OrdersChanged(game_id)] and unit.commits == 0
     with FakeUnitOfWork(judge) as unit:  # left without a commit: nothing of it stayed
         game = unit.session.get_one(Game, game_id)
-        phase = queries.open_phase_of(unit.session, game)
+        phase = unit.open_phase_of(game)
         assert phase is not None and queries.orders_for(unit.session, game_id, phase.code) == []
 
 
@@ -86,12 +86,12 @@ def test_early_processing_waits_for_everyone_and_for_wait() -> None:
         unit.commit()
         assert game.deadline == deadline  # Turkey has not ordered
     with FakeUnitOfWork(judge) as unit:
-        set_wait(judge, unit.session, _seated(unit, game_id, "ENGLAND"), True)
+        set_wait(judge, unit, _seated(unit, game_id, "ENGLAND"), True)
         _hold_all(judge, unit, game_id, ["TURKEY"])
         unit.commit()
         assert unit.session.get_one(Game, game_id).deadline == deadline  # England waits
     with FakeUnitOfWork(judge) as unit:
-        set_wait(judge, unit.session, _seated(unit, game_id, "ENGLAND"), False)
+        set_wait(judge, unit, _seated(unit, game_id, "ENGLAND"), False)
         unit.commit()
         assert unit.handled == [OrdersChanged(game_id)]
         assert unit.session.get_one(Game, game_id).deadline < deadline  # type: ignore[operator]
@@ -108,13 +108,13 @@ def test_clear_is_a_use_case_that_puts_the_deadline_back() -> None:
         assert game.deadline < deadline  # type: ignore[operator]
     with FakeUnitOfWork(judge) as unit:
         game = unit.session.get_one(Game, game_id)
-        assert clear_orders(judge, unit.session, _player(game_id, "ITALY"), game) == "S1901M"
+        assert clear_orders(judge, unit, _player(game_id, "ITALY"), game) == "S1901M"
         unit.commit()
         assert game.deadline == deadline
         assert queries.orders_for(unit.session, game_id, "S1901M", "ITALY") == []
     with FakeUnitOfWork(judge) as unit, pytest.raises(DomainError):
         game = unit.session.get_one(Game, game_id)
-        clear_orders(judge, unit.session, Actor("x@example.com", Role.PLAYER, game_id, None), game)
+        clear_orders(judge, unit, Actor("x@example.com", Role.PLAYER, game_id, None), game)
 
 
 def test_equal_events_are_handled_once_and_a_handlers_events_too() -> None:
@@ -131,7 +131,7 @@ def test_equal_events_are_handled_once_and_a_handlers_events_too() -> None:
 
     with FakeUnitOfWork(judge, only={OrdersChanged: (first,), Second: (lambda u, e: seen.append("second"),)}) as unit:
         for game_id in (1, 1, 2, 1):
-            record(unit.session, OrdersChanged(game_id))
+            unit.record(OrdersChanged(game_id))
         unit.commit()
     assert seen == ["first 1", "first 2", "second"]  # in the order recorded
 
@@ -140,14 +140,28 @@ def test_held_mail_is_queued_after_the_answer_and_lost_with_a_rollback() -> None
     judge = fake_judge()
     with FakeUnitOfWork(judge) as unit:
         unit.hold()
-        enqueue(unit.session, judge, to="a@example.com", subject="caused", text="x")
+        enqueue(unit, judge, to="a@example.com", subject="caused", text="x")
         caused = unit.take_held()
-        enqueue(unit.session, judge, to="a@example.com", subject="answer", text="x")
-        queue_held(unit.session, caused)
+        enqueue(unit, judge, to="a@example.com", subject="answer", text="x")
+        queue_held(unit, caused)
         unit.commit()
     with FakeUnitOfWork(judge) as unit:
         subjects = unit.session.scalars(select(OutboundMessage.subject).order_by(OutboundMessage.id)).all()
         assert subjects == ["answer", "caused"]
-        enqueue(unit.session, judge, to="a@example.com", subject="lost", text="x")  # never committed
+        enqueue(unit, judge, to="a@example.com", subject="lost", text="x")  # never committed
     with FakeUnitOfWork(judge) as unit:
         assert unit.session.scalar(select(func.count()).select_from(OutboundMessage)) == 2
+
+
+def test_an_event_outside_an_open_unit_is_an_error_not_a_silent_drop() -> None:
+    """A unit that is not open records nothing: it raises.  A use case called on a bare session
+    (no unit of work) used to store the orders and drop their ``OrdersChanged`` at DEBUG, so early
+    processing silently did not happen; it now cannot run at all."""
+    judge = fake_judge()
+    game_id = _started(judge)
+    with pytest.raises(RuntimeError, match="outside an open unit of work"):
+        UnitOfWork(judge.sessions).record(OrdersChanged(game_id))
+    with judge.sessions() as session:
+        game = session.get_one(Game, game_id)
+        with pytest.raises((AttributeError, TypeError)):
+            clear_orders(judge, session, _player(game_id, "ITALY"), game)  # type: ignore[arg-type]

@@ -23,6 +23,7 @@ from app.settings import Settings
 from app.web import create_app
 from tests.server.conftest import POWERS, Clock, Harness, player, signon
 from tests.support.databases import copy_sqlite, migrate
+from tests.support.units import unit
 
 KEEPER = "keeper@example.com"
 GM = "gm@example.com"
@@ -88,13 +89,14 @@ def play_games(h: Harness) -> None:
 def gm_account(h: Harness, address: str, password: str, *games: str) -> None:
     """A GM account made as the judgekeeper makes one (``judge dashboard account``), with ``games``
     linked as the signed-in GM links them (their master password, here the account's)."""
-    with h.judge.sessions.begin() as db:
-        set_gm_password(h.judge, db, Actor("cli", Role.KEEPER), address, password)
+    with unit(h.judge) as uow:
+        db = uow.session
+        set_gm_password(h.judge, uow, Actor("cli", Role.KEEPER), address, password)
         account = db.scalar(select(GmAccount).where(GmAccount.email == address))
         assert account is not None
-        principal = open_session(db, account, KEEPER, h.judge.now()).principal
+        principal = open_session(uow, account, KEEPER, h.judge.now()).principal
         for name in games:
-            link_game(h.judge, db, principal, name, password, client="fixture")
+            link_game(h.judge, uow, principal, name, password, client="fixture")
 
 
 @dataclass
@@ -169,8 +171,8 @@ def proven_by_code(world: World, address: str, password: str = "") -> TestClient
 
 
 def keeper_account(world: World, password: str = "keeper-secret") -> None:
-    with world.judge.sessions.begin() as db:
-        set_gm_password(world.judge, db, Actor("cli", Role.KEEPER), KEEPER, password)
+    with unit(world.judge) as uow:
+        set_gm_password(world.judge, uow, Actor("cli", Role.KEEPER), KEEPER, password)
 
 
 ARTEFACTS = Path(__file__).resolve().parents[2] / "test-artefacts"

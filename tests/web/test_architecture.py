@@ -17,9 +17,9 @@ from app.db.session import make_engine, make_sessionmaker
 from app.services.kernel.context import Judge
 from app.settings import Settings
 from app.web import create_app
-from app.web.deps import Db, JudgeDep, csrf_protect, get_db, get_judge
+from app.web.deps import JudgeDep, Uow, csrf_protect, get_judge, get_uow
 
-_BLOCKING = (get_db, get_judge)  # the session, and the judge (whose sessions open more)
+_BLOCKING = (get_uow, get_judge)  # the unit of work, and the judge (whose sessions open more)
 
 
 def _app() -> FastAPI:
@@ -77,10 +77,10 @@ def test_an_async_route_or_dependency_with_the_database_is_caught() -> None:
     async def judge_first(request: Request, judge: JudgeDep) -> None:
         return None
 
-    async def slow(db: Db) -> dict[str, str]:
+    async def slow(uow: Uow) -> dict[str, str]:
         return {}
 
-    def fine(db: Db) -> dict[str, str]:
+    def fine(uow: Uow) -> dict[str, str]:
         return {}
 
     for name, endpoint in (("slow", slow), ("fine", fine)):

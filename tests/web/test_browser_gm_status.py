@@ -18,6 +18,7 @@ from app.db.models_web import GmAccount
 from app.services.games.gm_accounts import GmPrincipal, link_game
 from app.web import create_app
 from tests.server.conftest import POWERS, Harness, player, signon
+from tests.support.units import unit
 from tests.web.conftest import GM, GM_PASSWORD, KEEPER, make_harness, play_games
 from tests.web.test_browser import _shot, browser_path, chromium, serving  # noqa: F401  -- fixtures
 from tests.web.test_browser_flow import Served
@@ -40,10 +41,11 @@ def new_game(h: Harness, name: str, variant: str = "", *, powers: list[str] | No
     assert h.send(GM, f"CREATE {name} {GM_PASSWORD} {variant}".rstrip() + "\nSET REMINDER 0\nSIGNOFF").status == "done"
     for power in powers if powers is not None else POWERS:
         assert h.send(player(power), f"JOIN {name} pw{power.lower()} {power}").status == "done"
-    with h.judge.sessions.begin() as db:
+    with unit(h.judge) as uow:
+        db = uow.session
         account = db.scalar(select(GmAccount).where(GmAccount.email == GM))
         assert account is not None
-        link_game(h.judge, db, GmPrincipal(account.id, GM, False, "fixture"), name, GM_PASSWORD, client="fixture")
+        link_game(h.judge, uow, GmPrincipal(account.id, GM, False, "fixture"), name, GM_PASSWORD, client="fixture")
 
 
 def signed_in(browser: object, base: str, *, width: int = 1280, address: str = GM,

@@ -17,6 +17,7 @@ from app.services.readmodels.dashboard import CentreHistory, OrderOutcome, list_
 from app.web.charts import centre_chart
 from app.web.deps import safe_next
 from app.web.reasons import review_orders
+from tests.support.units import unit
 from tests.web.conftest import GM, GM_PASSWORD, KEEPER, OTHER_GM, make_harness, play_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,60 +65,62 @@ def judge(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 def test_keeper_account_needs_the_keeper(judge) -> None:  # type: ignore[no-untyped-def]
     j = judge.judge
-    with j.sessions.begin() as db:
+    with unit(j) as uow:
         with pytest.raises(DomainError) as refused:
-            set_gm_password(j, db, Actor(GM, Role.GM, 1), KEEPER, "long-enough")
+            set_gm_password(j, uow, Actor(GM, Role.GM, 1), KEEPER, "long-enough")
         assert refused.value.code == "not_keeper"
         with pytest.raises(DomainError) as short:
-            set_gm_password(j, db, Actor("cli", Role.KEEPER), KEEPER, "short")
+            set_gm_password(j, uow, Actor("cli", Role.KEEPER), KEEPER, "short")
         assert short.value.code == "bad_account"
-        assert set_gm_password(j, db, Actor("cli", Role.KEEPER), KEEPER, "long-enough") is True
-        assert set_gm_password(j, db, Actor("cli", Role.KEEPER), KEEPER, "longer-still") is False
+        assert set_gm_password(j, uow, Actor("cli", Role.KEEPER), KEEPER, "long-enough") is True
+        assert set_gm_password(j, uow, Actor("cli", Role.KEEPER), KEEPER, "longer-still") is False
 
 
 def test_sessions_expire_and_a_new_password_ends_them(judge) -> None:  # type: ignore[no-untyped-def]
     j = judge.judge
-    with j.sessions.begin() as db:
-        signed = sign_in(j, db, Actor(GM), GM_PASSWORD, client="t", keeper_address=KEEPER)
+    with unit(j) as uow:
+        signed = sign_in(j, uow, Actor(GM), GM_PASSWORD, client="t", keeper_address=KEEPER)
         assert not signed.created_account and not signed.principal.proven  # the keeper made it
-    with j.sessions.begin() as db:
-        assert principal_for_session(j, db, signed.session_token, keeper_address=KEEPER) is not None
-        assert principal_for_session(j, db, "not-a-token", keeper_address=KEEPER) is None
+    with unit(j) as uow:
+        assert principal_for_session(j, uow, signed.session_token, keeper_address=KEEPER) is not None
+        assert principal_for_session(j, uow, "not-a-token", keeper_address=KEEPER) is None
     judge.clock.advance(days=8)
-    with j.sessions.begin() as db:
-        assert principal_for_session(j, db, signed.session_token, keeper_address=KEEPER) is None
+    with unit(j) as uow:
+        assert principal_for_session(j, uow, signed.session_token, keeper_address=KEEPER) is None
     judge.clock.advance(days=-8)
-    with j.sessions.begin() as db:
-        again = sign_in(j, db, Actor(GM), GM_PASSWORD, client="t", keeper_address=KEEPER)
+    with unit(j) as uow:
+        again = sign_in(j, uow, Actor(GM), GM_PASSWORD, client="t", keeper_address=KEEPER)
         assert not again.created_account
-        set_gm_password(j, db, Actor("cli", Role.KEEPER), GM, "a-new-password")
-        assert principal_for_session(j, db, again.session_token, keeper_address=KEEPER) is None
+        set_gm_password(j, uow, Actor("cli", Role.KEEPER), GM, "a-new-password")
+        assert principal_for_session(j, uow, again.session_token, keeper_address=KEEPER) is None
 
 
 def test_a_game_handed_to_another_master_leaves_the_old_gm(judge) -> None:  # type: ignore[no-untyped-def]
     j = judge.judge
-    with j.sessions.begin() as db:
-        signed = sign_in(j, db, Actor(GM), GM_PASSWORD, client="t", keeper_address=KEEPER)
+    with unit(j) as uow:
+        db = uow.session
+        signed = sign_in(j, uow, Actor(GM), GM_PASSWORD, client="t", keeper_address=KEEPER)
         game = db.scalar(select(Game).where(Game.name == "alpha"))
         assert game is not None
-        actor = gm_actor(db, signed.principal, game)
+        actor = gm_actor(uow, signed.principal, game)
         assert actor.role is Role.GM and actor.game_id == game.id
-        assert [g.name for g in list_games(j, db, actor)] == ["alpha"]
+        assert [g.name for g in list_games(j, uow, actor)] == ["alpha"]
         game.master_email = OTHER_GM
         db.flush()
         with pytest.raises(DomainError):
-            gm_actor(db, signed.principal, game)
-        assert list_games(j, db, actor) == ()
+            gm_actor(uow, signed.principal, game)
+        assert list_games(j, uow, actor) == ()
 
 
 @pytest.mark.parametrize("role", [Role.ANYONE, Role.PLAYER, Role.OBSERVER])
 def test_dashboard_use_cases_refuse_non_gms(judge, role: Role) -> None:  # type: ignore[no-untyped-def]
     j = judge.judge
-    with j.sessions.begin() as db:
+    with unit(j) as uow:
+        db = uow.session
         game = db.scalar(select(Game).where(Game.name == "alpha"))
         assert game is not None
-        for call in (lambda: list_games(j, db, Actor(GM, role, game.id)),
-                     lambda: show_game(j, db, Actor(GM, role, game.id), "alpha")):
+        for call in (lambda: list_games(j, uow, Actor(GM, role, game.id)),
+                     lambda: show_game(j, uow, Actor(GM, role, game.id), "alpha")):
             with pytest.raises(DomainError) as refused:
                 call()
             assert refused.value.code == "not_gm"
@@ -125,18 +128,19 @@ def test_dashboard_use_cases_refuse_non_gms(judge, role: Role) -> None:  # type:
 
 def test_a_gm_actor_of_one_game_cannot_read_another(judge) -> None:  # type: ignore[no-untyped-def]
     j = judge.judge
-    with j.sessions.begin() as db:
+    with unit(j) as uow:
+        db = uow.session
         beta = db.scalar(select(Game).where(Game.name == "beta"))
         assert beta is not None
         with pytest.raises(DomainError):
-            show_game(j, db, Actor(GM, Role.GM, beta.id + 100), "beta")
-        assert show_game(j, db, Actor(OTHER_GM, Role.GM, beta.id), "beta").summary.status == "forming"
+            show_game(j, uow, Actor(GM, Role.GM, beta.id + 100), "beta")
+        assert show_game(j, uow, Actor(OTHER_GM, Role.GM, beta.id), "beta").summary.status == "forming"
 
 
 def test_keeper_sees_every_game(judge) -> None:  # type: ignore[no-untyped-def]
     j = judge.judge
-    with j.sessions.begin() as db:
-        names = [g.name for g in list_games(j, db, Actor(KEEPER, Role.KEEPER))]
+    with unit(j) as uow:
+        names = [g.name for g in list_games(j, uow, Actor(KEEPER, Role.KEEPER))]
     assert names == ["alpha", "beta"]
 
 

@@ -18,6 +18,6 @@ class ContestCommand(Command):
         words = args.split(None, 1)
         if len(words) < 2:
             raise CommandError("usage: CONTEST <phase> <what is wrong>, e.g. CONTEST S1901M my army was supported")
-        filed = contest_phase(ctx.judge, ctx.db, ctx.actor(), words[0], words[1])
+        filed = contest_phase(ctx.judge, ctx.uow, ctx.actor(), words[0], words[1])
         ctx.add_note(f"Your contest of {filed.phase} was sent to the GM (contest {filed.id}); "
                      "you will get the answer by mail.")

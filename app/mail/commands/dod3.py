@@ -46,7 +46,7 @@ class Bid(Dod3Command):
         if not match:
             raise CommandError("usage: BID <power> <points> [OPTIONS <n>]")
         options = int(match["options"]) if match["options"] is not None else 1
-        done = player_commands.place_bid(ctx.judge, ctx.db, actor_of(ctx), match["power"], int(match["points"]),
+        done = player_commands.place_bid(ctx.judge, ctx.uow, actor_of(ctx), match["power"], int(match["points"]),
                                          options)
         ctx.add_note(f"Bid recorded: {name(done.power)} " + (f"{done.points} bid point{'' if done.points == 1 else 's'}" if done.points else "no bid")
                      + (f" for {done.options} options" if done.options > 1 else "")
@@ -59,7 +59,7 @@ class Bid(Dod3Command):
 
 
 def _move(ctx: MailSession, power: str, below: str | None) -> None:
-    done = player_commands.move_down(ctx.judge, ctx.db, actor_of(ctx), power, below)
+    done = player_commands.move_down(ctx.judge, ctx.uow, actor_of(ctx), power, below)
     ctx.add_note(f"{name(done.power)}: " + (f"moves down below {name(done.below)}." if done.below
                                             else "stays where it is."))
     if done.settled is not None:
@@ -89,7 +89,7 @@ class Stay(Dod3Command):
 
 
 def _option(ctx: MailSession, power: str, option: str | None, minor: str | None, pending: bool = False) -> None:
-    done = options.play_option(ctx.judge, ctx.db, actor_of(ctx), power, option, minor, pending=pending)
+    done = options.play_option(ctx.judge, ctx.uow, actor_of(ctx), power, option, minor, pending=pending)
     if done.play is None:
         ctx.add_note(f"{name(done.power)} passes.")
         return
@@ -131,7 +131,7 @@ class Pass(Dod3Command):
 def status_text(ctx: MailSession) -> str:
     """A DoD III game's status for the signed-on GM or player (also what a plain STATUS should
     show in a DoD III game): the report view, the open step, who has bid, one's own bids."""
-    view = report.show_status(ctx.judge, ctx.db, actor_of(ctx))
+    view = report.show_status(ctx.judge, ctx.uow, actor_of(ctx))
     events = list(view.report.events)
     if view.step is None:
         upcoming = ("The game has not started yet (DOD3 START)." if view.status == GameStatus.FORMING
@@ -168,7 +168,7 @@ class Dod3Process(Dod3Command):
 
     def run(self, ctx: MailSession, args: str) -> None:
         words = args.split()
-        outcome = gm_entries.process_now(ctx.judge, ctx.db, actor_of(ctx), words[0] if words else None)
+        outcome = gm_entries.process_now(ctx.judge, ctx.uow, actor_of(ctx), words[0] if words else None)
         ctx.add_note(f"Processed {outcome.phase}; {step_outcome(outcome)}.")
 
 
@@ -187,7 +187,7 @@ class Dod3Create(Dod3Command):
         upper = [w.upper() for w in words]
         preset = words[upper.index("PRESET") + 1] if "PRESET" in upper[2:-1] else None
         soviets = words[upper.index("SOVIETS") + 1] if "SOVIETS" in upper[2:-1] else None
-        game, done = setup.new_dod3_game(ctx.judge, ctx.db, actor_of(ctx), words[0], words[1], preset=preset,
+        game, done = setup.new_dod3_game(ctx.judge, ctx.uow, actor_of(ctx), words[0], words[1], preset=preset,
                                          soviet_with=soviets)
         ctx._enter(game.id, None, master=True)
         ctx.add_note(f"Game '{done.game}' (Days of Decision III) created; you are its GM. Players: "
@@ -206,7 +206,7 @@ class Dod3Seat(Dod3Command):
         words = args.split()
         if len(words) != 3 or "@" not in words[1]:
             raise CommandError("usage: DOD3 SEAT <player, e.g. CW+FR> <address> <password>")
-        done = setup.seat_player(ctx.judge, ctx.db, actor_of(ctx), words[0], words[1], words[2])
+        done = setup.seat_player(ctx.judge, ctx.uow, actor_of(ctx), words[0], words[1], words[2])
         ctx.add_note(f"{done.player} seated: {', '.join(done.powers)}.")
 
 
@@ -217,5 +217,5 @@ class Dod3Start(Dod3Command):
     role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
-        done = setup.start_game(ctx.judge, ctx.db, actor_of(ctx))
+        done = setup.start_game(ctx.judge, ctx.uow, actor_of(ctx))
         ctx.add_note(f"The game has started. {done.opened}")

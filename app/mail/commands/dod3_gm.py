@@ -57,7 +57,7 @@ class Dod3Number(Dod3Command):
         words = args.split()
         if len(words) != 2:
             raise CommandError(f"usage: DOD3 {self.field.name} <power> <value> (+N or -N adds, N or =N sets)")
-        done = gm_entries.change_number(ctx.judge, ctx.db, actor_of(ctx), words[0], self.field,
+        done = gm_entries.change_number(ctx.judge, ctx.uow, actor_of(ctx), words[0], self.field,
                                         number_entry(words[1], self.field.name.lower()))
         words_of = _WORDS[done.field]
         change = f" ({signed(done.new - done.old)})" if done.entry.relative else ""
@@ -88,25 +88,25 @@ class Dod3Set(Dod3Command):
         item, rest = (words[0].upper(), words[1:]) if words else ("", [])
         actor = actor_of(ctx)
         if item == "COST" and len(rest) >= 2:
-            done = setup.set_setup(ctx.judge, ctx.db, actor, SetupItem.COST, " ".join(rest[:-1]), [_number(rest[-1])])
+            done = setup.set_setup(ctx.judge, ctx.uow, actor, SetupItem.COST, " ".join(rest[:-1]), [_number(rest[-1])])
             ctx.add_note(f"Cost of {done.key}: {rest[-1]}.")
         elif item == "NEEDED" and len(rest) == 2:
-            done = setup.set_setup(ctx.judge, ctx.db, actor, SetupItem.NEEDED, rest[0], [_number(rest[1])])
+            done = setup.set_setup(ctx.judge, ctx.uow, actor, SetupItem.NEEDED, rest[0], [_number(rest[1])])
             ctx.add_note(f"{name(done.key)} needs {rest[1]} objectives.")
         elif item in ("RULE86", "8.6", "BITTEREND", "4.1") and len(rest) == 1 and rest[0].upper() in _ON:
             which = SetupItem.RULE86 if item in ("RULE86", "8.6") else SetupItem.BITTEREND
             on = _ON[rest[0].upper()]
-            setup.set_setup(ctx.judge, ctx.db, actor, which, "", [on])
+            setup.set_setup(ctx.judge, ctx.uow, actor, which, "", [on])
             ctx.add_note(f"Option {'8.6' if which is SetupItem.RULE86 else '4.1 Bitter end'}: {'on' if on else 'off'}.")
         elif item == "WEATHER" and len(rest) >= 2:
             results = [r.strip() for r in " ".join(rest[1:]).split(",")]
-            done = setup.set_setup(ctx.judge, ctx.db, actor, SetupItem.WEATHER, rest[0], results)
+            done = setup.set_setup(ctx.judge, ctx.uow, actor, SetupItem.WEATHER, rest[0], results)
             ctx.add_note(f"Weather chart {done.key}: {', '.join(results)}.")
         elif item == "MODIFIERS" and len(rest) == 1:
-            setup.set_setup(ctx.judge, ctx.db, actor, SetupItem.MODIFIERS, "", [_number(m) for m in rest[0].split(",")])
+            setup.set_setup(ctx.judge, ctx.uow, actor, SetupItem.MODIFIERS, "", [_number(m) for m in rest[0].split(",")])
             ctx.add_note(f"Bid modifiers: {rest[0]}.")
         elif item == "HOURS" and len(rest) == 2:
-            done = setup.set_setup(ctx.judge, ctx.db, actor, SetupItem.HOURS, rest[0], [_number(rest[1])])
+            done = setup.set_setup(ctx.judge, ctx.uow, actor, SetupItem.HOURS, rest[0], [_number(rest[1])])
             ctx.add_note(f"Deadline for {done.key}: {rest[1]} hours.")
         else:
             raise CommandError(_SET_USAGE)
@@ -130,7 +130,7 @@ class Dod3Neutral(Dod3Command):
             distances = [(pairs[i], int(pairs[i + 1])) for i in range(0, len(pairs), 2)]
         except ValueError as error:
             raise CommandError("a distance is a whole number of hexes") from error
-        done = setup.set_neutral(ctx.judge, ctx.db, actor_of(ctx), objective, distances)
+        done = setup.set_neutral(ctx.judge, ctx.uow, actor_of(ctx), objective, distances)
         if not done.distances:
             ctx.add_note(f"{done.name} no longer counts as a neutral objective.")
         else:
@@ -148,7 +148,7 @@ class Dod3War(Dod3Command):
         if len(words) < 2:
             raise CommandError("usage: DOD3 WAR <power> <enemy> [<enemy>...] | DOD3 WAR <power> PEACE <enemy>")
         peace = words[1].upper() == "PEACE"
-        done = gm_entries.set_war(ctx.judge, ctx.db, actor_of(ctx), words[0], words[2:] if peace else words[1:],
+        done = gm_entries.set_war(ctx.judge, ctx.uow, actor_of(ctx), words[0], words[2:] if peace else words[1:],
                                   at_war=not peace)
         ctx.add_note(f"{name(done.power)} at {'war' if done.on else 'peace'} with "
                      f"{', '.join(name(e) for e in done.others)}.")
@@ -162,7 +162,7 @@ class Dod3Conquered(Dod3Command):
 
     def run(self, ctx: MailSession, args: str) -> None:
         power, yes = _yes_no(args.split(), "DOD3 CONQUERED <power> YES|NO")
-        done = gm_entries.set_conquered(ctx.judge, ctx.db, actor_of(ctx), power, yes)
+        done = gm_entries.set_conquered(ctx.judge, ctx.uow, actor_of(ctx), power, yes)
         ctx.add_note(f"{name(done.power)} is " + ("conquered." if done.on else "not conquered."))
 
 
@@ -174,7 +174,7 @@ class Dod3PeHidden(Dod3Command):
 
     def run(self, ctx: MailSession, args: str) -> None:
         power, yes = _yes_no(args.split(), "DOD3 PEHIDDEN <power> YES|NO")
-        done = gm_entries.set_pe_hidden(ctx.judge, ctx.db, actor_of(ctx), power, yes)
+        done = gm_entries.set_pe_hidden(ctx.judge, ctx.uow, actor_of(ctx), power, yes)
         ctx.add_note(f"{name(done.power)}'s PE marker is face " + ("down." if done.on else "up."))
 
 
@@ -193,7 +193,7 @@ class Dod3Effect(Dod3Command):
             except ValueError:
                 power = None
         text = " ".join(words[1:] if power is not None else words)
-        done = gm_entries.record_effect(ctx.judge, ctx.db, actor_of(ctx), power, text)
+        done = gm_entries.record_effect(ctx.judge, ctx.uow, actor_of(ctx), power, text)
         ctx.add_note(f"Effects of {done.power} {done.option} recorded.")
 
 
@@ -204,7 +204,7 @@ class Dod3Record(Dod3Command):
     role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
-        gm_entries.record_text(ctx.judge, ctx.db, actor_of(ctx), args)
+        gm_entries.record_text(ctx.judge, ctx.uow, actor_of(ctx), args)
         ctx.add_note("Recorded.")
 
 
@@ -215,7 +215,7 @@ class Dod3Weather(Dod3Command):
     role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
-        done = gm_entries.record_weather_result(ctx.judge, ctx.db, actor_of(ctx), args)
+        done = gm_entries.record_weather_result(ctx.judge, ctx.uow, actor_of(ctx), args)
         ctx.add_note(f"Weather recorded: {done.text}.")
 
 
@@ -226,7 +226,7 @@ class Dod3Tally(Dod3Command):
     role = CommandRole.MASTER
 
     def run(self, ctx: MailSession, args: str) -> None:
-        done = report.show_tally(ctx.judge, ctx.db, actor_of(ctx))
+        done = report.show_tally(ctx.judge, ctx.uow, actor_of(ctx))
         ctx.add_section("\n".join(tally_lines(done.tally, final=done.finished)))
         ctx.add_note("The final victory tally: the game is over." if done.finished
                      else "Victory tally computed; it will also appear in this turn's report.")
@@ -244,7 +244,7 @@ class Dod3Settle(Dod3Command):
         if len(words) < 3 or words[-1].upper() not in ("YES", "NO", "CANCEL"):
             raise CommandError("usage: DOD3 SETTLE <power> <option> YES|NO|CANCEL")
         verdict = words[-1].upper()
-        done = options.settle_pending(ctx.judge, ctx.db, actor_of(ctx), words[0], " ".join(words[1:-1]),
+        done = options.settle_pending(ctx.judge, ctx.uow, actor_of(ctx), words[0], " ".join(words[1:-1]),
                                       verdict == "YES")
         if done.succeeded:
             ctx.add_note(f"{name(done.power)} {done.option} succeeds; {done.paid} paid.")

@@ -30,8 +30,8 @@ class StatementCollector:
         self.lines.append(line)
 
     def finish(self, ctx: MailSession) -> None:
-        game = actor_game(ctx.db, ctx.actor())
-        ended = declare_end(ctx.judge, ctx.db, ctx.actor(), game, self.how, self.powers, "\n".join(self.lines))
+        game = actor_game(ctx.uow, ctx.actor())
+        ended = declare_end(ctx.judge, ctx.uow, ctx.actor(), game, self.how, self.powers, "\n".join(self.lines))
         said = " with your statement" if any(line.strip() for line in self.lines) else ""
         what = (f"a draw between {full_stop(', '.join(ended.power_names))}" if ended.how == "draw"
                 else f"conceded to {full_stop(ended.power_names[0])}")
@@ -59,7 +59,7 @@ class _Declare(Command):
     def process(self, ctx: MailSession, args: str) -> None:
         if self.how == "concession" and not args.strip():
             raise CommandError("say which power: DECLARE CONCESSION <power>")
-        plan_end(ctx.judge, ctx.db, ctx.actor(), actor_game(ctx.db, ctx.actor()), self.how, args)  # refused now
+        plan_end(ctx.judge, ctx.uow, ctx.actor(), actor_game(ctx.uow, ctx.actor()), self.how, args)  # refused now
         ctx.collector = StatementCollector(self.how, args)
 
     def refused(self, ctx: MailSession, error: Exception) -> None:
@@ -90,6 +90,6 @@ class SetDrawExpires(Command):
     role = CommandRole.MASTER
 
     def process(self, ctx: MailSession, args: str) -> None:
-        choice = set_draw_expiry(ctx.judge, ctx.db, ctx.actor(), args)
+        choice = set_draw_expiry(ctx.judge, ctx.uow, ctx.actor(), args)
         ctx.add_note("Draw votes and concessions are now good for one phase." if choice == "phase"
                      else "Draw votes and concessions now stand until withdrawn.")

@@ -25,7 +25,7 @@ class Start(MasterCommand):
     help = "START -- (GM) start a forming game once every power has a player."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        ctx.add_note(render_started(lobby.start_game(ctx.judge, ctx.db, ctx.actor())))
+        ctx.add_note(render_started(lobby.start_game(ctx.judge, ctx.uow, ctx.actor())))
 
 
 @register
@@ -34,7 +34,7 @@ class Pause(MasterCommand):
     help = "PAUSE | RESUME -- (GM) stop or restart the clock."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        gm.pause(ctx.judge, ctx.db, ctx.actor())
+        gm.pause(ctx.judge, ctx.uow, ctx.actor())
         ctx.add_note("Game paused.")
 
 
@@ -43,7 +43,7 @@ class Resume(MasterCommand):
     names = ("RESUME",)
 
     def process(self, ctx: MailSession, args: str) -> None:
-        deadline = gm.resume(ctx.judge, ctx.db, ctx.actor())
+        deadline = gm.resume(ctx.judge, ctx.uow, ctx.actor())
         ctx.add_note(f"Game resumed; deadline {format_deadline(deadline)}.")
 
 
@@ -64,7 +64,7 @@ class Eject(MasterCommand):
     def process(self, ctx: MailSession, args: str) -> None:
         if not args.strip():
             raise CommandError("usage: EJECT <power|address>")
-        gm.eject(ctx.judge, ctx.db, ctx.actor(), args.strip())
+        gm.eject(ctx.judge, ctx.uow, ctx.actor(), args.strip())
         ctx.add_note(f"{args.strip()} ejected; the power is open for TAKEOVER.")
 
 
@@ -79,7 +79,7 @@ class Replace(MasterCommand):
         words = args.split()
         if len(words) < 2 or "@" not in words[1]:
             raise CommandError("say REPLACE <power> <address> [password]")
-        replaced = gm.replace(ctx.judge, ctx.db, ctx.actor(), words[0], words[1], words[2] if len(words) > 2 else None)
+        replaced = gm.replace(ctx.judge, ctx.uow, ctx.actor(), words[0], words[1], words[2] if len(words) > 2 else None)
         ctx.add_note(f"{replaced.power_name} is now played by {replaced.address}.")
 
 
@@ -92,7 +92,7 @@ class GrantAbsence(MasterCommand):
         words = args.split()
         if len(words) != 2 or not words[1].isdigit():
             raise CommandError("say GRANT ABSENCE <power> <days>, e.g. GRANT ABSENCE France 7")
-        grant = absence.grant_absence(ctx.judge, ctx.db, ctx.actor(), words[0], int(words[1]))
+        grant = absence.grant_absence(ctx.judge, ctx.uow, ctx.actor(), words[0], int(words[1]))
         ctx.add_note(f"{grant.power_name} may now be absent {grant.cap_days} days in any {grant.window_days} "
                      f"({grant.extra_days} granted over the cap).")
 
@@ -105,7 +105,7 @@ class Note(MasterCommand):
     def process(self, ctx: MailSession, args: str) -> None:
         if not args.strip():
             raise CommandError("usage: NOTE <text>")
-        gm.add_note(ctx.judge, ctx.db, ctx.actor(), args.strip())
+        gm.add_note(ctx.judge, ctx.uow, ctx.actor(), args.strip())
         ctx.add_note("Note stored: it will be published with the next results.")
 
 
@@ -115,7 +115,7 @@ class Terminate(MasterCommand):
     help = "TERMINATE -- (GM) end the game now."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        gm.terminate(ctx.judge, ctx.db, ctx.actor())
+        gm.terminate(ctx.judge, ctx.uow, ctx.actor())
         ctx.add_note("Game terminated.")
 
 
@@ -129,7 +129,7 @@ class SetDeadline(MasterCommand):
         words = args.split()
         confirm = bool(words) and words[-1].upper() == "CONFIRM"
         when = " ".join(words[:-1]) if confirm else args
-        deadline = gm.set_deadline(ctx.judge, ctx.db, ctx.actor(), when, confirm=confirm)
+        deadline = gm.set_deadline(ctx.judge, ctx.uow, ctx.actor(), when, confirm=confirm)
         ctx.add_note(f"Deadline set to {format_deadline(deadline)}.")
 
 
@@ -157,7 +157,7 @@ def _set_timing(ctx: MailSession, kind: str, args: str) -> None:
             value = float(words[1].rstrip("H"))
         except ValueError as error:
             raise CommandError("hours must be a number") from error
-    timing = gm.set_timing(ctx.judge, ctx.db, ctx.actor(), kind, key, value)
+    timing = gm.set_timing(ctx.judge, ctx.uow, ctx.actor(), kind, key, value)
     ctx.add_note(f"{', '.join(timing.kinds)}: {key.replace('_', ' ')} = {timing.value}.")
 
 
@@ -187,7 +187,7 @@ class SetRule(MasterCommand):
             raise CommandError("say SET RULE <option> <value>, e.g. SET RULE victory_groups on")
         name, text = words[0].lower(), words[1].lower()
         value = None if text == "default" else _RULE_WORDS.get(text, text)
-        stored = gm.set_rule(ctx.judge, ctx.db, ctx.actor(), name, value)
+        stored = gm.set_rule(ctx.judge, ctx.uow, ctx.actor(), name, value)
         ctx.add_note(f"Rule {name} = {'the variant default' if stored is None else stored}.")
 
 
@@ -223,7 +223,7 @@ class _Option(MasterCommand):
     def process(self, ctx: MailSession, args: str) -> None:
         if not args.strip():
             raise CommandError(f"usage: {self.names[0]} <value>")
-        value = gm.set_option(ctx.judge, ctx.db, ctx.actor(), self.key, args)
+        value = gm.set_option(ctx.judge, ctx.uow, ctx.actor(), self.key, args)
         ctx.add_note(f"{self.key} set to {value}.")
 
 
@@ -277,7 +277,7 @@ class SetTakeover(MasterCommand):
     def process(self, ctx: MailSession, args: str) -> None:
         if not args.strip():
             raise CommandError("usage: SET TAKEOVER open|approval")
-        value = gm.set_option(ctx.judge, ctx.db, ctx.actor(), "takeover", args)
+        value = gm.set_option(ctx.judge, ctx.uow, ctx.actor(), "takeover", args)
         ctx.add_note("Takeovers are open: anyone may take a vacant power." if value == "open" else
                      "Takeovers need your approval: you are mailed each request; approve it with REPLACE.")
 
@@ -291,7 +291,7 @@ class SetEarly(MasterCommand):
     def process(self, ctx: MailSession, args: str) -> None:
         if not args.strip():
             raise CommandError("usage: SET EARLY <minutes> (0 or more) or SET EARLY off")
-        value = gm.set_option(ctx.judge, ctx.db, ctx.actor(), "early_minutes", args)
+        value = gm.set_option(ctx.judge, ctx.uow, ctx.actor(), "early_minutes", args)
         if value == "off":
             ctx.add_note("Early processing is off: phases are processed at their deadline.")
         elif value == "on":

@@ -26,7 +26,7 @@ class Dummy(MasterCommand):
     help = "DUMMY <power> -- (GM) put a power into civil disorder now; its player can no longer act for it."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        done = dummy(ctx.judge, ctx.db, ctx.actor(), _one_word(args, "DUMMY <power>"))
+        done = dummy(ctx.judge, ctx.uow, ctx.actor(), _one_word(args, "DUMMY <power>"))
         ctx.add_note(f"{done.power_name} is in civil disorder; the board is told. REVIVE {done.power_name} gives it "
                      f"back to {done.address}.")
 
@@ -37,7 +37,7 @@ class Revive(MasterCommand):
     help = "REVIVE <power> -- (GM) give a power in civil disorder back to its player (mailed a new password)."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        done = revive(ctx.judge, ctx.db, ctx.actor(), _one_word(args, "REVIVE <power>"))
+        done = revive(ctx.judge, ctx.uow, ctx.actor(), _one_word(args, "REVIVE <power>"))
         ctx.add_note(f"{done.power_name} is played again by {done.address} (mailed a new password); the board is "
                      "told.")
 
@@ -48,7 +48,7 @@ class Promote(MasterCommand):
     help = "PROMOTE <address> -- (GM) make an address a co-GM of the game (it runs it from the dashboard)."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        address = co_masters.add_co_master(ctx.judge, ctx.db, ctx.actor(), _one_word(args, "PROMOTE <address>"))
+        address = co_masters.add_co_master(ctx.judge, ctx.uow, ctx.actor(), _one_word(args, "PROMOTE <address>"))
         ctx.add_note(f"{address} is a co-GM of the game (told by mail; it signs in to the dashboard with a code "
                      "mailed to it).")
 
@@ -59,7 +59,7 @@ class Demote(MasterCommand):
     help = "DEMOTE <address> -- (GM) an address is no longer a co-GM of the game."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        address = co_masters.remove_co_master(ctx.judge, ctx.db, ctx.actor(), _one_word(args, "DEMOTE <address>"))
+        address = co_masters.remove_co_master(ctx.judge, ctx.uow, ctx.actor(), _one_word(args, "DEMOTE <address>"))
         ctx.add_note(f"{address} is no longer a co-GM of the game.")
 
 
@@ -69,6 +69,6 @@ class Handover(MasterCommand):
     help = "HANDOVER <address> -- (GM) hand the game to one of its co-GMs; you stay a co-GM."
 
     def process(self, ctx: MailSession, args: str) -> None:
-        done = co_masters.hand_over(ctx.judge, ctx.db, ctx.actor(), _one_word(args, "HANDOVER <address>"))
+        done = co_masters.hand_over(ctx.judge, ctx.uow, ctx.actor(), _one_word(args, "HANDOVER <address>"))
         ctx.add_note(f"Game '{done.game}' is now run by {done.new_master} (mailed a new master password); you are "
                      "a co-GM of it.")

@@ -20,7 +20,7 @@ __all__ = ["PartingCollector", "resign_now"]
 
 def resign_now(ctx: MailSession) -> None:
     """Resign the seat signed on; the answer says what became of it."""
-    resigned = player.resign(ctx.judge, ctx.db, ctx.actor())
+    resigned = player.resign(ctx.judge, ctx.uow, ctx.actor())
     ctx.seat = None
     if resigned.left:
         ctx.add_note("You have left the game.")
@@ -53,7 +53,7 @@ class PartingCollector:
         if any(line.strip() for line in self.lines):
             try:
                 request, body = self._request()
-                sent = send_press(ctx.judge, ctx.db, ctx.actor(), plan_press(ctx.judge, ctx.db, ctx.actor(), request),
+                sent = send_press(ctx.judge, ctx.uow, ctx.actor(), plan_press(ctx.judge, ctx.uow, ctx.actor(), request),
                                   "\n".join(body))
                 to_words = "everyone" if request.broadcast else ", ".join(sent.to_names) or "the GM"
                 ctx.add_note("Your parting message is stored: it will be published with the next results."

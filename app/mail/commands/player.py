@@ -56,7 +56,7 @@ class Status(Command):
         if actor.power:
             ctx.want_status(actor.power)
         elif actor.is_gm:  # the GM sees every power (issue 8.14)
-            ctx.add_section(render_overview(game_overview(ctx.judge, ctx.db, actor)))
+            ctx.add_section(render_overview(game_overview(ctx.judge, ctx.uow, actor)))
 
 
 @register
@@ -99,7 +99,7 @@ class _Wait(Command):
     wait = True
 
     def process(self, ctx: MailSession, args: str) -> None:
-        player.set_wait(ctx.judge, ctx.db, ctx.actor(), self.wait)
+        player.set_wait(ctx.judge, ctx.uow, ctx.actor(), self.wait)
         ctx.add_note("WAIT set: no early processing." if self.wait else "NOWAIT: the phase may be processed early.")
 
 
@@ -122,7 +122,7 @@ def _lasts(one_phase: bool, withdraw: str) -> str:
 
 
 def _draw(ctx: MailSession, powers: str | None) -> None:
-    vote = votes.set_draw(ctx.judge, ctx.db, ctx.actor(), powers)
+    vote = votes.set_draw(ctx.judge, ctx.uow, ctx.actor(), powers)
     if powers is None:
         ctx.add_note("Draw vote withdrawn.")
         return
@@ -154,7 +154,7 @@ class SetNoDraw(Command):
 
 
 def _concede(ctx: MailSession, power: str | None) -> None:
-    concession = votes.set_concede(ctx.judge, ctx.db, ctx.actor(), power)
+    concession = votes.set_concede(ctx.judge, ctx.uow, ctx.actor(), power)
     if concession.power is None:
         ctx.add_note("Concession withdrawn.")
     elif concession.game_over or not concession.one_phase:
@@ -193,7 +193,7 @@ class SetAbsence(Command):
 
     def process(self, ctx: MailSession, args: str) -> None:
         start, _, end = args.upper().partition(" TO ")
-        absence = player.set_absence(ctx.judge, ctx.db, ctx.actor(), start, end)
+        absence = player.set_absence(ctx.judge, ctx.uow, ctx.actor(), start, end)
         note = (f"Absence recorded from {format_deadline(absence.start, absence.timezone)} "
                 f"to {absence_end_text(absence.end, absence.timezone)}.")
         ctx.add_note(note + (" The deadline moved after it." if absence.deadline_moved else ""))
@@ -208,7 +208,7 @@ class SetPassword(Command):
     secret_from = 0
 
     def process(self, ctx: MailSession, args: str) -> None:
-        new_address = player.set_password(ctx.judge, ctx.db, ctx.actor(), args.strip())
+        new_address = player.set_password(ctx.judge, ctx.uow, ctx.actor(), args.strip())
         ctx.add_note("Password changed." + (" Your personal reply address changed too: the old one no longer "
                                             "signs you on." if new_address else ""))
 
@@ -220,7 +220,7 @@ class NewToken(Command):
     role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
-        identity.renew_token(ctx.judge, ctx.db, ctx.actor())
+        identity.renew_token(ctx.judge, ctx.uow, ctx.actor())
         ctx.add_note("Your personal reply address was changed: the old one no longer signs you on.  The new one "
                      "is the Reply-To of the judge's mails to your registered address.")
 
@@ -232,7 +232,7 @@ class SetAddress(Command):
     role = CommandRole.PLAYER
 
     def process(self, ctx: MailSession, args: str) -> None:
-        changed = player.set_address(ctx.judge, ctx.db, ctx.actor(), args)
+        changed = player.set_address(ctx.judge, ctx.uow, ctx.actor(), args)
         ctx.add_note(f"Address changed to {changed.address}.")
 
 

@@ -24,7 +24,7 @@ class PressCollector:
         self.lines.append(line)
 
     def finish(self, ctx: MailSession) -> None:
-        sent = send_press(ctx.judge, ctx.db, ctx.actor(), self.plan, "\n".join(self.lines))
+        sent = send_press(ctx.judge, ctx.uow, ctx.actor(), self.plan, "\n".join(self.lines))
         if sent.postal:
             ctx.add_note("Press stored: it will be published with the next results.")
             return
@@ -80,7 +80,7 @@ def start_press(ctx: MailSession, options: str, *, broadcast: bool) -> None:
     request = parse_press(options, broadcast=broadcast)
     if request is None:
         words = options.upper().replace(",", " , ").split()
-        plan_press(ctx.judge, ctx.db, ctx.actor(),
+        plan_press(ctx.judge, ctx.uow, ctx.actor(),
                    PressRequest(True, grey="GREY" in words or "GRAY" in words, white="WHITE" in words))
         raise CommandError("say PRESS TO <powers>, PRESS TO ALL BUT <powers>, or BROADCAST")
-    ctx.collector = PressCollector(plan_press(ctx.judge, ctx.db, ctx.actor(), request))
+    ctx.collector = PressCollector(plan_press(ctx.judge, ctx.uow, ctx.actor(), request))

@@ -81,8 +81,8 @@ class Help(Command):
 
 def _list_text(ctx: MailSession, name: str) -> str:
     if name:
-        return render_game_info(listing.game_info(ctx.judge, ctx.db, ctx.actor(), name))
-    return render_games(listing.list_games(ctx.judge, ctx.db, ctx.actor()))
+        return render_game_info(listing.game_info(ctx.judge, ctx.uow, ctx.actor(), name))
+    return render_games(listing.list_games(ctx.judge, ctx.uow, ctx.actor()))
 
 
 @register
@@ -105,7 +105,7 @@ class History(Command):
         upper = [w.upper() for w in words]
         start = upper[upper.index("FROM") + 1] if "FROM" in upper[:-1] else None
         end = upper[upper.index("TO") + 1] if "TO" in upper[:-1] else None
-        ctx.add_section(render_history(listing.game_history(ctx.judge, ctx.db, ctx.actor(), words[0], start, end)))
+        ctx.add_section(render_history(listing.game_history(ctx.judge, ctx.uow, ctx.actor(), words[0], start, end)))
 
 
 @register
@@ -120,7 +120,7 @@ class Summary(Command):
             ctx.add_section(status_text(ctx))  # the DoD III game one is signed on to: its status report
             return
         name = _words(args, 1, "SUMMARY <game>")[0]
-        ctx.add_section(render_summary(listing.game_summary(ctx.judge, ctx.db, ctx.actor(), name)))
+        ctx.add_section(render_summary(listing.game_summary(ctx.judge, ctx.uow, ctx.actor(), name)))
 
 
 @register
@@ -135,10 +135,10 @@ class MapCommand(Command):
         if not ruleset_for(ctx.find_game(name).variant).has_map:
             raise CommandError(f"game '{name}' has no map: send STATUS (signed on) or DOD3 STATUS")
         ctx.require_of_record("MAP")
-        shown = maps_cache.current_map(ctx.judge, ctx.db, ctx.actor(), name)
+        shown = maps_cache.current_map(ctx.judge, ctx.uow, ctx.actor(), name)
         if shown.map_id is not None:
             ctx.attach_map(shown.map_id)
-        ctx.add_note(render_map_reply(shown, dashboard.show_public_game(ctx.judge, ctx.db, ctx.actor(), name)))
+        ctx.add_note(render_map_reply(shown, dashboard.show_public_game(ctx.judge, ctx.uow, ctx.actor(), name)))
 
 
 @register
@@ -152,7 +152,7 @@ class Create(Command):
         ctx.require_authenticated_sender("create a game")
         ctx.require_confirmed("create")
         variant = words[2].lower() if len(words) > 2 else "standard"
-        created = lobby.create_game(ctx.judge, ctx.db, ctx.actor(), words[0], words[1], variant)
+        created = lobby.create_game(ctx.judge, ctx.uow, ctx.actor(), words[0], words[1], variant)
         ctx.enter_as_creator(created.game_id)
         ctx.add_note(f"Game '{created.name}' ({created.variant}) created; you are its master.  Players JOIN it.")
 
@@ -160,9 +160,9 @@ class Create(Command):
 def _join(ctx: MailSession, target: str, password: str, preferences: str = "", *, observe: bool = False) -> None:
     ctx.require_confirmed("observe" if observe else "join")
     power, at, name = target.partition("@")
-    joined = lobby.join_game(ctx.judge, ctx.db, ctx.actor(), name if at else target, password,
+    joined = lobby.join_game(ctx.judge, ctx.uow, ctx.actor(), name if at else target, password,
                              power=power if at and not observe else None, preferences=preferences, observe=observe)
-    ctx.enter(identity.seat_sign_on(ctx.judge, ctx.db, joined.seat_id), status=False)  # a new seat: no orders yet
+    ctx.enter(identity.seat_sign_on(ctx.judge, ctx.uow, joined.seat_id), status=False)  # a new seat: no orders yet
     for note in render_joined(joined):
         ctx.add_note(note)
 
@@ -203,11 +203,11 @@ class Takeover(Command):
             raise CommandError("say which power: TAKEOVER power@game password")
         ctx.require_confirmed("takeover")
         power, _, name = words[0].partition("@")
-        took = lobby.takeover(ctx.judge, ctx.db, ctx.actor(), name, power, words[1])
+        took = lobby.takeover(ctx.judge, ctx.uow, ctx.actor(), name, power, words[1])
         if isinstance(took, lobby.TakeoverAsked):
             ctx.add_note(f"Taking over {took.power_name} in '{took.game_name}' needs the master's approval; "
                          f"the master has been asked and will answer you.")
             return
-        ctx.enter(identity.seat_sign_on(ctx.judge, ctx.db, took.seat_id))
+        ctx.enter(identity.seat_sign_on(ctx.judge, ctx.uow, took.seat_id))
         ctx.add_note(f"You now play {took.power_name} in '{took.game_name}'. Your reply address is "
                      f"{took.reply_address}.")

@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from sqlalchemy.orm import Session
-
 from app.db import queries
 from app.db.models import Game, Phase, Player
 from app.db.statuses import RUNNING, SeatRole
@@ -25,6 +23,7 @@ from app.services.kernel.actor import Actor, Role
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import deadline_text
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.redact import mask_passwords
 from app.services.orders import submit as order_service
 from app.services.orders.acknowledge import advance_orders, retreat_choices
@@ -87,9 +86,10 @@ class PendingOrders:
 class MailSession:
     """One mail's commands: sign-on state, the echo of each line, and what to send back."""
 
-    def __init__(self, judge: Judge, session: Session, *, sender: str, subject: str, message_id: str) -> None:
+    def __init__(self, judge: Judge, uow: UnitOfWork, *, sender: str, subject: str, message_id: str) -> None:
         self.judge = judge
-        self.db = session
+        self.uow = uow  # the mail's unit of work, handed to the use cases
+        self.db = uow.session  # for the commands' own reads
         self.sender = sender.lower()
         self.subject = subject
         self.message_id = message_id
@@ -139,7 +139,7 @@ class MailSession:
         self.unprocessed.extend(mask_passwords(line)[:300] for line in lines if line.strip())
 
     def audit(self, action: str, **detail: Any) -> None:
-        audit(self.db, self.sender, self.game, action, **detail)
+        audit(self.uow, self.sender, self.game, action, **detail)
 
     # -- identity ---------------------------------------------------------------------------
     def actor(self) -> Actor:
@@ -187,7 +187,7 @@ class MailSession:
         """This mail's commands from ``line`` on wait for the address's confirmation."""
         if self.inbound_id is None:
             raise CommandError("this command needs a confirmation of your address, which this mail cannot get")
-        self.confirmation = confirmations.ask_confirmation(self.judge, self.db, self.sender, self.inbound_id, line,
+        self.confirmation = confirmations.ask_confirmation(self.judge, self.uow, self.sender, self.inbound_id, line,
                                                            what)
         self.audit("confirmation_asked", what=what)
         address = self.judge.settings.confirm_address(self.confirmation)
@@ -222,7 +222,7 @@ class MailSession:
         target = parse_sign_on_target(game_word)
         # A wrong password is not copied to the player of record one by one: a seat that is
         # guessed at locks, and its player is told once (``app.services.games.lockout``).
-        signed = identity.sign_on(self.judge, self.db, self.actor(), target, password)
+        signed = identity.sign_on(self.judge, self.uow, self.actor(), target, password)
         self.enter(signed)
         if self.sender_trusted and self._own_seat():
             self.proven = True  # the password of a seat (or game) of this very address
@@ -241,7 +241,7 @@ class MailSession:
 
     def sign_on_token(self, token: str) -> bool:
         """A personal reply address: sign its seat on without a password."""
-        signed = identity.sign_on_by_token(self.judge, self.db, token)
+        signed = identity.sign_on_by_token(self.judge, self.uow, token)
         if signed is None:
             return False
         self.enter(signed)
@@ -265,7 +265,7 @@ class MailSession:
     def _enter(self, game_id: int, seat: Player | None, *, master: bool = False, status: bool = True) -> None:
         # Lock the game for the rest of this mail's transaction, so that its phase cannot
         # change under the mail (a turn being processed meanwhile waits, or is skipped).
-        game = queries.lock_game(self.db, game_id) or self.db.get_one(Game, game_id)
+        game = self.uow.lock_game(game_id) or self.db.get_one(Game, game_id)
         self.game = game
         self.seat = seat
         self.master = master
@@ -286,7 +286,7 @@ class MailSession:
 
     def become(self, power: str) -> str:
         """The master acts as ``power`` for the rest of the mail; returns the power's name."""
-        became = identity.become(self.judge, self.db, self.actor(), power)
+        became = identity.become(self.judge, self.uow, self.actor(), power)
         if became.record_address is not None:
             self._note_sender(became.record_address)
         self.acting_power = became.power
@@ -302,7 +302,7 @@ class MailSession:
     # -- orders -------------------------------------------------------------------------------
     def open_phase(self) -> Phase:
         game = self.require_game()
-        phase = queries.open_phase_of(self.db, game)  # remembered for the mail's transaction
+        phase = self.uow.open_phase_of(game)  # remembered for the mail's transaction
         if phase is None or game.status not in RUNNING:
             raise CommandError(f"game '{game.name}' is not running ({game.status})")
         return phase
@@ -338,11 +338,11 @@ class MailSession:
         if pending is None or not pending.items or self.game is None:
             return
         game = self.game
-        phase = queries.open_phase_of(self.db, game)
+        phase = self.uow.open_phase_of(game)
         if phase is None:
             return
         try:
-            receipt = order_service.submit_orders(self.judge, self.db, self._order_actor(pending.power), game,
+            receipt = order_service.submit_orders(self.judge, self.uow, self._order_actor(pending.power), game,
                                                   [part for _, part in pending.items], pending.phase or None)
         except DomainError as error:  # e.g. the game ended earlier in this very mail (a draw, a concession)
             for item, _ in pending.items:
@@ -376,7 +376,7 @@ class MailSession:
         power = self.power
         if power is None:
             raise CommandError("only a power has orders to clear")
-        order_service.clear_orders(self.judge, self.db, self._order_actor(power), game, self.target_phase)
+        order_service.clear_orders(self.judge, self.uow, self._order_actor(power), game, self.target_phase)
         self._want_status(game, power)
 
     def set_target_phase(self, words: str) -> None:
@@ -408,10 +408,10 @@ class MailSession:
         views = []
         for game_id, power in self.status_keys:
             game = self.db.get_one(Game, game_id)
-            phase = queries.open_phase_of(self.db, game)
+            phase = self.uow.open_phase_of(game)
             if phase is None or game.status not in RUNNING:
                 continue
-            status = order_service.power_status(self.judge, self.db, self._order_actor(power), game, power)
+            status = order_service.power_status(self.judge, self.uow, self._order_actor(power), game, power)
             if status is None:
                 continue
             seat = self._seat_of(game, power)
@@ -429,7 +429,7 @@ class MailSession:
                     "wait": bool(seat and seat.wait),
                     "adjustment": phase.code.endswith("A"),
                     "retreats": retreats,
-                    "advance": [advance_view(a) for a in advance_orders(self.db, game, power, phase.code)],
+                    "advance": [advance_view(a) for a in advance_orders(self.uow, game, power, phase.code)],
                     **self._deadline(game, phase),
                 }
             )
@@ -445,7 +445,7 @@ class MailSession:
             "variant": game.variant,
             "phase_code": game.phase or "forming",  # one name a phase everywhere (W1901A; F1901B read on input)
             "phase": game.phase or "forming",
-            **self._deadline(game, queries.open_phase_of(self.db, game) if game.grace_until is not None else None),
+            **self._deadline(game, self.uow.open_phase_of(game) if game.grace_until is not None else None),
         }
 
     @staticmethod

@@ -27,7 +27,7 @@ class Process(MasterCommand):
         ctx.flush_orders()
         expected = args.split()[0] if args.strip() else None
         try:
-            outcome = turn_control.process_now(ctx.judge, ctx.db, ctx.actor(), game, expected)
+            outcome = turn_control.process_now(ctx.judge, ctx.uow, ctx.actor(), game, expected)
         except DomainError as error:
             raise CommandError(refusal_text(error)) from error
         ctx.add_note(f"Processed {outcome.phase}; results sent ({outcome.mails} mails)."
@@ -43,11 +43,11 @@ class Preview(MasterCommand):
         game = ctx.require_game()
         ctx.flush_orders()
         try:
-            preview = turn_control.preview_turn(ctx.judge, ctx.db, ctx.actor(), game)
+            preview = turn_control.preview_turn(ctx.judge, ctx.uow, ctx.actor(), game)
         except DomainError as error:
             raise CommandError(refusal_text(error)) from error
         text, _html = render_results(ctx.judge, preview.view, options_of(game).layout)
-        mail_master(ctx.db, ctx.judge, game, f"Diplomacy preview {game.name} {preview.phase}", text, kind="preview",
+        mail_master(ctx.uow, ctx.judge, game, f"Diplomacy preview {game.name} {preview.phase}", text, kind="preview",
                     map_id=preview.map_id)
         ctx.add_note("Preview results sent to the master only; nothing has changed.")
 
@@ -65,7 +65,7 @@ class Rollback(MasterCommand):
         full = "FULL" in words
         words = [w for w in words if w not in ("RESTORE", "FULL")]
         try:
-            done = turn_control.rollback(ctx.judge, ctx.db, ctx.actor(), game, words[0] if words else None, restore,
+            done = turn_control.rollback(ctx.judge, ctx.uow, ctx.actor(), game, words[0] if words else None, restore,
                                          full=full)
         except DomainError as error:
             raise CommandError(refusal_text(error)) from error
@@ -82,7 +82,7 @@ class Rollforward(MasterCommand):
     def process(self, ctx: MailSession, args: str) -> None:
         game = ctx.require_game()
         try:
-            done = turn_control.rollforward(ctx.judge, ctx.db, ctx.actor(), game)
+            done = turn_control.rollforward(ctx.judge, ctx.uow, ctx.actor(), game)
         except DomainError as error:
             raise CommandError(refusal_text(error)) from error
         ctx.add_note(f"Rolled forward to {done.phase}.")

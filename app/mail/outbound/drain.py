@@ -25,14 +25,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import literal, or_, select, update
-from sqlalchemy.orm import Session
 
 from app.db.models import Game, MapImage, OutboundMessage
 from app.db.statuses import OutboundStatus
 from app.mail.outbound.mailer import Mailer, MailerDeferred, MailerRejected, MailerSession, MailerUnavailable
 from app.mail.reading.messages import Attachment, OutgoingMail, render_message
-from app.services.handlers import transaction
+from app.services.bootstrap import transaction
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.outbox import enqueue
 from app.services.results.maps import content_id, draw_due_map, map_filename, without_inline_map
 
@@ -120,10 +120,11 @@ def _lease(judge: Judge, limit: int, known: set[int]) -> tuple[list[_Leased], di
                           .returning(*_LEASED).execution_options(synchronize_session=False)).all()
         leased = sorted((_Leased(**row._asdict()) for row in rows), key=lambda row: row.id)
         wanted = {row.map_id for row in leased if row.map_id is not None} - known
-        return leased, _pictures(db, wanted)
+        return leased, _pictures(unit, wanted)
 
 
-def _pictures(db: Session, ids: set[int]) -> dict[int, _Picture]:
+def _pictures(uow: UnitOfWork, ids: set[int]) -> dict[int, _Picture]:
+    db = uow.session
     if not ids:
         return {}
     found = db.execute(select(MapImage.id, MapImage.png, MapImage.phase, MapImage.digest, Game.name)
@@ -188,12 +189,13 @@ def _record(judge: Judge, outcome: _Outcome) -> None:
             db.execute(update(OutboundMessage).where(OutboundMessage.id == row.id, leased)
                        .values(status=OutboundStatus.FAILED, lease_until=None, last_error=error[:2000])
                        .execution_options(synchronize_session=False))
-            _report_failure(db, judge, row.id, error[:500])
+            _report_failure(unit, judge, row.id, error[:500])
 
 
-def _report_failure(db: Session, judge: Judge, row_id: int, error: str) -> None:
+def _report_failure(uow: UnitOfWork, judge: Judge, row_id: int, error: str) -> None:
     """A mail of a game that failed for good: the game's master is told (the judgekeeper when the
     mail was to the master).  A report that fails is not reported again (no loop)."""
+    db = uow.session
     row = db.get(OutboundMessage, row_id)
     if row is None or row.kind == "undeliverable" or row.game_id is None:
         return
@@ -205,7 +207,7 @@ def _report_failure(db: Session, judge: Judge, row_id: int, error: str) -> None:
     if not tell or tell == to:
         return
     where = f" of game '{game.name}'"
-    enqueue(db, judge, to=tell, subject=f"Judge: undeliverable mail{where}"[:400], kind="undeliverable",
+    enqueue(uow, judge, to=tell, subject=f"Judge: undeliverable mail{where}"[:400], kind="undeliverable",
             game_id=game.id,
             text=f"A mail{where} to {to} (subject: {row.subject!r}) could not be delivered and will not be\n"
                  f"retried:\n\n  {error}\n\nCheck that player's address (the player can change it with "
@@ -303,7 +305,7 @@ class _Drain:
 def _paint_one(judge: Judge) -> bool:
     """Draw one map a mail waits for (one transaction; a map another painter draws is skipped)."""
     with transaction(judge) as unit:
-        return draw_due_map(unit.session) is not None
+        return draw_due_map(unit) is not None
 
 
 async def paint_due(judge: Judge) -> int:

@@ -29,9 +29,10 @@ from app.mail.reading.headers import clean, storable
 from app.mail.reading.messages import IncomingMail, message_id_of, parse_message
 from app.mail.runners import answer_budget
 from app.mail.runners.strangers import quote_nothing, run_confirmed, tell_forged
-from app.services.handlers import transaction
+from app.services.bootstrap import transaction
 from app.services.kernel.context import Judge
 from app.services.kernel.limits import address_of_record
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.outbox import enqueue, queue_held
 from app.services.seats.confirmations import Confirmed, use_confirmation
 
@@ -124,7 +125,7 @@ _NO_COMMAND = ("Error: no commands found in your mail (it was empty, or had only
 
 
 _CONFIRMED_WORDS = ("JOIN", "OBSERVE", "WATCH", "MONITOR", "CREATE", "TAKEOVER", "OVER")
-"""The last word of the commands that may wait for a confirmation (SIGNON ?game is a JOIN)."""
+"""The last word of the commands that may wait for a confirmation (``SIGNON ?game`` is a JOIN too)."""
 _STALE_CONFIRMATION = ("Error: this confirmation was used already, or it expired (or its code is mistyped): "
                        "nothing was run.  Send the command again for a new confirmation.")
 
@@ -167,15 +168,15 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
             row.error = "automatic mail" if mail.automatic else ("from the judge itself" if own else "no sender")
             row.processed_at = judge.now()
             return InboundStatus.IGNORED
-        ctx = MailSession(judge, db, sender=mail.sender, subject=mail.subject, message_id=row.message_id)
+        ctx = MailSession(judge, unit, sender=mail.sender, subject=mail.subject, message_id=row.message_id)
         ctx.inbound_id = row.id
         ctx.sender_trusted = not sender_failed_authentication(mail.auth_results, judge.settings.authserv_id,
                                                               mail.sender)
         lines = split_lines(mail.text)
         if not ctx.sender_trusted:  # the judge knows the sender is forged: nothing of its mail runs (issue 29.3)
-            return _forged(judge, db, row, mail)
+            return _forged(judge, unit, row, mail)
         confirmed = [done for token in _confirm_tokens(judge, mail)
-                     if (done := use_confirmation(judge, db, token)) is not None]
+                     if (done := use_confirmation(judge, unit, token)) is not None]
         if confirmed:  # a reply to a confirmation mail: its waiting mail runs; its own text is the quote
             return _answer(judge, unit, row, mail, None, confirmed)
         if _confirm_tokens(judge, mail):
@@ -185,12 +186,12 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
         if tokens and not by_token:
             ctx.echo("(personal reply address)", [_STALE_TOKEN])
         ctx.proven = by_token
-        ctx.of_record = by_token or address_of_record(judge, db, ctx.sender)
+        ctx.of_record = by_token or address_of_record(judge, unit, ctx.sender)
         held = None
         if not ctx.of_record:
-            held = answer_budget.stranger_hold(judge, db, ctx.sender, asks_confirmation=_asks_confirmation(lines))
-            if held not in (None, answer_budget.CONFIRMATION):  # neither run nor answered (the judge is no mail cannon), but kept and listed
-                row.status, row.error, row.processed_at = InboundStatus.HELD, held, judge.now()
+            held = answer_budget.stranger_hold(judge, unit, ctx.sender, asks_confirmation=_asks_confirmation(lines))
+            if held not in (None, answer_budget.CONFIRMATION):  # neither run nor answered (the judge is no mail
+                row.status, row.error, row.processed_at = InboundStatus.HELD, held, judge.now()  # cannon), but kept
                 return InboundStatus.HELD
         unit.hold()  # what the commands cause (results, notices) is queued after the answer to the mail
         for cut in mail.cuts:
@@ -199,40 +200,39 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
         found = run_commands(ctx, lines)
         crash("inbound:commands_run")
         if found == 0 and ctx.orders_accepted == 0:  # no command, no valid order: an auto-responder?
-            if not answer_budget.may_answer(judge, db, ctx.sender):
+            if not answer_budget.may_answer(judge, unit, ctx.sender):
                 row.status, row.error, row.processed_at = InboundStatus.IGNORED, "no command: answer budget spent", judge.now()
                 return InboundStatus.IGNORED
-            answer_budget.record_answer(judge, db, ctx.sender)
+            answer_budget.record_answer(judge, unit, ctx.sender)
             if not ctx.echoes and not ctx.sections:
                 ctx.echo("(no commands found)", [_NO_COMMAND + (f" ({'; '.join(mail.problems)})" if mail.problems
                                                                 else "")])
         _note_reading(ctx, mail)
         if not ctx.of_record:
-            answer_budget.record_stranger_answer(judge, db, ctx.sender,
+            answer_budget.record_stranger_answer(judge, unit, ctx.sender,
                                                  confirmation=held == answer_budget.CONFIRMATION)
             quote_nothing(ctx, mail)
-        confirmed = [done for token in ctx.confirming if (done := use_confirmation(judge, db, token)) is not None]
+        confirmed = [done for token in ctx.confirming if (done := use_confirmation(judge, unit, token)) is not None]
         if ctx.confirming and not confirmed:
             ctx.echo("(CONFIRM)", [_STALE_CONFIRMATION])
         return _answer(judge, unit, row, mail, ctx, confirmed)
 
 
-def _answer(judge: Judge, unit: Any, row: InboundMessage, mail: IncomingMail, ctx: MailSession | None,
+def _answer(judge: Judge, unit: UnitOfWork, row: InboundMessage, mail: IncomingMail, ctx: MailSession | None,
             confirmed: list[Confirmed]) -> InboundStatus:
     """Run the confirmed waiting mails, then queue the answers: this mail's (``ctx``), each waiting
     mail's, then what their commands caused."""
-    db = unit.session
     unit.hold()  # what the commands cause (results, notices) is queued after the answers
-    runs = [run for done in confirmed if (run := run_confirmed(judge, db, done)) is not None]
-    db.flush()
+    runs = [run for done in confirmed if (run := run_confirmed(judge, unit, done)) is not None]
+    unit.session.flush()
     judge.crash("inbound:flushed")
     unit.publish()  # what the commands' events cause (early processing), before the answer tells of it
     caused = unit.take_held()
     if ctx is not None:
-        _send_reply(judge, db, ctx, mail)
+        _send_reply(judge, unit, ctx, mail)
     for run_ctx, run_mail in runs:
-        _send_reply(judge, db, run_ctx, run_mail)
-    queue_held(db, caused)
+        _send_reply(judge, unit, run_ctx, run_mail)
+    queue_held(unit, caused)
     judge.crash("inbound:reply_queued")
     row.status = InboundStatus.DONE
     game = ctx.game if ctx is not None else next((run.game for run, _ in runs if run.game), None)
@@ -252,14 +252,14 @@ def _asks_confirmation(lines: list[str]) -> bool:
     return False
 
 
-def _forged(judge: Judge, db: Any, row: InboundMessage, mail: IncomingMail) -> InboundStatus:
+def _forged(judge: Judge, unit: UnitOfWork, row: InboundMessage, mail: IncomingMail) -> InboundStatus:
     """A sender that failed SPF/DMARC: nothing runs; a short notice, within the strangers' caps."""
     row.processed_at = judge.now()
-    if answer_budget.stranger_hold(judge, db, mail.sender, asks_confirmation=False) is not None:
+    if answer_budget.stranger_hold(judge, unit, mail.sender, asks_confirmation=False) is not None:
         row.status, row.error = InboundStatus.IGNORED, "sender failed SPF/DMARC; answers to strangers spent"
         return InboundStatus.IGNORED
-    answer_budget.record_stranger_answer(judge, db, mail.sender.lower())
-    tell_forged(judge, db, mail)
+    answer_budget.record_stranger_answer(judge, unit, mail.sender.lower())
+    tell_forged(judge, unit, mail)
     row.status, row.error = InboundStatus.DONE, "sender failed SPF/DMARC: nothing was run"
     return InboundStatus.DONE
 
@@ -287,12 +287,12 @@ def _token_reply_to(judge: Judge, ctx: MailSession, address: str, *, verified: b
     return judge.settings.token_address(seat.reply_token)
 
 
-def _send_reply(judge: Judge, db: Any, ctx: MailSession, mail: IncomingMail) -> None:
+def _send_reply(judge: Judge, uow: UnitOfWork, ctx: MailSession, mail: IncomingMail) -> None:
     template = reply_template(ctx.layout())
     text = judge.templates.render(template, r=reply_context(ctx))
     game_id = ctx.game.id if ctx.game else None
     to = ctx.sender
-    enqueue(db, judge, to=to, subject=ctx.reply_subject(), text=text, kind="reply", game_id=game_id,
+    enqueue(uow, judge, to=to, subject=ctx.reply_subject(), text=text, kind="reply", game_id=game_id,
             in_reply_to=mail.message_id or None,
             reply_to=(judge.settings.confirm_address(ctx.confirmation) if ctx.confirmation else
                       _token_reply_to(judge, ctx, to, verified=ctx.sender_trusted)), map_id=ctx.map_id)
@@ -300,7 +300,7 @@ def _send_reply(judge: Judge, db: Any, ctx: MailSession, mail: IncomingMail) -> 
         note = (f"This is a copy of the judge's answer to a mail sent by {ctx.sender}, which named you\n"
                 f"as the player (or master) of record.  If it was not you, tell the game master.")
         copy = judge.templates.render(template, r=reply_context(ctx, copy_note=note))
-        enqueue(db, judge, to=address, subject=f"Copy: {ctx.reply_subject()}", text=copy, kind="copy",
+        enqueue(uow, judge, to=address, subject=f"Copy: {ctx.reply_subject()}", text=copy, kind="copy",
                 game_id=game_id, reply_to=_token_reply_to(judge, ctx, address, verified=True))
 
 
@@ -321,31 +321,31 @@ def _fail(judge: Judge, inbound_id: int, error: BaseException) -> InboundOutcome
         row.processed_at = judge.now()
         db.flush()
         mail = parse_message(row.raw)
-        _noticed(db, "the judgekeeper's notice", lambda: _tell_keeper(judge, db, row),
-                 lambda: _tell_keeper(judge, db, row, plain=True))
-        _noticed(db, "the answer to its sender", lambda: _tell_sender(judge, db, row, mail),
-                 lambda: _tell_sender(judge, db, row, mail, plain=True))
-        _noticed(db, "the GM's notice", lambda: _tell_master(judge, db, mail), lambda: None)
+        _noticed(unit, "the judgekeeper's notice", lambda: _tell_keeper(judge, unit, row),
+                 lambda: _tell_keeper(judge, unit, row, plain=True))
+        _noticed(unit, "the answer to its sender", lambda: _tell_sender(judge, unit, row, mail),
+                 lambda: _tell_sender(judge, unit, row, mail, plain=True))
+        _noticed(unit, "the GM's notice", lambda: _tell_master(judge, unit, mail), lambda: None)
         return InboundOutcome(InboundStatus.QUARANTINED, inbound_id, row.error)
 
 
-def _noticed(db: Any, what: str, notice: Callable[[], object], plain: Callable[[], object]) -> None:
+def _noticed(uow: UnitOfWork, what: str, notice: Callable[[], object], plain: Callable[[], object]) -> None:
     """Queue ``notice`` in a savepoint; when it fails, its ``plain`` twin (no text taken from the mail)."""
     for attempt in (notice, plain):
         try:
-            with db.begin_nested():
+            with uow.session.begin_nested():
                 attempt()
-                db.flush()
+                uow.session.flush()
             return
         except Exception:
             log.exception("quarantine: %s could not be queued", what)
 
 
-def _tell_keeper(judge: Judge, db: Any, row: InboundMessage, *, plain: bool = False) -> None:
+def _tell_keeper(judge: Judge, uow: UnitOfWork, row: InboundMessage, *, plain: bool = False) -> None:
     what = (f"The stored message {row.id}" if plain else
             f"The message {row.message_id} from {row.sender or '(unknown)'}\n(subject: {row.subject!r})")
     error = "(on the dashboard, with the quarantined mail)" if plain else row.error
-    enqueue(db, judge, to=judge.settings.admin_address,
+    enqueue(uow, judge, to=judge.settings.admin_address,
             subject=f"Judge: message quarantined after {row.attempts} attempts", kind="quarantine",
             text=f"{what} failed {row.attempts} times and was quarantined.\n\nLast error: {error}\n")
 
@@ -369,20 +369,20 @@ def _game_of(judge: Judge, db: Any, mail: IncomingMail) -> Game | None:
     return None
 
 
-def _tell_sender(judge: Judge, db: Any, row: InboundMessage, mail: IncomingMail, *, plain: bool = False) -> None:
+def _tell_sender(judge: Judge, uow: UnitOfWork, row: InboundMessage, mail: IncomingMail, *, plain: bool = False) -> None:
     """One answer to the sender of a mail that could not be processed."""
     if not mail.sender or mail.automatic or _is_own_address(judge, mail.sender):
         return
     if plain:  # nothing of the mail but its sender's address
-        enqueue(db, judge, to=mail.sender, subject="Judge reply: your mail could not be processed", kind="reply",
+        enqueue(uow, judge, to=mail.sender, subject="Judge reply: your mail could not be processed", kind="reply",
                 text=f"A mail you sent could not be processed:\nthe judge failed on it {row.attempts} times.  None of "
                      f"its commands were carried out.\nThe judgekeeper has been told.  Please check it and send it "
                      f"again,\nor send HELP for the list of commands.\n")
         return
-    game = _game_of(judge, db, mail)
+    game = _game_of(judge, uow.session, mail)
     subject = f"Re: {mail.subject}" if mail.subject and not mail.subject.lower().startswith("re:") else (
         mail.subject or "Judge reply")
-    enqueue(db, judge, to=mail.sender, subject=subject, kind="reply", in_reply_to=mail.message_id or None,
+    enqueue(uow, judge, to=mail.sender, subject=subject, kind="reply", in_reply_to=mail.message_id or None,
             game_id=game.id if game else None,
             text=f"Your mail{f' about game {game.name!r}' if game else ''} (subject: {mail.subject!r}) could "
                  f"not be processed:\nthe judge failed on it {row.attempts} times.  None of its commands "
@@ -391,11 +391,11 @@ def _tell_sender(judge: Judge, db: Any, row: InboundMessage, mail: IncomingMail,
                  f"commands.\n")
 
 
-def _tell_master(judge: Judge, db: Any, mail: IncomingMail) -> None:
+def _tell_master(judge: Judge, uow: UnitOfWork, mail: IncomingMail) -> None:
     """A word to the GM of the game the quarantined mail was about."""
-    game = _game_of(judge, db, mail)
+    game = _game_of(judge, uow.session, mail)
     if game is not None and game.master_email:
-        enqueue(db, judge, to=game.master_email, subject=f"Diplomacy mail quarantined {game.name}",
+        enqueue(uow, judge, to=game.master_email, subject=f"Diplomacy mail quarantined {game.name}",
                 kind="gm", game_id=game.id,
                 text=f"A mail from {mail.sender or '(unknown)'} about game '{game.name}' (subject: "
                      f"{mail.subject!r})\ncould not be processed and was quarantined; its sender has been "
@@ -434,8 +434,7 @@ def pending_ids(judge: Judge) -> list[int]:
 def report_unreadable(judge: Judge, uid: str, error: str) -> None:
     """Tell the judgekeeper of a mail file the inbox could not read (it was moved to the quarantine)."""
     with transaction(judge) as unit:
-        db = unit.session
-        enqueue(db, judge, to=judge.settings.admin_address, subject="Judge: unreadable mail quarantined",
+        enqueue(unit, judge, to=judge.settings.admin_address, subject="Judge: unreadable mail quarantined",
                 kind="quarantine",
                 text=f"The mail {uid!r} could not be read and was moved to the quarantine folder unread:\n\n"
                      f"  {error}\n\nThe rest of the inbox keeps flowing.  Fix the file (permissions, disk) "

@@ -10,7 +10,6 @@ the command words, the judge's own sentences, and what the judge itself holds (H
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from app.db import queries
 from app.db.models import InboundMessage
@@ -20,6 +19,7 @@ from app.mail.commands.session import EchoItem, MailSession
 from app.mail.reading import OwnMarks
 from app.mail.reading.messages import IncomingMail, parse_message
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.outbox import enqueue
 from app.services.seats.confirmations import Confirmed, release_held
 
@@ -81,25 +81,25 @@ def quote_nothing(ctx: MailSession, mail: IncomingMail) -> None:
     ctx.subject = ""
 
 
-def tell_forged(judge: Judge, db: Any, mail: IncomingMail) -> None:
+def tell_forged(judge: Judge, uow: UnitOfWork, mail: IncomingMail) -> None:
     """The short notice to a sender that failed SPF/DMARC: no command of its mail ran."""
-    enqueue(db, judge, to=mail.sender, subject="Judge reply: nothing was run", text=FORGED, kind="reply",
+    enqueue(uow, judge, to=mail.sender, subject="Judge reply: nothing was run", text=FORGED, kind="reply",
             in_reply_to=mail.message_id or None)
 
 
-def run_confirmed(judge: Judge, db: Any, confirmed: Confirmed) -> tuple[MailSession, IncomingMail] | None:
+def run_confirmed(judge: Judge, uow: UnitOfWork, confirmed: Confirmed) -> tuple[MailSession, IncomingMail] | None:
     """Run a waiting mail's commands (from its waiting line on) as if just sent, by its confirmed address;
     its address's latest held mails then run again too (``release_held``)."""
-    original = db.get(InboundMessage, confirmed.inbound_id)
+    original = uow.session.get(InboundMessage, confirmed.inbound_id)
     if original is None:
         return None
     mail = parse_message(original.raw, OwnMarks(judge.settings.judge_address))
-    ctx = MailSession(judge, db, sender=confirmed.address, subject=mail.subject, message_id=original.message_id)
+    ctx = MailSession(judge, uow, sender=confirmed.address, subject=mail.subject, message_id=original.message_id)
     ctx.inbound_id = original.id
     ctx.proven = ctx.of_record = True  # the address answered the confirmation mail: it owns the mailbox
     ctx.echo("(confirmed)", ["Confirmed: the commands of your mail run now, from the line that waited."])
     run_commands(ctx, split_lines(mail.text)[confirmed.line:])
-    released = release_held(judge, db, confirmed.address)
+    released = release_held(judge, uow, confirmed.address)
     if released:
         ctx.echo("(held mail)", [f"{released} earlier mail{'s' if released != 1 else ''} of yours that the judge "
                                  f"held back (too many answers to an unconfirmed address) will now be answered."])

@@ -11,8 +11,6 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game, Phase
 from app.db.statuses import GameStatus
 from app.dod3.exact import to_json_number
@@ -24,6 +22,7 @@ from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
+from app.services.kernel.uow import UnitOfWork
 
 from .mailing import Line, send_notice
 from .steps import finish, process_turn, run_on
@@ -70,21 +69,21 @@ class NumberChanged:
     setup: bool  # before the start: the set-up's starting number
 
 
-def _running(db: Session, actor: Actor) -> tuple[Game, Phase, GameState]:
-    game = gm_game_for(db, actor)
-    phase = open_phase(db, game)
+def _running(uow: UnitOfWork, actor: Actor) -> tuple[Game, Phase, GameState]:
+    game = gm_game_for(uow, actor)
+    phase = open_phase(uow, game)
     return game, phase, current_state(game, phase)
 
 
-def _store(db: Session, game: Game, phase: Phase, actor: Actor, after: GameState, entry: str, **detail: Any) -> None:
+def _store(uow: UnitOfWork, game: Game, phase: Phase, actor: Actor, after: GameState, entry: str, **detail: Any) -> None:
     phase.state_after = dump(after)
-    audit(db, actor, game, "dod3_gm", entry=entry, **detail)
+    audit(uow, actor, game, "dod3_gm", entry=entry, **detail)
 
 
-def change_number(judge: Judge, db: Session, actor: Actor, power: str, field: PowerField,
+def change_number(judge: Judge, uow: UnitOfWork, actor: Actor, power: str, field: PowerField,
                   entry: NumberEntry) -> NumberChanged:
     """``DOD3 MONEY GE +2``: before the start it changes the set-up, afterwards the running state."""
-    game = gm_game_for(db, actor)
+    game = gm_game_for(uow, actor)
     code = power_code(power)
     detail: dict[str, Any] = {"power": code, "value": to_json_number(entry.value), "relative": entry.relative}
     if game.status == GameStatus.FORMING:
@@ -97,16 +96,16 @@ def change_number(judge: Judge, db: Session, actor: Actor, power: str, field: Po
         new = entry.applied_to(old)
         item[field.value] = to_json_number(new)
         save_cfg(game, cfg)
-        audit(db, actor, game, "dod3_setup", entry=field.name, **detail)
+        audit(uow, actor, game, "dod3_setup", entry=field.name, **detail)
         return NumberChanged(code, field, old, new, entry, setup=True)
-    game, phase, state = _running(db, actor)
+    game, phase, state = _running(uow, actor)
     old = getattr(state.power(code), field.value)
     new = entry.applied_to(old)
     try:
         after = gm_adjust(state, code, **{field.value: new - old})
     except ValueError as error:
         raise DomainError("bad_number", str(error).strip("'\"")) from error
-    _store(db, game, phase, actor, after, field.name, **detail)
+    _store(uow, game, phase, actor, after, field.name, **detail)
     return NumberChanged(code, field, old, new, entry, setup=False)
 
 
@@ -117,9 +116,9 @@ class StateChanged:
     on: bool = True  # at war / conquered / face down (False: peace / not conquered / face up)
 
 
-def set_war(judge: Judge, db: Session, actor: Actor, power: str, enemies: list[str], *, at_war: bool) -> StateChanged:
+def set_war(judge: Judge, uow: UnitOfWork, actor: Actor, power: str, enemies: list[str], *, at_war: bool) -> StateChanged:
     """``DOD3 WAR <power> <enemy>...`` (at war, both ways) or ``DOD3 WAR <power> PEACE <enemy>...``."""
-    game, phase, state = _running(db, actor)
+    game, phase, state = _running(uow, actor)
     code = power_code(power)
     try:
         others = normalise_powers(enemies)
@@ -136,22 +135,22 @@ def set_war(judge: Judge, db: Session, actor: Actor, power: str, enemies: list[s
         after = gm_adjust(state, code, at_war_with=[p for p in state.power(code).at_war_with if p not in others])
         for enemy in others:
             after = gm_adjust(after, enemy, at_war_with=[p for p in after.power(enemy).at_war_with if p != code])
-    _store(db, game, phase, actor, after, "WAR", power=code, others=list(others), at_war=at_war)
+    _store(uow, game, phase, actor, after, "WAR", power=code, others=list(others), at_war=at_war)
     return StateChanged(code, tuple(others), at_war)
 
 
-def set_conquered(judge: Judge, db: Session, actor: Actor, power: str, conquered: bool) -> StateChanged:
-    game, phase, state = _running(db, actor)
+def set_conquered(judge: Judge, uow: UnitOfWork, actor: Actor, power: str, conquered: bool) -> StateChanged:
+    game, phase, state = _running(uow, actor)
     code = power_code(power)
-    _store(db, game, phase, actor, gm_adjust(state, code, conquered=conquered), "CONQUERED", power=code,
+    _store(uow, game, phase, actor, gm_adjust(state, code, conquered=conquered), "CONQUERED", power=code,
            value=conquered)
     return StateChanged(code, (), conquered)
 
 
-def set_pe_hidden(judge: Judge, db: Session, actor: Actor, power: str, hidden: bool) -> StateChanged:
-    game, phase, state = _running(db, actor)
+def set_pe_hidden(judge: Judge, uow: UnitOfWork, actor: Actor, power: str, hidden: bool) -> StateChanged:
+    game, phase, state = _running(uow, actor)
     code = power_code(power)
-    _store(db, game, phase, actor, gm_adjust(state, code, pe_hidden=hidden), "PEHIDDEN", power=code, value=hidden)
+    _store(uow, game, phase, actor, gm_adjust(state, code, pe_hidden=hidden), "PEHIDDEN", power=code, value=hidden)
     return StateChanged(code, (), hidden)
 
 
@@ -161,9 +160,9 @@ class EffectRecorded:
     option: str
 
 
-def record_effect(judge: Judge, db: Session, actor: Actor, power: str | None, text: str) -> EffectRecorded:
+def record_effect(judge: Judge, uow: UnitOfWork, actor: Actor, power: str | None, text: str) -> EffectRecorded:
     """``DOD3 EFFECT [<power>] <text>``: the effects of the latest option (of that power) this turn."""
-    game, phase, state = _running(db, actor)
+    game, phase, state = _running(uow, actor)
     political = state.political
     if political is None or not political.plays:
         raise DomainError("no_option", "no option has been played this turn")
@@ -181,7 +180,7 @@ def record_effect(judge: Judge, db: Session, actor: Actor, power: str | None, te
     plays[index] = replace(play, effects=(play.effects + " " if play.effects else "") + text.strip())
     after = replace(state, political=replace(political, plays=tuple(plays)))
     after = after.note(f"GM: {play.power} {play.option}: {text.strip()}")
-    _store(db, game, phase, actor, after, "EFFECT", power=play.power, text=text)
+    _store(uow, game, phase, actor, after, "EFFECT", power=play.power, text=text)
     return EffectRecorded(play.power, play.option)
 
 
@@ -190,42 +189,42 @@ class Recorded:
     text: str
 
 
-def record_text(judge: Judge, db: Session, actor: Actor, text: str) -> Recorded:
+def record_text(judge: Judge, uow: UnitOfWork, actor: Actor, text: str) -> Recorded:
     """``DOD3 RECORD <text>``: military affairs, production, conquest... for the report."""
     if not text.strip():
         raise DomainError("usage", "say what to record", usage="record")
-    game, phase, state = _running(db, actor)
-    _store(db, game, phase, actor, state.note(f"GM: {text.strip()}"), "RECORD", text=text)
+    game, phase, state = _running(uow, actor)
+    _store(uow, game, phase, actor, state.note(f"GM: {text.strip()}"), "RECORD", text=text)
     return Recorded(text.strip())
 
 
-def record_weather_result(judge: Judge, db: Session, actor: Actor, text: str) -> Recorded:
+def record_weather_result(judge: Judge, uow: UnitOfWork, actor: Actor, text: str) -> Recorded:
     """``DOD3 WEATHER <result>`` in step B (no chart column for these months)."""
-    game, phase, state = _running(db, actor)
+    game, phase, state = _running(uow, actor)
     if step_of(phase.code) != "B":
         raise DomainError("wrong_step", f"the weather is entered in step B; this is {phase.code}")
     if not text.strip():
         raise DomainError("usage", "say what the weather is", usage="weather")
     try:
-        bump_version(db, game)
+        bump_version(uow, game)
     except ProcessError as error:
         raise DomainError("stale_game", str(error)) from error
     after = record_weather(state, result=text.strip())
-    finish(db, judge, phase, after, {"weather": text.strip()}, f"Weather: {text.strip()}")
+    finish(uow, judge, phase, after, {"weather": text.strip()}, f"Weather: {text.strip()}")
     events: list[Line] = []
-    opened = run_on(db, judge, game, advance(after), events)
-    send_notice(db, judge, game, f"weather {turn_label(state.turn)}", [("Weather", [text.strip(), *events])], opened)
-    audit(db, actor, game, "dod3_gm", entry="WEATHER", args=[text])
+    opened = run_on(uow, judge, game, advance(after), events)
+    send_notice(uow, judge, game, f"weather {turn_label(state.turn)}", [("Weather", [text.strip(), *events])], opened)
+    audit(uow, actor, game, "dod3_gm", entry="WEATHER", args=[text])
     return Recorded(text.strip())
 
 
-def process_now(judge: Judge, db: Session, actor: Actor, expected: str | None = None) -> TurnOutcome:
+def process_now(judge: Judge, uow: UnitOfWork, actor: Actor, expected: str | None = None) -> TurnOutcome:
     """``DOD3 PROCESS [<step>]``: close the open step now (steps E-I: end the turn)."""
-    game = gm_game_for(db, actor)
-    open_phase(db, game)
+    game = gm_game_for(uow, actor)
+    open_phase(uow, game)
     try:
-        outcome = process_turn(db, judge, game, expected_phase=expected)
+        outcome = process_turn(uow, judge, game, expected_phase=expected)
     except ProcessError as error:
         raise DomainError("process", str(error)) from error
-    audit(db, actor, game, "process", phase=outcome.phase)
+    audit(uow, actor, game, "process", phase=outcome.phase)
     return outcome

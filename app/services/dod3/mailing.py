@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game, Player
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_master, mail_seat
 from app.services.ruleset.options import options_of
 
@@ -77,15 +76,15 @@ def powers_of(game: Game, email: str) -> frozenset[str]:
 Render = Callable[[frozenset[str]], tuple[str, str | None]]
 
 
-def mail_all(db: Session, judge: Judge, game: Game, subject: str, render: Render, *, kind: str = "results") -> int:
+def mail_all(uow: UnitOfWork, judge: Judge, game: Game, subject: str, render: Render, *, kind: str = "results") -> int:
     """Each listener's copy rendered for the powers it plays; the GM's with every power shown."""
     count = 0
     for seat in listeners(game):
         text, html = render(powers_of(game, seat.email) if seat.role == ROLE else frozenset())
-        mail_seat(db, judge, seat, subject, text, html=html, kind=kind)
+        mail_seat(uow, judge, seat, subject, text, html=html, kind=kind)
         count += 1
     text, _html = render(frozenset(s.power for s in game.players if s.power))
-    mail_master(db, judge, game, subject, text, kind=kind)
+    mail_master(uow, judge, game, subject, text, kind=kind)
     return count + 1
 
 
@@ -95,18 +94,18 @@ def notice(game: Game, title: str, sections: Sequence[tuple[str, Sequence[Line]]
             "sections": [(heading, visible(lines, reveal)) for heading, lines in sections]}
 
 
-def send_notice(db: Session, judge: Judge, game: Game, what: str, sections: Sequence[tuple[str, Sequence[Line]]],
+def send_notice(uow: UnitOfWork, judge: Judge, game: Game, what: str, sections: Sequence[tuple[str, Sequence[Line]]],
                 opened: Opened, *, kind: str = "results") -> int:
     title = what[:1].upper() + what[1:]
 
     def render(reveal: frozenset[str]) -> tuple[str, str | None]:
         return judge.templates.render("mail/dod3/notice.txt.j2", n=notice(game, title, sections, opened, reveal)), None
 
-    count = mail_all(db, judge, game, f"DoD3 {game.name}: {what}", render, kind=kind)
+    count = mail_all(uow, judge, game, f"DoD3 {game.name}: {what}", render, kind=kind)
     if opened.power:
-        seat = seat_of(db, game, opened.power)
+        seat = seat_of(uow, game, opened.power)
         if seat is not None:
-            mail_seat(db, judge, seat, f"DoD3 {game.name}: {name(opened.power)} to name an option",
+            mail_seat(uow, judge, seat, f"DoD3 {game.name}: {name(opened.power)} to name an option",
                       f"It is {name(opened.power)}'s turn to name its option in '{game.name}'.\n{opened.text}\n",
                       kind="notice")
             count += 1

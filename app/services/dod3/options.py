@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game, Phase
 from app.dod3.exact import format_number
 from app.dod3.political import EndRoll, OptionPlay, PlayStatus, option_family
@@ -17,6 +15,7 @@ from app.services.errors import DomainError
 from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_master
 
 from .mailing import deadline_text
@@ -38,9 +37,9 @@ class OptionOutcome:
     option_die: int | None = None  # the judge's roll for a die-roll option (IPO 3), for the GM to settle
 
 
-def _state_for_option(db: Session, actor: Actor, power: str) -> tuple[Game, Phase, GameState, str]:
-    game, code = own_power(db, actor, power)
-    phase = open_phase(db, game)
+def _state_for_option(uow: UnitOfWork, actor: Actor, power: str) -> tuple[Game, Phase, GameState, str]:
+    game, code = own_power(uow, actor, power)
+    phase = open_phase(uow, game)
     if not step_of(phase.code).startswith("C"):
         raise DomainError("wrong_step", f"options are named in political affairs; this is {phase.code}")
     state = current_state(game, phase)
@@ -51,7 +50,7 @@ def _state_for_option(db: Session, actor: Actor, power: str) -> tuple[Game, Phas
     return game, phase, state, code
 
 
-def _tell_gm_of_missing_cost(db: Session, judge: Judge, game: Game, state: GameState, power: str,
+def _tell_gm_of_missing_cost(uow: UnitOfWork, judge: Judge, game: Game, state: GameState, power: str,
                              option: str) -> None:
     """A player blocked by a cost the GM has not entered: the GM is mailed at once (issue 9 item 15)."""
     try:
@@ -60,28 +59,28 @@ def _tell_gm_of_missing_cost(db: Session, judge: Judge, game: Game, state: GameS
         return  # not an option at all: choose_option says why
     if state.setup.option_cost(family) is not None:
         return
-    mail_master(db, judge, game, f"DoD3 {game.name}: {name(power)} waits for the cost of {family}",
+    mail_master(uow, judge, game, f"DoD3 {game.name}: {name(power)} waits for the cost of {family}",
                 f"{name(power)} wants to play {family} in '{game.name}', but no cost has been entered for it.\n"
                 f"Send DOD3 SET COST {family} <n>; {name(power)}'s player can then send the option again "
                 f"(deadline {deadline_text(game, game.deadline)}).\n", kind="gm")
     raise DomainError("no_cost", f"no cost entered for {family}: the GM must give it (the GM has been told)")
 
 
-def play_option(judge: Judge, db: Session, actor: Actor, power: str, option: str | None,
+def play_option(judge: Judge, uow: UnitOfWork, actor: Actor, power: str, option: str | None,
                 minor: str | None = None, *, pending: bool = False) -> OptionOutcome:
     """``OPTION <power> <option> [MINOR <minor>] [PENDING]`` or, with option None, ``PASS <power>``.
     ``pending``: the option needs another power's approval (8.4); IPO 3 is always pending."""
-    game, phase, state, code = _state_for_option(db, actor, power)
+    game, phase, state, code = _state_for_option(uow, actor, power)
     political = state.political
     if political is None:
         raise DomainError("wrong_step", "political affairs have not begun")
-    claim(db, game)
+    claim(uow, game)
     if option is None:
         after = replace(state, political=political.pass_turn(code)).note(f"{code} passes")
-        after_slot(db, judge, game, phase, state, after, [f"{name(code)} passes."])
-        audit(db, actor, game, "dod3_option", power=code, option=None)
+        after_slot(uow, judge, game, phase, state, after, [f"{name(code)} passes."])
+        audit(uow, actor, game, "dod3_option", power=code, option=None)
         return OptionOutcome(code, None, None, None)
-    _tell_gm_of_missing_cost(db, judge, game, state, code, option)
+    _tell_gm_of_missing_cost(uow, judge, game, state, code, option)
     needs_die = _family(option) in DIE_ROLL_OPTIONS
     try:
         chosen = choose_option(state, code, option, minor_activated=minor, pending=pending or needs_die)
@@ -98,7 +97,7 @@ def play_option(judge: Judge, db: Session, actor: Actor, power: str, option: str
         save_roller(game, roller)
         chosen = chosen.note(f"{code} {play.option}: the judge rolls d10 = {option_die} (rule 8.4)")
     if play.status == PlayStatus.PENDING:
-        _tell_gm_of_pending(db, judge, game, play, option_die)
+        _tell_gm_of_pending(uow, judge, game, play, option_die)
     counter = None
     if last_slot:
         after = roll_political_end(chosen, None)
@@ -112,8 +111,8 @@ def play_option(judge: Judge, db: Session, actor: Actor, power: str, option: str
     lines = [play_line(play)] + ([f"The judge rolls for {play.option}: d10 = {option_die}."]
                                  if option_die is not None else [])
     lines += roll_lines(roll, None if roll.die is None else counter) if roll is not None else []
-    after_slot(db, judge, game, phase, state, after, lines)
-    audit(db, actor, game, "dod3_option", power=code, option=play.option, die=roll.die if roll else None)
+    after_slot(uow, judge, game, phase, state, after, lines)
+    audit(uow, actor, game, "dod3_option", power=code, option=play.option, die=roll.die if roll else None)
     return OptionOutcome(code, play, roll, counter if roll is not None and roll.die is not None else None,
                          option_die)
 
@@ -125,8 +124,8 @@ def _family(option: str) -> str | None:
         return None
 
 
-def _tell_gm_of_pending(db: Session, judge: Judge, game: Game, play: OptionPlay, die: int | None) -> None:
-    mail_master(db, judge, game, f"DoD3 {game.name}: {name(play.power)} {play.option} is pending",
+def _tell_gm_of_pending(uow: UnitOfWork, judge: Judge, game: Game, play: OptionPlay, die: int | None) -> None:
+    mail_master(uow, judge, game, f"DoD3 {game.name}: {name(play.power)} {play.option} is pending",
                 f"{name(play.power)} plays {play.option} in '{game.name}'; it succeeds only "
                 + (f"if the die roll succeeds (the judge rolled d10 = {die})" if die is not None
                    else "if the other power approves it this turn")
@@ -142,11 +141,11 @@ class Settled:
     paid: str  # the cost paid (nothing when it failed)
 
 
-def settle_pending(judge: Judge, db: Session, actor: Actor, power: str, option: str, succeeded: bool) -> Settled:
+def settle_pending(judge: Judge, uow: UnitOfWork, actor: Actor, power: str, option: str, succeeded: bool) -> Settled:
     """``DOD3 SETTLE <power> <option> YES|NO|CANCEL``: a pending option succeeds (its cost is paid
     now) or fails / is cancelled (nothing is paid)."""
-    game = gm_game_for(db, actor)
-    phase = open_phase(db, game)
+    game = gm_game_for(uow, actor)
+    phase = open_phase(uow, game)
     state = current_state(game, phase)
     code = power_code(power)
     try:
@@ -158,5 +157,5 @@ def settle_pending(judge: Judge, db: Session, actor: Actor, power: str, option: 
     play = next(p for p in reversed(after.political.plays) if p.power == code
                 and option_family(p.option) == option_family(option))
     phase.state_after = dump(after)
-    audit(db, actor, game, "dod3_settle", power=code, option=play.option, succeeded=succeeded)
+    audit(uow, actor, game, "dod3_settle", power=code, option=play.option, succeeded=succeeded)
     return Settled(code, play.option, succeeded, format_number(play.cost - play.paid_by_others) if succeeded else "0")

@@ -22,6 +22,7 @@ from app.services.errors import DomainError
 from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 
 from .mailing import Line, Opened, deadline_text, mail_all, powers_of, visible
 from .store import cfg_of, current_state, game_for, gm_game_for, last_phase, name, save_cfg, setup_of, step_of
@@ -53,7 +54,7 @@ def _rolls(roller: DiceRoller) -> tuple[Roll, ...]:
     return tuple(roller.rolls)
 
 
-def mail_turn_report(db: Session, judge: Judge, game: Game, state: GameState, roller: DiceRoller,
+def mail_turn_report(uow: UnitOfWork, judge: Judge, game: Game, state: GameState, roller: DiceRoller,
                      tally: dict[str, Any] | None, opened: Opened, events: Sequence[Line]) -> tuple[str, int]:
     """Each player's copy shows his own hidden numbers; returns the public text and the mail count."""
     dice = roller.to_dict(reveal=True)
@@ -63,7 +64,7 @@ def mail_turn_report(db: Session, judge: Judge, game: Game, state: GameState, ro
                                 seed=dice.get("seed"), tally=tally, next_text=opened.text,
                                 next_commitment=opened.commitment, events=visible(events, reveal), reveal=reveal)
 
-    count = mail_all(db, judge, game, f"DoD3 {game.name}: {state.turn_label} turn report",
+    count = mail_all(uow, judge, game, f"DoD3 {game.name}: {state.turn_label} turn report",
                      lambda reveal: render_report(judge, view(reveal)))
     return render_report(judge, view(()))[0], count
 
@@ -90,8 +91,8 @@ def _bid_rows(db: Session, game: Game, phase: Phase) -> dict[str, tuple[int, int
     return rows
 
 
-def _state_for_status(db: Session, game: Game) -> tuple[GameState, Phase | None]:
-    phase = last_phase(db, game)
+def _state_for_status(uow: UnitOfWork, game: Game) -> tuple[GameState, Phase | None]:
+    phase = last_phase(uow, game)
     if phase is not None:
         return current_state(game, phase), phase
     return new_game(setup_of(game)), None  # before the start: the set-up as the game will begin
@@ -117,13 +118,14 @@ def _open_step_text(game: Game, state: GameState, code: str) -> str:
             f"conquest and objectives {by}")
 
 
-def show_status(judge: Judge, db: Session, actor: Actor) -> StatusView:
+def show_status(judge: Judge, uow: UnitOfWork, actor: Actor) -> StatusView:
     """``DOD3 STATUS``: the GM sees every number (before the start: the set-up; after the end:
     the final state); a player sees the public numbers and his own powers' hidden ones."""
-    game = game_for(db, actor)
+    db = uow.session
+    game = game_for(uow, actor)
     if not actor.is_gm and not actor.power:
         raise DomainError("not_player", "sign on as one of your powers or as the GM first")
-    state, phase = _state_for_status(db, game)
+    state, phase = _state_for_status(uow, game)
     dice = cfg_of(game).get("dice") or {}
     own = frozenset() if actor.is_gm else powers_of(game, _seat_email(db, game, actor))
     rolls = [Roll.from_dict(r) for r in dice.get("rolls", [])] if dice.get("turn") == turn_key(state.turn) else []
@@ -157,12 +159,12 @@ class TallyOutcome:
     finished: bool  # the game is over: the tally is the final one
 
 
-def show_tally(judge: Judge, db: Session, actor: Actor) -> TallyOutcome:
+def show_tally(judge: Judge, uow: UnitOfWork, actor: Actor) -> TallyOutcome:
     """``DOD3 TALLY``: rule 4's tally now; it is also printed in this turn's report."""
-    game = gm_game_for(db, actor)
+    game = gm_game_for(uow, actor)
     if game.status == GameStatus.FORMING:
         raise DomainError("not_running", f"game '{game.name}' is not running ({game.status})")
-    phase = last_phase(db, game)
+    phase = last_phase(uow, game)
     if phase is None:
         raise DomainError("no_open_step", f"game '{game.name}' has no open step")
     view = tally_view(game, current_state(game, phase))
@@ -172,5 +174,5 @@ def show_tally(judge: Judge, db: Session, actor: Actor) -> TallyOutcome:
         cfg = cfg_of(game)
         cfg["tally"] = True
         save_cfg(game, cfg)
-        audit(db, actor, game, "dod3_gm", entry="TALLY")
+        audit(uow, actor, game, "dod3_gm", entry="TALLY")
     return TallyOutcome(tally=view, finished=game.status == GameStatus.FINISHED)

@@ -9,8 +9,6 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from app.db import queries
 from app.db.models import Game, Player
 from app.db.statuses import GameStatus, SeatStatus
@@ -26,6 +24,7 @@ from app.services.kernel.context import Judge
 from app.services.kernel.game_names import check_game_name
 from app.services.kernel.limits import take_create_quota
 from app.services.kernel.security import hash_password, new_token
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.addresses import check_address, check_player_address
 
 from .mailing import Line, mail_all, notice
@@ -58,13 +57,14 @@ class GameCreated:
     players: tuple[str, ...]
 
 
-def create_game(db: Session, judge: Judge, name_: str, master_email: str, master_password: str,
+def create_game(uow: UnitOfWork, judge: Judge, name_: str, master_email: str, master_password: str,
                 setup: Mapping[str, Any], seats: Mapping[str, tuple[str, str]], *,
                 hours: Mapping[str, float] | None = None, neutral: Sequence[Mapping[str, Any]] | None = None,
                 layout: str = "zine") -> Game:
     """A forming DoD III game. ``setup``: ``GameSetup.from_dict`` input without ``game_id``
     (players or a rule 3.1 ``preset``, per-power numbers, option costs, weather chart,
     options ``bitter_end`` / ``rule_8_6``). ``seats``: player name -> (address, password)."""
+    db = uow.session
     game_name = check_game_name(name_)
     if queries.game_by_name(db, game_name) is not None:
         raise DomainError("game_exists", f"a game called '{game_name}' already exists")
@@ -87,13 +87,13 @@ def create_game(db: Session, judge: Judge, name_: str, master_email: str, master
     db.add(game)
     db.flush()
     for player, (email, password) in seats.items():
-        seat_holder(db, game, player, email, password)
-    audit(db, master_email.lower(), game, "dod3_create",
+        seat_holder(uow, game, player, email, password)
+    audit(uow, master_email.lower(), game, "dod3_create",
           players={p: list(powers) for p, powers in players.items()})
     return game
 
 
-def new_dod3_game(judge: Judge, db: Session, actor: Actor, game_name: str, password: str, *,
+def new_dod3_game(judge: Judge, uow: UnitOfWork, actor: Actor, game_name: str, password: str, *,
                   preset: str | None = None, soviet_with: str | None = None) -> tuple[Game, GameCreated]:
     """``DOD3 CREATE``: a forming game with the actor as its GM (players from a rule 3.1 preset)."""
     setup: dict[str, Any] = {}
@@ -102,13 +102,14 @@ def new_dod3_game(judge: Judge, db: Session, actor: Actor, game_name: str, passw
     if soviet_with is not None:
         setup["soviet_with"] = soviet_with
     check_player_address(actor.address, judge.settings.judge_address)
-    take_create_quota(judge, db, actor.address)
-    game = create_game(db, judge, game_name, actor.address, password, setup, {})
+    take_create_quota(judge, uow, actor.address)
+    game = create_game(uow, judge, game_name, actor.address, password, setup, {})
     return game, GameCreated(game.name, tuple(player for player, _ in setup_of(game).players))
 
 
-def seat_holder(db: Session, game: Game, player: str, email: str, password: str) -> list[Player]:
+def seat_holder(uow: UnitOfWork, game: Game, player: str, email: str, password: str) -> list[Player]:
     """One seat per power of ``player`` (same address and password for each)."""
+    db = uow.session
     setup = setup_of(game)
     powers = dict(setup.players).get(player)
     if powers is None:
@@ -137,14 +138,14 @@ class SeatOutcome:
     powers: tuple[str, ...]
 
 
-def seat_player(judge: Judge, db: Session, actor: Actor, player: str, email: str, password: str) -> SeatOutcome:
+def seat_player(judge: Judge, uow: UnitOfWork, actor: Actor, player: str, email: str, password: str) -> SeatOutcome:
     """``DOD3 SEAT <player> <address> <password>``: every power of the player, one password."""
-    game = gm_game_for(db, actor)
+    game = gm_game_for(uow, actor)
     if "@" not in email:
         raise DomainError("bad_address", f"'{email}' is not a mail address")
     check_player_address(email, judge.settings.judge_address)
-    seats = seat_holder(db, game, player, email, password)
-    audit(db, actor, game, "dod3_seat", player=player)
+    seats = seat_holder(uow, game, player, email, password)
+    audit(uow, actor, game, "dod3_seat", player=player)
     return SeatOutcome(player, tuple(s.power or "?" for s in seats))
 
 
@@ -153,22 +154,22 @@ class Started:
     opened: str  # what the game now waits for
 
 
-def start_game(judge: Judge, db: Session, actor: Actor) -> Started:
+def start_game(judge: Judge, uow: UnitOfWork, actor: Actor) -> Started:
     """Jan/Feb 1936: no bidding; step B, then political affairs in the initial track order."""
-    game = gm_game_for(db, actor)
+    game = gm_game_for(uow, actor)
     if not is_dod3(game) or game.status != GameStatus.FORMING:
         raise DomainError("not_forming", f"game '{game.name}' is not a forming Days of Decision III game")
     setup = setup_of(game)
-    missing = [power for _, powers in setup.players for power in powers if seat_of(db, game, power) is None]
+    missing = [power for _, powers in setup.players for power in powers if seat_of(uow, game, power) is None]
     if missing:
         raise DomainError("seats_missing", f"no player yet for {', '.join(missing)}", missing=", ".join(missing))
     game.status = GameStatus.ACTIVE
     state = ensure_dice(game, new_game(setup))
     events: list[Line] = []
-    opened = run_on(db, judge, game, state, events)
+    opened = run_on(uow, judge, game, state, events)
     roster = []
     for player, powers in setup.players:
-        seat = seat_of(db, game, powers[0])
+        seat = seat_of(uow, game, powers[0])
         roster.append(f"  {player}: {', '.join(name(p) for p in powers)} ({seat.email if seat else '?'})")
     sections: list[tuple[str, Sequence[Line]]] = [
         ("The players", roster),
@@ -184,8 +185,8 @@ def start_game(judge: Judge, db: Session, actor: Actor) -> Started:
         return judge.templates.render("mail/dod3/notice.txt.j2",
                                       n=notice(game, title, signing + sections, opened, reveal)), None
 
-    mail_all(db, judge, game, f"DoD3 {game.name}: the game begins", render, kind="start")
-    audit(db, actor, game, "start")
+    mail_all(uow, judge, game, f"DoD3 {game.name}: the game begins", render, kind="start")
+    audit(uow, actor, game, "start")
     return Started(opened.text)
 
 
@@ -224,10 +225,10 @@ class SetupChanged:
     values: tuple[str, ...]
 
 
-def set_setup(judge: Judge, db: Session, actor: Actor, item: SetupItem, key: str,
+def set_setup(judge: Judge, uow: UnitOfWork, actor: Actor, item: SetupItem, key: str,
               values: Sequence[Fraction | str | bool]) -> SetupChanged:
     """``DOD3 SET ...``: change the set-up data; refused if the set-up would not load."""
-    game = gm_game_for(db, actor)
+    game = gm_game_for(uow, actor)
     cfg = cfg_of(game)
     setup = dict(cfg["setup"])
     shown = tuple(str(v) for v in values)
@@ -257,7 +258,7 @@ def set_setup(judge: Judge, db: Session, actor: Actor, item: SetupItem, key: str
         raise _refusal("bad_setup", error) from error
     cfg["setup"] = setup
     save_cfg(game, cfg)
-    audit(db, actor, game, "dod3_set", item=item.value, key=key, values=list(shown))
+    audit(uow, actor, game, "dod3_set", item=item.value, key=key, values=list(shown))
     return SetupChanged(item, key, shown)
 
 
@@ -267,10 +268,10 @@ class NeutralChanged:
     distances: tuple[tuple[str, int], ...]  # empty: no longer a neutral objective
 
 
-def set_neutral(judge: Judge, db: Session, actor: Actor, objective: str,
+def set_neutral(judge: Judge, uow: UnitOfWork, actor: Actor, objective: str,
                 distances: Sequence[tuple[str, int]]) -> NeutralChanged:
     """``DOD3 NEUTRAL <name> <power> <distance>...`` or ``DOD3 NEUTRAL <name> NONE`` (no distances)."""
-    game = gm_game_for(db, actor)
+    game = gm_game_for(uow, actor)
     cfg = cfg_of(game)
     neutral = [item for item in cfg.get("neutral", []) if item["name"].lower() != objective.lower()]
     pairs = tuple((power_code(power), distance) for power, distance in distances)
@@ -278,6 +279,6 @@ def set_neutral(judge: Judge, db: Session, actor: Actor, objective: str,
         neutral.append({"name": objective, "distances": dict(pairs)})
     cfg["neutral"] = neutral
     save_cfg(game, cfg)
-    audit(db, actor, game, "dod3_neutral", name=objective, distances=dict(pairs))
+    audit(uow, actor, game, "dod3_neutral", name=objective, distances=dict(pairs))
     return NeutralChanged(objective, pairs)
 

@@ -13,8 +13,6 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from app.db import queries
 from app.db.models import Game, Phase
 from app.db.statuses import GameStatus, PhaseStatus
@@ -34,6 +32,7 @@ from app.dod3.turns import MONTH_PAIRS, turn_label
 from app.dod3.turns import Phase as Step
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_master
 
 from . import report
@@ -55,19 +54,21 @@ from .store import (
 __all__ = ["bids_of", "finish", "moves_of", "process_turn", "run_on", "valid_moves"]
 
 
-def _open(db: Session, game: Game, state: GameState, step: str, now: datetime) -> tuple[str, datetime]:
+def _open(uow: UnitOfWork, game: Game, state: GameState, step: str, now: datetime) -> tuple[str, datetime]:
+    db = uow.session
     code = step_code(state.turn, step)
     deadline = now + timedelta(hours=hours_for(game, step))
-    db.add(Phase(game_id=game.id, seq=next_seq(db, game), code=code, status=PhaseStatus.OPEN,
+    db.add(Phase(game_id=game.id, seq=next_seq(uow, game), code=code, status=PhaseStatus.OPEN,
                  state_before=dump(state), deadline=deadline))
     db.flush()
     game.phase, game.deadline, game.grace_until, game.reminded_phase = code, deadline, None, None
     return code, deadline
 
 
-def _record(db: Session, game: Game, before: GameState, after: GameState, step: str, now: datetime) -> None:
+def _record(uow: UnitOfWork, game: Game, before: GameState, after: GameState, step: str, now: datetime) -> None:
     """A step the judge did by itself (weather from the GM's chart, bonus bid points)."""
-    db.add(Phase(game_id=game.id, seq=next_seq(db, game), code=step_code(before.turn, step), status=PhaseStatus.PROCESSED,
+    db = uow.session
+    db.add(Phase(game_id=game.id, seq=next_seq(uow, game), code=step_code(before.turn, step), status=PhaseStatus.PROCESSED,
                  state_before=dump(before), state_after=dump(after), results={"automatic": True},
                  processed_at=now))
     db.flush()
@@ -94,7 +95,7 @@ def _bonus_events(before: GameState, after: GameState) -> list[Line]:
     return events
 
 
-def run_on(db: Session, judge: Judge, game: Game, state: GameState, events: list[Line]) -> Opened:
+def run_on(uow: UnitOfWork, judge: Judge, game: Game, state: GameState, events: list[Line]) -> Opened:
     """Run the automatic steps from ``state`` (at the start of a step) and open the next step
     that waits for someone."""
     now = judge.now()
@@ -106,7 +107,7 @@ def run_on(db: Session, judge: Judge, game: Game, state: GameState, events: list
         step = state.phase
         label = turn_label(state.turn)
         if step == Step.INITIATIVE:
-            code, deadline = _open(db, game, state, "A", now)
+            code, deadline = _open(uow, game, state, "A", now)
             return Opened(code, f"{code}, {label}, step A: initiative bids (BID <power> <points> [OPTIONS <n>]) "
                                 f"by {deadline_text(game, deadline)}.", deadline, commitment=state.dice_commitment)
         if step == Step.WEATHER:
@@ -116,11 +117,11 @@ def run_on(db: Session, judge: Judge, game: Game, state: GameState, events: list
                 save_roller(game, roller)
                 after = record_weather(state, die=die)
                 events.append(f"Weather ({_months(state)}, d10 = {die}): {after.weather}")
-                _record(db, game, state, after, "B", now)
+                _record(uow, game, state, after, "B", now)
                 state = advance(after)
                 continue
-            code, deadline = _open(db, game, state, "B", now)
-            mail_master(db, judge, game, f"DoD3 {game.name}: enter the weather for {label}",
+            code, deadline = _open(uow, game, state, "B", now)
+            mail_master(uow, judge, game, f"DoD3 {game.name}: enter the weather for {label}",
                         f"The weather chart column for {_months(state)} has not been entered.\n"
                         f"Send DOD3 WEATHER <result> (or DOD3 SET WEATHER {_months(state)} <10 results>).\n",
                         kind="gm")
@@ -134,7 +135,7 @@ def run_on(db: Session, judge: Judge, game: Game, state: GameState, events: list
                 events.append("Political affairs: no power bid for an option.")
                 state = advance(state)
                 continue
-            code, deadline = _open(db, game, state, f"C{len(political.rolls) + 1}", now)
+            code, deadline = _open(uow, game, state, f"C{len(political.rolls) + 1}", now)
             power = political.current_power or "?"
             return Opened(code, f"{code}, {label}, political affairs: {name(power)} to name its option "
                                 f"(OPTION {power} <option> [MINOR <minor>], or PASS {power}) by "
@@ -142,16 +143,17 @@ def run_on(db: Session, judge: Judge, game: Game, state: GameState, events: list
         if step == Step.BONUS_BID_POINTS:
             after = apply_bonus_bid_points(state)
             events.extend(_bonus_events(state, after))
-            _record(db, game, state, after, "D", now)
+            _record(uow, game, state, after, "D", now)
             state = advance(after)
             continue
         # Steps E to I: entered by the GM, closed by DOD3 PROCESS (or the deadline).
-        code, deadline = _open(db, game, state, "E", now)
+        code, deadline = _open(uow, game, state, "E", now)
         return Opened(code, f"{code}, {label}, steps E-I: the GM enters military affairs, production, US entry, "
                             f"conquest and objectives by {deadline_text(game, deadline)}.", deadline)
 
 
-def finish(db: Session, judge: Judge, phase: Phase, after: GameState, results: dict[str, Any], text: str) -> None:
+def finish(uow: UnitOfWork, judge: Judge, phase: Phase, after: GameState, results: dict[str, Any], text: str) -> None:
+    db = uow.session
     phase.state_after = dump(after)
     phase.results = results
     phase.results_text = text
@@ -160,7 +162,8 @@ def finish(db: Session, judge: Judge, phase: Phase, after: GameState, results: d
     db.flush()
 
 
-def bids_of(db: Session, game: Game, phase: Phase) -> dict[str, dict[str, int]]:
+def bids_of(uow: UnitOfWork, game: Game, phase: Phase) -> dict[str, dict[str, int]]:
+    db = uow.session
     bids: dict[str, dict[str, int]] = {}
     for row in queries.orders_for(db, game.id, phase.code):
         if row.unit == "BID" and row.order:
@@ -169,7 +172,8 @@ def bids_of(db: Session, game: Game, phase: Phase) -> dict[str, dict[str, int]]:
     return bids
 
 
-def moves_of(db: Session, game: Game, phase: Phase) -> dict[str, str]:
+def moves_of(uow: UnitOfWork, game: Game, phase: Phase) -> dict[str, str]:
+    db = uow.session
     return {row.power: row.order or "STAY" for row in queries.orders_for(db, game.id, phase.code)
             if row.unit == "MOVE"}
 
@@ -194,28 +198,29 @@ def valid_moves(state: GameState, moves: dict[str, str]) -> tuple[list[MoveDown]
     return accepted, refused
 
 
-def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str | None = None,
+def process_turn(uow: UnitOfWork, judge: Judge, game: Game, *, expected_phase: str | None = None,
                  notes: Sequence[str] | None = None) -> TurnOutcome:
     """The open step's deadline has come (or the GM said PROCESS): close it and go on."""
+    db = uow.session
     if expected_phase and game.phase and expected_phase.upper() != game.phase.upper():
         raise ProcessError(f"the step is {game.phase}, not {expected_phase.upper()}")
     phase = queries.open_phase(db, game.id)
     if phase is None:
         raise ProcessError(f"game '{game.name}' has no open step")
-    bump_version(db, game)
+    bump_version(uow, game)
     state = current_state(game, phase)
     step = step_of(phase.code)
     events: list[Line] = list(notes or [])
     winner = None
     if step == "A":
-        mails = _reveal_bids(db, judge, game, phase, state, events)
+        mails = _reveal_bids(uow, judge, game, phase, state, events)
     elif step == "AM":
-        mails = _close_move_downs(db, judge, game, phase, state, events)
+        mails = _close_move_downs(uow, judge, game, phase, state, events)
     elif step == "B":
         after = record_weather(state, result="not entered by the GM")
-        finish(db, judge, phase, after, {"weather": after.weather}, f"Weather: {after.weather}")
-        opened = run_on(db, judge, game, advance(after), events)
-        mails = send_notice(db, judge, game, f"weather {turn_label(state.turn)}",
+        finish(uow, judge, phase, after, {"weather": after.weather}, f"Weather: {after.weather}")
+        opened = run_on(uow, judge, game, advance(after), events)
+        mails = send_notice(uow, judge, game, f"weather {turn_label(state.turn)}",
                             [("Weather", ["Not entered by the GM by the deadline.", *events])], opened)
     elif step.startswith("C"):
         political = state.political
@@ -223,18 +228,18 @@ def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str |
             raise ProcessError("no option is awaited")
         power = political.current_power
         after = replace(state, political=political.pass_turn(power)).note(f"{power} passes (no option by the deadline)")
-        mails = after_slot(db, judge, game, phase, state, after, [f"{name(power)} named no option by the deadline "
+        mails = after_slot(uow, judge, game, phase, state, after, [f"{name(power)} named no option by the deadline "
                                                                    "and passes."])
     elif step == "E":
-        mails, winner = _end_turn(db, judge, game, phase, state)
+        mails, winner = _end_turn(uow, judge, game, phase, state)
     else:
         raise ProcessError(f"unknown step {phase.code}")
     return TurnOutcome(game=game.name, phase=phase.code, next_phase=game.phase if game.status != GameStatus.FINISHED else None,
                        winner=winner, mails=mails)
 
 
-def _reveal_bids(db: Session, judge: Judge, game: Game, phase: Phase, state: GameState, events: list[Line]) -> int:
-    bids = bids_of(db, game, phase)
+def _reveal_bids(uow: UnitOfWork, judge: Judge, game: Game, phase: Phase, state: GameState, events: list[Line]) -> int:
+    bids = bids_of(uow, game, phase)
     try:
         after = resolve_initiative(state, bids)
     except ValueError:
@@ -251,22 +256,22 @@ def _reveal_bids(db: Session, judge: Judge, game: Game, phase: Phase, state: Gam
     order = move_down_order(initiative)
     title = f"bids revealed {turn_label(state.turn)}"
     if order:
-        finish(db, judge, phase, after, {"initiative": initiative.to_dict()}, "\n".join(initiative_lines(after)))
-        code, deadline = _open(db, game, after, "AM", judge.now())
+        finish(uow, judge, phase, after, {"initiative": initiative.to_dict()}, "\n".join(initiative_lines(after)))
+        code, deadline = _open(uow, game, after, "AM", judge.now())
         opened = Opened(code, f"{code}: Democrat move-downs, in reverse initiative order ({', '.join(order)}): "
                               f"MOVEDOWN <power> BELOW <power> or STAY <power> by {deadline_text(game, deadline)}.",
                         deadline)
-        return send_notice(db, judge, game, title, [("Initiative: the bids revealed", lines)], opened)
+        return send_notice(uow, judge, game, title, [("Initiative: the bids revealed", lines)], opened)
     after = democrat_move_downs(after, {})
-    finish(db, judge, phase, after, {"initiative": after.initiative.to_dict() if after.initiative else None},
+    finish(uow, judge, phase, after, {"initiative": after.initiative.to_dict() if after.initiative else None},
            "\n".join(initiative_lines(after)))
-    opened = run_on(db, judge, game, advance(after), events)
-    return send_notice(db, judge, game, title, sections_with(("Initiative: the bids revealed", lines), events), opened)
+    opened = run_on(uow, judge, game, advance(after), events)
+    return send_notice(uow, judge, game, title, sections_with(("Initiative: the bids revealed", lines), events), opened)
 
 
-def _close_move_downs(db: Session, judge: Judge, game: Game, phase: Phase, state: GameState,
+def _close_move_downs(uow: UnitOfWork, judge: Judge, game: Game, phase: Phase, state: GameState,
                       events: list[Line]) -> int:
-    moves = moves_of(db, game, phase)
+    moves = moves_of(uow, game, phase)
     accepted, refused = valid_moves(state, moves)
     after = democrat_move_downs(state, accepted)
     phase.orders_received = {power: [order] for power, order in moves.items()}
@@ -274,27 +279,27 @@ def _close_move_downs(db: Session, judge: Judge, game: Game, phase: Phase, state
         "No Democrat moved down."]
     lines += refused
     lines.append("Track: " + ", ".join(after.track))
-    finish(db, judge, phase, after, {"move_downs": [m.to_dict() for m in accepted]}, "\n".join(lines))
-    opened = run_on(db, judge, game, advance(after), events)
-    return send_notice(db, judge, game, f"initiative track {turn_label(state.turn)}",
+    finish(uow, judge, phase, after, {"move_downs": [m.to_dict() for m in accepted]}, "\n".join(lines))
+    opened = run_on(uow, judge, game, advance(after), events)
+    return send_notice(uow, judge, game, f"initiative track {turn_label(state.turn)}",
                        sections_with(("Democrat move-downs", lines), events), opened)
 
 
-def after_slot(db: Session, judge: Judge, game: Game, phase: Phase, before: GameState, after: GameState,
+def after_slot(uow: UnitOfWork, judge: Judge, game: Game, phase: Phase, before: GameState, after: GameState,
                lines: list[str]) -> int:
     """An option slot is over (option and end roll, or a pass): the next slot, or step D."""
     political = after.political
-    finish(db, judge, phase, after, {"political": political.to_dict() if political else None}, "\n".join(lines))
+    finish(uow, judge, phase, after, {"political": political.to_dict() if political else None}, "\n".join(lines))
     events: list[Line] = []
     ended = political is None or political.ended
     if ended:
         lines = lines + ["Political affairs are over for this turn."]
-    opened = run_on(db, judge, game, advance(after) if ended else after, events)
-    return send_notice(db, judge, game, f"political affairs {turn_label(before.turn)}",
+    opened = run_on(uow, judge, game, advance(after) if ended else after, events)
+    return send_notice(uow, judge, game, f"political affairs {turn_label(before.turn)}",
                        sections_with(("Political affairs", lines), events), opened)
 
 
-def _end_turn(db: Session, judge: Judge, game: Game, phase: Phase, state: GameState) -> tuple[int, str | None]:
+def _end_turn(uow: UnitOfWork, judge: Judge, game: Game, phase: Phase, state: GameState) -> tuple[int, str | None]:
     at_i = fail_unsettled(state)
     while at_i.phase != Step.END_OF_TURN:
         at_i = advance(at_i)
@@ -307,10 +312,10 @@ def _end_turn(db: Session, judge: Judge, game: Game, phase: Phase, state: GameSt
         cfg["tally"] = False
         save_cfg(game, cfg)
     dice = roller.to_dict(reveal=True)
-    finish(db, judge, phase, after, {"dice": dice, "tally": tally_view}, "")
+    finish(uow, judge, phase, after, {"dice": dice, "tally": tally_view}, "")
     events: list[Line] = []
-    opened = run_on(db, judge, game, after, events)
-    text, mails = report.mail_turn_report(db, judge, game, after if after.ended else at_i, roller, tally_view,
+    opened = run_on(uow, judge, game, after, events)
+    text, mails = report.mail_turn_report(uow, judge, game, after if after.ended else at_i, roller, tally_view,
                                           opened, events)
     phase.results_text = text
     winners = (tally_view or {}).get("winning_players") if after.ended else None

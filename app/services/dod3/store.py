@@ -16,7 +16,6 @@ from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase, Player
@@ -29,6 +28,7 @@ from app.dod3.variant import SHORT_NAMES, VARIANT
 from app.services.errors import DomainError
 from app.services.kernel.access import actor_game, require_gm
 from app.services.kernel.actor import Actor
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = [
     "DEFAULT_HOURS",
@@ -132,22 +132,23 @@ def current_state(game: Game, phase: Phase) -> GameState:
     return load(game, data)
 
 
-def game_for(db: Session, actor: Actor) -> Game:
+def game_for(uow: UnitOfWork, actor: Actor) -> Game:
     """The DoD III game the actor is signed on to."""
-    game = actor_game(db, actor)
+    game = actor_game(uow, actor)
     if not is_dod3(game):
         raise DomainError("not_dod3", f"game '{game.name}' is not a Days of Decision III game")
     return game
 
 
-def gm_game_for(db: Session, actor: Actor) -> Game:
+def gm_game_for(uow: UnitOfWork, actor: Actor) -> Game:
     """The DoD III game the actor is signed on to, if it is its master (or the judgekeeper)."""
-    game = game_for(db, actor)
+    game = game_for(uow, actor)
     require_gm(actor, game)
     return game
 
 
-def open_phase(db: Session, game: Game) -> Phase:
+def open_phase(uow: UnitOfWork, game: Game) -> Phase:
+    db = uow.session
     if not is_dod3(game):
         raise DomainError("not_dod3", f"game '{game.name}' is not a Days of Decision III game")
     if game.status not in RUNNING:
@@ -158,8 +159,9 @@ def open_phase(db: Session, game: Game) -> Phase:
     return phase
 
 
-def last_phase(db: Session, game: Game) -> Phase | None:
+def last_phase(uow: UnitOfWork, game: Game) -> Phase | None:
     """The open step, or the last processed one (a finished game still has its final state)."""
+    db = uow.session
     phase = queries.open_phase(db, game.id)
     if phase is not None:
         return phase
@@ -167,11 +169,13 @@ def last_phase(db: Session, game: Game) -> Phase | None:
     return phases[-1] if phases else None
 
 
-def next_seq(db: Session, game: Game) -> int:
+def next_seq(uow: UnitOfWork, game: Game) -> int:
+    db = uow.session
     return int(db.scalar(select(func.max(Phase.seq)).where(Phase.game_id == game.id)) or 0) + 1
 
 
-def seat_of(db: Session, game: Game, power: str) -> Player | None:
+def seat_of(uow: UnitOfWork, game: Game, power: str) -> Player | None:
+    db = uow.session
     return queries.seat_for_power(db, game.id, power)
 
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from app.services.games.lobby import GameCreated, GameStarted, Joined, create_game, join_game, start_game
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["GameSetUp", "SeatSpec", "create_game_direct"]
 
@@ -27,18 +26,18 @@ class GameSetUp:
     started: GameStarted | None
 
 
-def create_game_direct(judge: Judge, db: Session, name: str, master: str, password: str, *,
+def create_game_direct(judge: Judge, uow: UnitOfWork, name: str, master: str, password: str, *,
                        variant: str = "standard", settings: dict[str, object] | None = None, press: str = "white",
                        seats: list[SeatSpec] | None = None, start: bool = True) -> GameSetUp:
     """Create a game (optionally with its players, then start it with the master's authority), in
     the caller's unit of work."""
     options = dict(settings or {})
     options.setdefault("auto_start", False)
-    created = create_game(judge, db, Actor(master.lower()), name, password, variant, options, press,
+    created = create_game(judge, uow, Actor(master.lower()), name, password, variant, options, press,
                           limited=False)
-    joined = tuple(join_game(judge, db, Actor(seat.email.lower()), created.name, seat.password,
+    joined = tuple(join_game(judge, uow, Actor(seat.email.lower()), created.name, seat.password,
                              power=seat.power or None) for seat in seats or [])
     started = None
     if start and seats:
-        started = start_game(judge, db, Actor(master.lower(), Role.GM, created.game_id))
+        started = start_game(judge, uow, Actor(master.lower(), Role.GM, created.game_id))
     return GameSetUp(created, joined, started)

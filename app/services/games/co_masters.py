@@ -33,6 +33,7 @@ from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.security import hash_password, new_token
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game
 from app.services.mailout.outbox import enqueue
@@ -61,13 +62,15 @@ def _normal(address: str) -> str:
     return address.strip().lower()
 
 
-def is_co_master(db: Session, game: Game, address: str) -> bool:
+def is_co_master(uow: UnitOfWork, game: Game, address: str) -> bool:
+    db = uow.session
     return db.scalar(select(CoMaster.id).where(CoMaster.game_id == game.id,
                                                CoMaster.email == _normal(address))) is not None
 
 
-def co_master_games(db: Session, address: str) -> set[int]:
+def co_master_games(uow: UnitOfWork, address: str) -> set[int]:
     """The games ``address`` is a co-GM of."""
+    db = uow.session
     return set(db.scalars(select(CoMaster.game_id).where(CoMaster.email == _normal(address))))
 
 
@@ -76,21 +79,23 @@ def _proven(db: Session, address: str) -> bool:
                                                 GmAccount.proven_at.is_not(None))) is not None
 
 
-def co_masters_of(db: Session, actor: Actor, game: Game) -> CoMasters:
+def co_masters_of(uow: UnitOfWork, actor: Actor, game: Game) -> CoMasters:
     """The game's master and co-GMs, for its GMs."""
+    db = uow.session
     require_gm(actor, game)
     rows = db.scalars(select(CoMaster).where(CoMaster.game_id == game.id).order_by(CoMaster.id))
     return CoMasters(game.master_email, tuple((row.email, _proven(db, row.email)) for row in rows))
 
 
-def add_co_master(judge: Judge, db: Session, actor: Actor, address: str) -> str:
+def add_co_master(judge: Judge, uow: UnitOfWork, actor: Actor, address: str) -> str:
     """(The master) ``address`` may help run the game; it is mailed so.  Returns the address."""
-    game = actor_game(db, actor)
+    db = uow.session
+    game = actor_game(uow, actor)
     require_master(actor, game)
     address = check_player_address(address, judge.settings.judge_address)
     if address == _normal(game.master_email):
         raise DomainError("already_gm", f"{address} is the master of '{game.name}'", address=address)
-    if is_co_master(db, game, address):
+    if is_co_master(uow, game, address):
         raise DomainError("already_gm", f"{address} is a co-GM of '{game.name}' already", address=address)
     count = db.scalar(select(func.count()).select_from(CoMaster).where(CoMaster.game_id == game.id)) or 0
     if count >= MAX_CO_MASTERS:
@@ -104,32 +109,34 @@ def add_co_master(judge: Judge, db: Session, actor: Actor, address: str) -> str:
         raise DomainError("too_many_co_masters", f"at most {ADDS_PER_DAY} co-GMs are added to a game in a day",
                           limit=ADDS_PER_DAY)
     db.add(CoMaster(game_id=game.id, email=address, added_by=actor.address, added_at=now))
-    audit(db, actor, game, "co_master_add", at=now, address=address)
+    audit(uow, actor, game, "co_master_add", at=now, address=address)
     subject, body = judge.templates.notice("co_master_added", game=game.name, master=game.master_email)
-    enqueue(db, judge, to=address, subject=subject, text=body, kind="notice", game_id=game.id)
+    enqueue(uow, judge, to=address, subject=subject, text=body, kind="notice", game_id=game.id)
     return address
 
 
-def remove_co_master(judge: Judge, db: Session, actor: Actor, address: str) -> str:
+def remove_co_master(judge: Judge, uow: UnitOfWork, actor: Actor, address: str) -> str:
     """(The master) ``address`` is no longer a co-GM of the game; it is told."""
-    game = actor_game(db, actor)
+    db = uow.session
+    game = actor_game(uow, actor)
     require_master(actor, game)
     address = _normal(address)
-    if not is_co_master(db, game, address):
+    if not is_co_master(uow, game, address):
         raise DomainError("no_co_master", f"{address} is no co-GM of '{game.name}'", address=address)
     db.execute(delete(CoMaster).where(CoMaster.game_id == game.id, CoMaster.email == address))
-    audit(db, actor, game, "co_master_remove", address=address)
+    audit(uow, actor, game, "co_master_remove", address=address)
     subject, body = judge.templates.notice("co_master_removed", game=game.name)
-    enqueue(db, judge, to=address, subject=subject, text=body, kind="notice", game_id=game.id)
+    enqueue(uow, judge, to=address, subject=subject, text=body, kind="notice", game_id=game.id)
     return address
 
 
-def hand_over(judge: Judge, db: Session, actor: Actor, address: str) -> HandedOver:
+def hand_over(judge: Judge, uow: UnitOfWork, actor: Actor, address: str) -> HandedOver:
     """(The master) the game to its co-GM ``address``, whose dashboard account proved the address."""
-    game = actor_game(db, actor)
+    db = uow.session
+    game = actor_game(uow, actor)
     require_master(actor, game)
     address = _normal(address)
-    if not is_co_master(db, game, address):
+    if not is_co_master(uow, game, address):
         raise DomainError("no_co_master", f"{address} is no co-GM of '{game.name}': add it as a co-GM first",
                           address=address)
     if not _proven(db, address):
@@ -145,9 +152,9 @@ def hand_over(judge: Judge, db: Session, actor: Actor, address: str) -> HandedOv
     account = db.scalar(select(GmAccount).where(GmAccount.email == address))
     if account is not None and db.get(GmAccountGame, (account.id, game.id)) is None:
         db.add(GmAccountGame(account_id=account.id, game_id=game.id, linked_at=judge.now()))
-    audit(db, actor, game, "handover", old_master=old, new_master=address)
+    audit(uow, actor, game, "handover", old_master=old, new_master=address)
     subject, body = judge.templates.notice("handed_over_you", game=game.name, old=old, password=password)
-    enqueue(db, judge, to=address, subject=subject, text=body, kind="notice", game_id=game.id)
-    mail_game(db, judge, game, *judge.templates.notice("handed_over", game=game.name, master=address),
+    enqueue(uow, judge, to=address, subject=subject, text=body, kind="notice", game_id=game.id)
+    mail_game(uow, judge, game, *judge.templates.notice("handed_over", game=game.name, master=address),
               kind="notice", master=False)
     return HandedOver(game.name, old, address)

@@ -19,6 +19,7 @@ from app.services.kernel.access import actor_game, book_of, power_seat, require_
 from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_master, mail_seat
 from app.services.mailout.outbox import enqueue
 
@@ -68,10 +69,11 @@ def _processed_phase(db: Session, game: Game, code: str) -> Phase:
     return phase
 
 
-def contest_phase(judge: Judge, db: Session, actor: Actor, phase_code: str, text: str) -> ContestFiled:
+def contest_phase(judge: Judge, uow: UnitOfWork, actor: Actor, phase_code: str, text: str) -> ContestFiled:
     """A player contests the adjudication of a processed phase of their game; the GM is mailed."""
-    seat = power_seat(db, actor)
-    game = actor_game(db, actor)
+    db = uow.session
+    seat = power_seat(uow, actor)
+    game = actor_game(uow, actor)
     if not phase_code.strip():
         raise DomainError("no_phase", "say which phase you contest", contest=True)
     phase = _processed_phase(db, game, phase_code)
@@ -85,8 +87,8 @@ def contest_phase(judge: Judge, db: Session, actor: Actor, phase_code: str, text
     db.add(row)
     db.flush()
     name = book_of(judge, game).name(power)
-    audit(db, actor, game, "contest", contest=row.id, phase=phase.code, power=power, text=body)
-    mail_master(db, judge, game, f"Diplomacy contest {game.name} {phase.code}",
+    audit(uow, actor, game, "contest", contest=row.id, phase=phase.code, power=power, text=body)
+    mail_master(uow, judge, game, f"Diplomacy contest {game.name} {phase.code}",
                 f"{name} ({seat.email}) contests the adjudication of {phase.code} in game '{game.name}':\n\n"
                 f"{body}\n\nReview and answer it on the dashboard, phase {phase.code}.\n", kind="contest")
     return ContestFiled(row.id, game.name, phase.code, power)
@@ -97,9 +99,10 @@ def _view(judge: Judge, game: Game, row: Contest) -> ContestView:
                        row.answer, row.answered_by, row.created_at, row.answered_at)
 
 
-def contests_of(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str | None = None
+def contests_of(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, phase_code: str | None = None
                 ) -> tuple[ContestView, ...]:
     """The contests of a game (of one phase), newest first; for its GM."""
+    db = uow.session
     require_gm(actor, game)
     stmt = select(Contest).where(Contest.game_id == game.id)
     if phase_code is not None:
@@ -107,7 +110,8 @@ def contests_of(judge: Judge, db: Session, actor: Actor, game: Game, phase_code:
     return tuple(_view(judge, game, row) for row in db.scalars(stmt.order_by(Contest.id.desc())))
 
 
-def open_contest_count(db: Session, game: Game) -> int:
+def open_contest_count(uow: UnitOfWork, game: Game) -> int:
+    db = uow.session
     return db.scalar(select(func.count()).select_from(Contest).where(
         Contest.game_id == game.id, Contest.status == ContestStatus.OPEN)) or 0
 
@@ -121,22 +125,24 @@ def _open_row(db: Session, game: Game, contest_id: int) -> Contest:
     return row
 
 
-def check_open(judge: Judge, db: Session, actor: Actor, game: Game, contest_id: int) -> None:
+def check_open(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, contest_id: int) -> None:
     """Refuse before anything is written when the contest a GM means to answer is not open."""
+    db = uow.session
     require_gm(actor, game)
     _open_row(db, game, contest_id)
 
 
-def answer_contest(judge: Judge, db: Session, actor: Actor, game: Game, contest_id: int, verdict: Verdict,
+def answer_contest(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, contest_id: int, verdict: Verdict,
                    answer: str) -> ContestView:
     """The GM answers a contest: it is closed with ``verdict`` and the player is mailed the answer."""
+    db = uow.session
     require_gm(actor, game)
     row = _open_row(db, game, contest_id)
     text = answer.strip()
     if not text:
         raise DomainError("no_answer", "write the answer the player will read")
     row.status, row.answer, row.answered_by, row.answered_at = verdict.value, text, actor.address, judge.now()
-    audit(db, actor, game, "contest_answer", contest=row.id, phase=row.phase, verdict=verdict.value,
+    audit(uow, actor, game, "contest_answer", contest=row.id, phase=row.phase, verdict=verdict.value,
           answer=text)
     words = {Verdict.UPHELD: "upheld: the phase was corrected", Verdict.REJECTED: "rejected: the adjudication stands",
              Verdict.ANSWERED: "answered"}[verdict]
@@ -145,7 +151,7 @@ def answer_contest(judge: Judge, db: Session, actor: Actor, game: Game, contest_
     seat = db.scalar(select(Player).where(Player.game_id == game.id, Player.power == row.power))
     subject = f"Diplomacy contest {game.name} {row.phase}: {verdict.value}"
     if seat is not None and seat.email.lower() == row.address.lower():
-        mail_seat(db, judge, seat, subject, message, kind="contest")
+        mail_seat(uow, judge, seat, subject, message, kind="contest")
     else:  # the power changed hands: the answer goes to who contested
-        enqueue(db, judge, to=row.address, subject=subject, text=message, kind="contest", game_id=game.id)
+        enqueue(uow, judge, to=row.address, subject=subject, text=message, kind="contest", game_id=game.id)
     return _view(judge, game, row)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import delete
-from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, OrderRow, Player
@@ -30,7 +29,7 @@ from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.security import hash_password, new_token
-from app.services.kernel.uow import OrdersChanged, record
+from app.services.kernel.uow import OrdersChanged, UnitOfWork
 from app.services.mailout.notify import mail_game, mail_seat
 from app.services.mailout.outbox import enqueue
 from app.services.seats.takeover import welcome_text
@@ -48,8 +47,9 @@ class PowerTold:
     mails: int
 
 
-def _seat(judge: Judge, db: Session, actor: Actor, power: str) -> tuple[Game, Player, str]:
-    game = gm_game(db, actor)
+def _seat(judge: Judge, uow: UnitOfWork, actor: Actor, power: str) -> tuple[Game, Player, str]:
+    db = uow.session
+    game = gm_game(uow, actor)
     if game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is {game.status}")
     book = book_of(judge, game)
@@ -60,9 +60,10 @@ def _seat(judge: Judge, db: Session, actor: Actor, power: str) -> tuple[Game, Pl
     return game, seat, book.name(pid or "")
 
 
-def dummy(judge: Judge, db: Session, actor: Actor, power: str) -> PowerTold:
+def dummy(judge: Judge, uow: UnitOfWork, actor: Actor, power: str) -> PowerTold:
     """(GM) ``power`` into civil disorder now; its player can no longer act for it."""
-    game, seat, name = _seat(judge, db, actor, power)
+    db = uow.session
+    game, seat, name = _seat(judge, uow, actor, power)
     if seat.status not in (SeatStatus.ACTIVE, SeatStatus.ABSENT):
         raise DomainError("not_played", f"{name} is not played now ({seat.status}): nothing to put into civil "
                                         "disorder", power=name, status=seat.status)
@@ -76,18 +77,18 @@ def dummy(judge: Judge, db: Session, actor: Actor, power: str) -> PowerTold:
     if phase is not None:
         db.execute(delete(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase == phase.code,
                                           OrderRow.power == seat.power))
-    record(db, OrdersChanged(game.id))
-    audit(db, actor, game, "dummy", power=seat.power, player=seat.email)
+    uow.record(OrdersChanged(game.id))
+    audit(uow, actor, game, "dummy", power=seat.power, player=seat.email)
     subject, body = judge.templates.notice("dummied_you", game=game.name, power=name)
-    enqueue(db, judge, to=seat.email, subject=subject, text=body, kind="notice", game_id=game.id)  # no reply address
-    mails = 1 + mail_game(db, judge, game, *judge.templates.notice("dummied", game=game.name, power=name),
+    enqueue(uow, judge, to=seat.email, subject=subject, text=body, kind="notice", game_id=game.id)  # no reply address
+    mails = 1 + mail_game(uow, judge, game, *judge.templates.notice("dummied", game=game.name, power=name),
                           kind="notice")
     return PowerTold(name, seat.email, mails)
 
 
-def revive(judge: Judge, db: Session, actor: Actor, power: str) -> PowerTold:
+def revive(judge: Judge, uow: UnitOfWork, actor: Actor, power: str) -> PowerTold:
     """(GM) ``power`` back to its player of record, with a new password mailed to them."""
-    game, seat, name = _seat(judge, db, actor, power)
+    game, seat, name = _seat(judge, uow, actor, power)
     if seat.status not in REVIVABLE:
         raise DomainError("not_revivable", f"{name} is not in civil disorder, abandoned or resigned: nothing to "
                                            "revive", power=name, status=seat.status)
@@ -96,10 +97,10 @@ def revive(judge: Judge, db: Session, actor: Actor, power: str) -> PowerTold:
     seat.missed_in_row = 0
     seat.password_hash = hash_password(password)
     seat.reply_token = new_token()
-    record(db, OrdersChanged(game.id))
-    audit(db, actor, game, "revive", power=seat.power, player=seat.email)
+    uow.record(OrdersChanged(game.id))
+    audit(uow, actor, game, "revive", power=seat.power, player=seat.email)
     subject, body = judge.templates.notice("revived_you", game=game.name, power=name, password=password)
-    mail_seat(db, judge, seat, subject, body + welcome_text(judge, db, game, seat, name), kind="start")
-    mails = 1 + mail_game(db, judge, game, *judge.templates.notice("revived", game=game.name, power=name),
+    mail_seat(uow, judge, seat, subject, body + welcome_text(judge, uow, game, seat, name), kind="start")
+    mails = 1 + mail_game(uow, judge, game, *judge.templates.notice("revived", game=game.name, power=name),
                           kind="notice", skip=seat)
     return PowerTold(name, seat.email, mails)

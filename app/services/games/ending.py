@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game
 from app.db.statuses import RUNNING
 from app.services.errors import DomainError
@@ -17,6 +15,7 @@ from app.services.kernel.access import book_of, require_gm
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.kernel.text_clean import clean_text
+from app.services.kernel.uow import UnitOfWork
 from app.services.results.ending import MAX_STATEMENT, Ending, end_game, names_text
 from app.services.seats.votes import survivors
 
@@ -42,7 +41,7 @@ class Ended:
     mails: int
 
 
-def end_choices(judge: Judge, db: Session, actor: Actor, game: Game) -> EndChoices:
+def end_choices(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game) -> EndChoices:
     require_gm(actor, game)
     book = book_of(judge, game)
     alive = {s.power for s in survivors(game)}
@@ -50,7 +49,7 @@ def end_choices(judge: Judge, db: Session, actor: Actor, game: Game) -> EndChoic
                       tuple((pid, book.name(pid)) for pid in book.ids if pid in alive))
 
 
-def plan_end(judge: Judge, db: Session, actor: Actor, game: Game, how: str, powers: str) -> tuple[str, ...]:
+def plan_end(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, how: str, powers: str) -> tuple[str, ...]:
     """The powers of the ending the GM asks for, or the refusal (``declare_end``'s checks, before a
     statement is written)."""
     require_gm(actor, game)
@@ -78,17 +77,17 @@ def plan_end(judge: Judge, db: Session, actor: Actor, game: Game, how: str, powe
     return tuple(chosen)
 
 
-def declare_end(judge: Judge, db: Session, actor: Actor, game: Game, how: str, powers: str,
+def declare_end(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, how: str, powers: str,
                 statement: str = "") -> Ended:
     """End the running ``game`` by the GM's ruling: ``how`` is ``draw`` (among ``powers``, names or
     initials; none: every survivor) or ``concession`` (to the one power named); ``statement`` goes
     with it in the final mail, HISTORY and SUMMARY."""
-    chosen = plan_end(judge, db, actor, game, how, powers)
+    chosen = plan_end(judge, uow, actor, game, how, powers)
     book = book_of(judge, game)
     text = clean_text(statement).strip()
     if len(text) > MAX_STATEMENT:
         raise DomainError("statement_too_long", f"a statement is at most {MAX_STATEMENT} characters "
                                                 f"(this one has {len(text)})")
     ending = Ending(how.strip().lower(), chosen, "gm", game.phase, judge.now(), text)
-    mails = end_game(judge, db, game, ending, actor)
+    mails = end_game(judge, uow, game, ending, actor)
     return Ended(game.name, how, tuple(chosen), tuple(book.name(p) for p in chosen), mails)

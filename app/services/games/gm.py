@@ -7,8 +7,6 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from sqlalchemy.orm import Session
-
 from app.db import queries
 from app.db.models import Game
 from app.db.statuses import RUNNING, GameStatus, SeatRole, SeatStatus
@@ -20,6 +18,7 @@ from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.kernel.security import hash_password, new_token
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_seat
 from app.services.ruleset import engine as game_engine
@@ -63,17 +62,18 @@ class Replaced:
     address: str
 
 
-def _running(db: Session, actor: Actor) -> Game:
-    game = gm_game(db, actor)
+def _running(uow: UnitOfWork, actor: Actor) -> Game:
+    game = gm_game(uow, actor)
     if game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is {game.status}")
     return game
 
 
-def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm: bool = False) -> datetime:
+def set_deadline(judge: Judge, uow: UnitOfWork, actor: Actor, when: str, *, confirm: bool = False) -> datetime:
     """Move this phase's deadline (``2026-12-01 20:00`` in the game's zone, or ``+48h``); returns it.
     A deadline inside a player's absence is refused with a warning unless ``confirm`` (issue 22.2)."""
-    game = _running(db, actor)
+    db = uow.session
+    game = _running(uow, actor)
     now = judge.now()
     zone = options_of(game).timezone
     deadline = parse_when(when, now, zone)
@@ -86,12 +86,12 @@ def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm:
     if deadline > now + timedelta(days=judge.settings.max_extension_days):
         raise DomainError("deadline_too_far",
                           f"deadlines can be at most {judge.settings.max_extension_days} days ahead")
-    absent = absences_at(db, game, deadline)
+    absent = absences_at(uow, game, deadline)
     if absent and not confirm:
         book = book_of(judge, game)
         who = "; ".join(f"{book.name(a.power)} is absent from {format_deadline(a.start, zone)} "
                         f"to {end_text(a.end, zone)}" for a in absent)
-        first = format_deadline(clear_of_absences(db, game, deadline), zone)
+        first = format_deadline(clear_of_absences(uow, game, deadline), zone)
         raise DomainError("deadline_in_absence",
                           f"deadline not changed: {who}.  The first time after that absence is {first}",
                           absent=who, first_free=first, deadline=format_deadline(deadline, zone))
@@ -100,8 +100,8 @@ def set_deadline(judge: Judge, db: Session, actor: Actor, when: str, *, confirm:
     phase = queries.open_phase(db, game.id)
     if phase is not None:
         phase.deadline = deadline
-    audit(db, actor, game, "set_deadline", deadline=deadline.isoformat())
-    mail_game(db, judge, game, *judge.templates.notice("deadline_changed", game=game.name, phase=game.phase,
+    audit(uow, actor, game, "set_deadline", deadline=deadline.isoformat())
+    mail_game(uow, judge, game, *judge.templates.notice("deadline_changed", game=game.name, phase=game.phase,
                                                        deadline=format_deadline(deadline)))
     return deadline
 
@@ -118,10 +118,10 @@ def _check_hours(judge: Judge, key: TimingKey, value: float | str | None) -> Non
         raise DomainError("hours_out_of_range", f"{what} are {low} to {cap} ({cap // 24} days), not {shown}")
 
 
-def set_timing(judge: Judge, db: Session, actor: Actor, kind: str, key: TimingKey,
+def set_timing(judge: Judge, uow: UnitOfWork, actor: Actor, kind: str, key: TimingKey,
                value: float | str | None) -> TimingSet:
     """One timing value (hours, ``hh:mm`` or a days pattern) of one phase kind, or of ``all``."""
-    game = gm_game(db, actor)
+    game = gm_game(uow, actor)
     if key in ("next_hours", "grace_hours"):
         _check_hours(judge, key, value)
     if kind != "all" and kind not in PHASE_KINDS:
@@ -140,16 +140,16 @@ def set_timing(judge: Judge, db: Session, actor: Actor, kind: str, key: TimingKe
     changes = [(timing_label(k, key), timing_shown(key, getattr(before[k], key)), timing_shown(key, value))
                for k in kinds]
     changes = [change for change in changes if change[1] != change[2]]
-    audit(db, actor, game, "set_timing", kind=kind, key=key, value=value, changes=changes)
+    audit(uow, actor, game, "set_timing", kind=kind, key=key, value=value, changes=changes)
     for what, old, new in changes:
-        record_change(db, game, what, old, new)
+        record_change(uow, game, what, old, new)
     return TimingSet(kinds, key, value)
 
 
-def set_rule(judge: Judge, db: Session, actor: Actor, option: str, value: Any) -> Any:
+def set_rule(judge: Judge, uow: UnitOfWork, actor: Actor, option: str, value: Any) -> Any:
     """A rule option of this game (``None``: back to the variant's default); refused when the engine
     does not know the option or the value.  Returns the game's value (None: the default)."""
-    game = gm_game(db, actor)
+    game = gm_game(uow, actor)
     name = option.lower()
     rules = dict((game.settings or {}).get("rules") or {})
     if value is None:
@@ -163,9 +163,9 @@ def set_rule(judge: Judge, db: Session, actor: Actor, option: str, value: Any) -
     old = (game.settings or {}).get("rules", {}).get(name)
     game.settings = {**(game.settings or {}), "rules": rules}
     change = (f"rule {name}", "default" if old is None else str(old), "default" if value is None else str(value))
-    audit(db, actor, game, "set_rule", option=name, value=value,
+    audit(uow, actor, game, "set_rule", option=name, value=value,
           changes=[change] if change[1] != change[2] else [])
-    record_change(db, game, *change)
+    record_change(uow, game, *change)
     return rules.get(name)
 
 
@@ -209,9 +209,9 @@ def _press_value(game: Game, settings: dict[str, Any], value: str) -> str:
     return shown + (" (observers may send press)" if observers else "")
 
 
-def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) -> str:
+def set_option(judge: Judge, uow: UnitOfWork, actor: Actor, key: str, value: str) -> str:
     """A game option: nmr, layout, orders, press, timezone, reminder_hours; returns the value stored."""
-    game = gm_game(db, actor)
+    game = gm_game(uow, actor)
     value = value.strip().lower()
     before = option_shown(options_of(game), game.press, key) if key in OPTION_LABELS else ""
     settings = dict(game.settings)
@@ -247,31 +247,32 @@ def set_option(judge: Judge, db: Session, actor: Actor, key: str, value: str) ->
     game.settings = settings
     after = option_shown(options_of(game), game.press, key)
     change = (OPTION_LABELS.get(key, key), before, after)
-    audit(db, actor, game, "set", key=key, value=value, changes=[change] if before != after else [])
-    record_change(db, game, *change)
+    audit(uow, actor, game, "set", key=key, value=value, changes=[change] if before != after else [])
+    record_change(uow, game, *change)
     return value
 
 
-def pause(judge: Judge, db: Session, actor: Actor) -> None:
-    game = _running(db, actor)
+def pause(judge: Judge, uow: UnitOfWork, actor: Actor) -> None:
+    game = _running(uow, actor)
     game.status, game.paused_reason = GameStatus.PAUSED, "paused by the master"
-    audit(db, actor, game, "pause")
-    mail_game(db, judge, game, *judge.templates.notice("paused", game=game.name))
+    audit(uow, actor, game, "pause")
+    mail_game(uow, judge, game, *judge.templates.notice("paused", game=game.name))
 
 
-def resume(judge: Judge, db: Session, actor: Actor) -> datetime | None:
+def resume(judge: Judge, uow: UnitOfWork, actor: Actor) -> datetime | None:
     """Restart the clock; returns the new deadline."""
-    game = gm_game(db, actor)
+    game = gm_game(uow, actor)
     if game.status != GameStatus.PAUSED:
         raise DomainError("not_paused", "the game is not paused")
-    resume_game(db, judge, game)
-    audit(db, actor, game, "resume")
+    resume_game(uow, judge, game)
+    audit(uow, actor, game, "resume")
     return game.deadline
 
 
-def eject(judge: Judge, db: Session, actor: Actor, who: str) -> None:
+def eject(judge: Judge, uow: UnitOfWork, actor: Actor, who: str) -> None:
     """Remove a player (by power or address); the power is opened for TAKEOVER."""
-    game = gm_game(db, actor)
+    db = uow.session
+    game = gm_game(uow, actor)
     pid = book_of(judge, game).find(who)
     seat = queries.seat_for_power(db, game.id, pid) if pid else next(
         (s for s in game.players if s.email == who.lower()), None)
@@ -282,12 +283,13 @@ def eject(judge: Judge, db: Session, actor: Actor, who: str) -> None:
     else:
         seat.status = SeatStatus.ABANDONED
         seat.reply_token = new_token()  # its personal reply address no longer signs anyone on
-    audit(db, actor, game, "eject", who=who)
+    audit(uow, actor, game, "eject", who=who)
 
 
-def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, password: str | None = None) -> Replaced:
+def replace(judge: Judge, uow: UnitOfWork, actor: Actor, power: str, address: str, password: str | None = None) -> Replaced:
     """Give a power to a new player (a password is made up when none is given)."""
-    game = gm_game(db, actor)
+    db = uow.session
+    game = gm_game(uow, actor)
     book = book_of(judge, game)
     pid = book.find(power)
     seat = queries.seat_for_power(db, game.id, pid) if pid else None
@@ -295,38 +297,38 @@ def replace(judge: Judge, db: Session, actor: Actor, power: str, address: str, p
         raise DomainError("unknown_power", f"no power '{power}'")
     previous = seat.email
     address = check_player_address(address, judge.settings.judge_address)
-    chosen = None if password else requested_password_hash(db, game, seat.power or "", address)
+    chosen = None if password else requested_password_hash(uow, game, seat.power or "", address)
     password = password or ("" if chosen else new_token()[:10])
     seat.email, seat.password_hash = address, chosen or hash_password(password)
     new_player(seat)
-    audit(db, actor, game, "replace", power=pid, address=seat.email)
+    audit(uow, actor, game, "replace", power=pid, address=seat.email)
     name = book.name(seat.power or "")
     if previous.lower() != seat.email:
-        tell_previous_player(db, judge, game, previous, name)
+        tell_previous_player(uow, judge, game, previous, name)
     told = ("Your password is the one you chose when you asked to take it over." if chosen
             else f"Your password is {password}.")
     subject, body = judge.templates.notice("replaced_you", game=game.name, power=name, named=full_stop(name),
                                            told=told)
-    mail_seat(db, judge, seat, subject, body + welcome_text(judge, db, game, seat, name), kind="start")
-    mail_game(db, judge, game, *judge.templates.notice("replaced_board", game=game.name, power=name),
+    mail_seat(uow, judge, seat, subject, body + welcome_text(judge, uow, game, seat, name), kind="start")
+    mail_game(uow, judge, game, *judge.templates.notice("replaced_board", game=game.name, power=name),
               kind="notice", skip=seat)
     if game.status == GameStatus.PAUSED and game.paused_reason == "waiting for a replacement" and not any(
             s.status == SeatStatus.ABANDONED for s in game.players):
-        resume_game(db, judge, game)
+        resume_game(uow, judge, game)
     return Replaced(name, seat.email)
 
 
-def add_note(judge: Judge, db: Session, actor: Actor, text: str) -> None:
+def add_note(judge: Judge, uow: UnitOfWork, actor: Actor, text: str) -> None:
     """A GM note, published with the next results."""
-    game = gm_game(db, actor)
+    game = gm_game(uow, actor)
     settings = dict(game.settings)
     settings["notes"] = [*settings.get("notes", []), text[:1000]]
     game.settings = settings
-    audit(db, actor, game, "note", text=text[:1000])
+    audit(uow, actor, game, "note", text=text[:1000])
 
 
-def terminate(judge: Judge, db: Session, actor: Actor) -> None:
-    game = gm_game(db, actor)
+def terminate(judge: Judge, uow: UnitOfWork, actor: Actor) -> None:
+    game = gm_game(uow, actor)
     game.status, game.deadline = GameStatus.TERMINATED, None
-    audit(db, actor, game, "terminate")
-    mail_game(db, judge, game, *judge.templates.notice("terminated", game=game.name))
+    audit(uow, actor, game, "terminate")
+    mail_game(uow, judge, game, *judge.templates.notice("terminated", game=game.name))

@@ -29,6 +29,7 @@ from app.services.kernel.access import not_gm
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.kernel.security import hash_password, verify_password
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = [
     "MIN_PASSWORD",
@@ -86,12 +87,14 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def linked_game_ids(db: Session, account_id: int) -> set[int]:
+def linked_game_ids(uow: UnitOfWork, account_id: int) -> set[int]:
+    db = uow.session
     return set(db.scalars(select(GmAccountGame.game_id).where(GmAccountGame.account_id == account_id)))
 
 
-def open_session(db: Session, account: GmAccount, keeper_address: str, now: datetime) -> SignedIn:
+def open_session(uow: UnitOfWork, account: GmAccount, keeper_address: str, now: datetime) -> SignedIn:
     """A new browser session for ``account`` (expired sessions of anyone are dropped)."""
+    db = uow.session
     db.execute(delete(WebSession).where(WebSession.expires_at <= now))
     token = secrets.token_urlsafe(32)
     csrf = secrets.token_urlsafe(32)
@@ -105,30 +108,32 @@ def open_session(db: Session, account: GmAccount, keeper_address: str, now: date
     return SignedIn(principal, token, expires, False)
 
 
-def sign_in(judge: Judge, db: Session, actor: Actor, password: str, *, client: str,
+def sign_in(judge: Judge, uow: UnitOfWork, actor: Actor, password: str, *, client: str,
             keeper_address: str) -> SignedIn:
     """Check the account's password and open a session.  A game's master password is no key here.
 
     A refusal (``sign_in_failed``) leaves the failed attempt added to ``db``: the door commits it
     all the same, or the limit would never bite."""
+    db = uow.session
     address = normal_address(actor.address)
     now = judge.now()
-    check_client(db, client, now)
-    check_password_tries(db, address, now)
+    check_client(uow, client, now)
+    check_password_tries(uow, address, now)
     account = db.scalar(select(GmAccount).where(GmAccount.email == address))
     if account is None or not account.password_hash:
         verify_password(_dummy_hash(), password)
         ok = False
     else:
         ok = verify_password(account.password_hash, password)
-    record_attempt(db, address, client, ok, now)
+    record_attempt(uow, address, client, ok, now)
     if not ok or account is None:
         raise DomainError("sign_in_failed", "Unknown address or wrong password.")
-    return open_session(db, account, keeper_address, now)
+    return open_session(uow, account, keeper_address, now)
 
 
-def principal_for_session(judge: Judge, db: Session, token: str, *, keeper_address: str) -> GmPrincipal | None:
+def principal_for_session(judge: Judge, uow: UnitOfWork, token: str, *, keeper_address: str) -> GmPrincipal | None:
     """The GM signed in with this cookie token, or None (unknown or expired)."""
+    db = uow.session
     if not token:
         return None
     row = db.scalar(select(WebSession).where(WebSession.token_hash == _token_hash(token)))
@@ -141,28 +146,31 @@ def principal_for_session(judge: Judge, db: Session, token: str, *, keeper_addre
                        account.proven_at is not None)
 
 
-def close_session(db: Session, token: str) -> None:
+def close_session(uow: UnitOfWork, token: str) -> None:
     """Sign out: the session row goes, so the cookie is worthless even if kept."""
+    db = uow.session
     db.execute(delete(WebSession).where(WebSession.token_hash == _token_hash(token)))
 
 
-def gm_actor(db: Session, principal: GmPrincipal, game: Game) -> Actor:
+def gm_actor(uow: UnitOfWork, principal: GmPrincipal, game: Game) -> Actor:
     """The actor for ``game``: the judgekeeper, the GM of a linked game it is still run from, or a
     co-GM of it whose account proved its address by a mailed code (``co_masters``)."""
+    db = uow.session
     if principal.keeper:
         return Actor(principal.email, Role.KEEPER, game.id)
     linked = db.get(GmAccountGame, (principal.account_id, game.id)) is not None
     if linked and normal_address(game.master_email) == principal.email:
         return Actor(principal.email, Role.GM, game.id)
-    if principal.proven and is_co_master(db, game, principal.email):
+    if principal.proven and is_co_master(uow, game, principal.email):
         return Actor(principal.email, Role.GM, game.id, co_master=True)
     raise not_gm(game.name)
 
 
-def set_gm_password(judge: Judge, db: Session, actor: Actor, email: str, password: str, *,
+def set_gm_password(judge: Judge, uow: UnitOfWork, actor: Actor, email: str, password: str, *,
                     min_length: int = MIN_PASSWORD) -> bool:
     """The judgekeeper (or the command line acting as one) creates an account or sets its password.
     Returns True when the account was created.  (``min_length``: the demo's 'secret' is shorter.)"""
+    db = uow.session
     if actor.role is not Role.KEEPER:
         raise DomainError("not_keeper", "Only the judgekeeper may set a GM account's password.")
     address = normal_address(email)
@@ -186,35 +194,38 @@ def _link(db: Session, account: GmAccount, game: Game, now: datetime) -> bool:
     return True
 
 
-def link_game(judge: Judge, db: Session, principal: GmPrincipal, name: str, master_password: str, *,
+def link_game(judge: Judge, uow: UnitOfWork, principal: GmPrincipal, name: str, master_password: str, *,
               client: str) -> bool:
     """The signed-in GM links a game run from the account's address, showing its master password.
     Returns False when it was linked already.  Wrong passwords count like failed sign-ins."""
+    db = uow.session
     now = judge.now()
-    check_client(db, client, now)
+    check_client(uow, client, now)
     key = f"link:{principal.email}"
-    check_password_tries(db, key, now)
+    check_password_tries(uow, key, now)
     account = db.get(GmAccount, principal.account_id)
     game = db.scalar(select(Game).where(func.lower(Game.name) == name.strip().lower()))
     if account is None or game is None or normal_address(game.master_email) != account.email:
         raise DomainError("cannot_link", f"No game '{name.strip()}' is run from {principal.email}: a game is "
                                          "linked only to the account of its master address.")
     ok = verify_password(game.master_password_hash, master_password)
-    record_attempt(db, key, client, ok, now)
+    record_attempt(uow, key, client, ok, now)
     if not ok:
         raise DomainError("wrong_password", f"That is not the master password of game '{game.name}'.")
     return _link(db, account, game, now)
 
 
-def has_password(db: Session, email: str) -> bool:
+def has_password(uow: UnitOfWork, email: str) -> bool:
     """Whether the account of ``email`` exists and has a password (accounts from before mailbox
     proof have none until a code or the command line sets one)."""
+    db = uow.session
     account = db.scalar(select(GmAccount).where(GmAccount.email == normal_address(email)))
     return account is not None and bool(account.password_hash)
 
 
-def keeper_link_game(judge: Judge, db: Session, actor: Actor, email: str, name: str) -> None:
+def keeper_link_game(judge: Judge, uow: UnitOfWork, actor: Actor, email: str, name: str) -> None:
     """The judgekeeper (the command line: the demo set-up) links a game to an account."""
+    db = uow.session
     if actor.role is not Role.KEEPER:
         raise DomainError("not_keeper", "Only the judgekeeper may link a game to an account.")
     account = db.scalar(select(GmAccount).where(GmAccount.email == normal_address(email)))

@@ -21,6 +21,7 @@ from app.services.kernel.access import book_of, require_gm, require_gm_role
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.display import shown_text
 from app.services.mailout.outbox import enqueue
 from app.services.mailout.recipients import writable_recipient
@@ -44,50 +45,54 @@ class SentMail:
     text: str
 
 
-def create_linked_game(judge: Judge, db: Session, actor: Actor, account_id: int, name: str, password: str,
+def create_linked_game(judge: Judge, uow: UnitOfWork, actor: Actor, account_id: int, name: str, password: str,
                        variant: str, press: str, settings: dict[str, Any]) -> GameCreated:
     """``lobby.create_game`` for the signed-in GM, whose account is linked to the new game."""
+    db = uow.session
     require_gm_role(actor)
     if not password.strip():
         raise DomainError("no_password", "give the game a master password")
     if press not in ("none", "white", "grey", "white/grey"):
         raise DomainError("bad_press", "press is none, white, grey or white/grey")
-    created = create_game(judge, db, Actor(actor.address), name, password.strip(), variant, settings, press)
+    created = create_game(judge, uow, Actor(actor.address), name, password.strip(), variant, settings, press)
     db.add(GmAccountGame(account_id=account_id, game_id=created.game_id, linked_at=judge.now()))
     db.flush()
     return created
 
 
-def resend_mail(judge: Judge, db: Session, actor: Actor, game: Game, mail_id: int) -> int:
+def resend_mail(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, mail_id: int) -> int:
     """Queue a mail of the game again (a results mail a player lost); returns the new outbox id."""
+    db = uow.session
     require_gm(actor, game)
     old = db.get(OutboundMessage, mail_id)
     if old is None or old.game_id != game.id:
         raise DomainError("no_mail", f"game '{game.name}' has no such mail")
     new = None
     for recipient in old.recipients:
-        new = enqueue(db, judge, to=recipient, subject=old.subject, text=old.body_text, html=old.body_html,
+        new = enqueue(uow, judge, to=recipient, subject=old.subject, text=old.body_text, html=old.body_html,
                       kind=old.kind, game_id=game.id, reply_to=old.reply_to, map_id=old.map_id)
     if new is None:
         raise DomainError("no_recipient", "that mail had no recipient")
     db.flush()
-    audit(db, actor, game, "resend_mail", mail=old.id, again=new.id)
+    audit(uow, actor, game, "resend_mail", mail=old.id, again=new.id)
     return new.id
 
 
-def set_aside_quarantined(judge: Judge, db: Session, actor: Actor, game: Game, mail_id: int) -> None:
+def set_aside_quarantined(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, mail_id: int) -> None:
     """The GM has dealt with a quarantined mail (answered it by hand): it no longer needs attention."""
+    db = uow.session
     require_gm(actor, game)
     row = db.get(InboundMessage, mail_id)
     if row is None or row.game_id != game.id or row.status != InboundStatus.QUARANTINED:
         raise DomainError("no_mail", f"game '{game.name}' has no such quarantined mail")
     row.status = InboundStatus.IGNORED
-    audit(db, actor, game, "quarantine_resolved", mail=row.id)
+    audit(uow, actor, game, "quarantine_resolved", mail=row.id)
 
 
-def mail_sent_to(judge: Judge, db: Session, actor: Actor, address: str, game_ids: set[int] | None) -> tuple[SentMail, ...]:
+def mail_sent_to(judge: Judge, uow: UnitOfWork, actor: Actor, address: str, game_ids: set[int] | None) -> tuple[SentMail, ...]:
     """What the judge sent to ``address``, newest first: all of it for the judgekeeper, for a GM the
     mail of their games (``game_ids``); passwords masked, unrevealed DoD III bids hidden."""
+    db = uow.session
     require_gm_role(actor)
     wanted = address.strip().lower()
     rows = db.scalars(select(OutboundMessage).order_by(OutboundMessage.id.desc()).limit(2000))
@@ -99,7 +104,7 @@ def mail_sent_to(judge: Judge, db: Session, actor: Actor, address: str, game_ids
             continue
         game = db.get(Game, row.game_id) if row.game_id is not None else None
         found.append(SentMail(row.id, row.created_at, ", ".join(row.recipients), mask_passwords(row.subject), row.kind,
-                              row.status, shown_text(db, game, row.body_text)))
+                              row.status, shown_text(uow, game, row.body_text)))
         if len(found) >= MAILBOX_LIMIT:
             break
     return tuple(found)
@@ -115,13 +120,14 @@ def _invites(db: Session, since: datetime, *where: ColumnElement[bool]) -> list[
                                                     *where)))
 
 
-def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: str, note: str = "", *,
+def invite_player(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, address: str, note: str = "", *,
                   proven: bool = False) -> None:
     """Mail ``address`` an invitation to join ``game`` (while it forms, or to take over a vacant power).
 
     Only to an address the judge may write to, once a day per address and game, at most
     ``INVITES_PER_GAME`` a day per game and ``INVITES_PER_GM`` a day per GM; a note of the GM's own
     only from an account that proved its address by a mailed code (``proven``) or the judgekeeper."""
+    db = uow.session
     require_gm(actor, game)
     to = writable_recipient(judge, address)
     if note.strip() and not (proven or actor.role is Role.KEEPER):
@@ -160,7 +166,7 @@ def invite_player(judge: Judge, db: Session, actor: Actor, game: Game, address: 
     text = f"The game master of the Diplomacy game '{game.name}' ({game.variant}) invites you to play.\n\n{join}"
     if note.strip():
         text += f"\nThe game master adds:\n{note.strip()[:2000]}\n"
-    enqueue(db, judge, to=to, subject=f"Diplomacy invitation to {game.name}", text=text, kind="invite",
+    enqueue(uow, judge, to=to, subject=f"Diplomacy invitation to {game.name}", text=text, kind="invite",
             game_id=game.id)
-    audit(db, actor, game, "invite", at=judge.now(), address=to)
+    audit(uow, actor, game, "invite", at=judge.now(), address=to)
     db.flush()

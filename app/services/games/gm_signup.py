@@ -20,6 +20,7 @@ from app.services.games.gm_accounts import MIN_PASSWORD, SignedIn, normal_addres
 from app.services.games.signin_limits import CODE_LIFETIME, check_client, check_code_tries, codes_left, record_attempt
 from app.services.kernel.context import Judge
 from app.services.kernel.security import hash_password, verify_password
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.outbox import enqueue
 from app.services.mailout.recipients import writable_recipient
 
@@ -46,12 +47,13 @@ def _clean(code: str) -> str:
     return "".join(c for c in code.upper() if c.isalnum())[:40]
 
 
-def request_code(judge: Judge, db: Session, address: str, *, client: str, keeper_address: str) -> CodeRequest:
+def request_code(judge: Judge, uow: UnitOfWork, address: str, *, client: str, keeper_address: str) -> CodeRequest:
     """Mail a sign-in code to ``address`` (through the outbox), within the limits."""
+    db = uow.session
     address = writable_recipient(judge, address)
     now = judge.now()
-    check_client(db, client, now)
-    if not codes_left(db, address, client, now):
+    check_client(uow, client, now)
+    if not codes_left(uow, address, client, now):
         return CodeRequest(address, False)
     account = db.scalar(select(GmAccount).where(GmAccount.email == address))
     if account is None and address == normal_address(keeper_address):
@@ -65,7 +67,7 @@ def request_code(judge: Judge, db: Session, address: str, *, client: str, keeper
             f"    Your code: {shown}\n\n"
             f"It works once, within {minutes} minutes.  With it you may also choose a new password.\n"
             "If it was not you, do nothing: without the code nobody can sign in as you.\n")
-    enqueue(db, judge, to=address, subject="Postal Judge dashboard: your sign-in code", text=text,
+    enqueue(uow, judge, to=address, subject="Postal Judge dashboard: your sign-in code", text=text,
             kind="signin_code")
     db.flush()
     return CodeRequest(address, True)
@@ -81,15 +83,16 @@ def _matching_code(db: Session, address: str, code: str, judge: Judge) -> EmailC
     return None
 
 
-def sign_in_with_code(judge: Judge, db: Session, address: str, code: str, new_password: str, *, client: str,
+def sign_in_with_code(judge: Judge, uow: UnitOfWork, address: str, code: str, new_password: str, *, client: str,
                       keeper_address: str) -> SignedIn:
     """Sign in with a mailed code; ``new_password`` (optional for an existing account) becomes the
     account's password.  A new address gets an account (never the judgekeeper's).  A refusal leaves
     the failed attempt added to ``db`` for the door to commit."""
+    db = uow.session
     address = normal_address(address)
     now = judge.now()
-    check_client(db, client, now)
-    check_code_tries(db, address, client, now)
+    check_client(uow, client, now)
+    check_code_tries(uow, address, client, now)
     account = db.scalar(select(GmAccount).where(GmAccount.email == address))
     if new_password and len(new_password) < MIN_PASSWORD:
         raise DomainError("short_password", f"Choose a password of at least {MIN_PASSWORD} characters.")
@@ -100,7 +103,7 @@ def sign_in_with_code(judge: Judge, db: Session, address: str, code: str, new_pa
         raise DomainError("short_password", "Choose a password for your new account "
                                             f"(at least {MIN_PASSWORD} characters).")
     row = _matching_code(db, address, _clean(code), judge)
-    record_attempt(db, address, client, row is not None, now)
+    record_attempt(uow, address, client, row is not None, now)
     if row is None:
         raise DomainError("bad_code", "That code is wrong, used or expired: ask for a new one.")
     for live in db.scalars(select(EmailCode).where(EmailCode.email == address, EmailCode.used_at.is_(None))):
@@ -114,5 +117,5 @@ def sign_in_with_code(judge: Judge, db: Session, address: str, code: str, new_pa
         account.password_hash = hash_password(new_password)
         db.execute(delete(WebSession).where(WebSession.account_id == account.id))  # a reset ends the others
     account.proven_at = now
-    signed = open_session(db, account, keeper_address, now)
+    signed = open_session(uow, account, keeper_address, now)
     return SignedIn(signed.principal, signed.session_token, signed.expires_at, created)

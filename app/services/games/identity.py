@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from app.db import queries
 from app.db.models import Game, Player
 from app.db.statuses import SeatRole, SeatStatus
@@ -15,6 +13,7 @@ from app.services.kernel.access import actor_seat, book_of, find_game, gm_game
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.kernel.security import new_token, verify_password
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["SEATED", "Became", "SignOn", "SignOnTarget", "TokenRenewed", "become", "record_address", "renew_token",
            "revoke_token", "seat_sign_on", "sign_on", "sign_on_by_token"]
@@ -55,9 +54,9 @@ class Became:
     record_address: str | None
 
 
-def _resolve(judge: Judge, db: Session, target: SignOnTarget) -> tuple[Game, str]:
+def _resolve(judge: Judge, uow: UnitOfWork, target: SignOnTarget) -> tuple[Game, str]:
     """The game and ``MASTER``, ``OBSERVER`` or a power id."""
-    game = find_game(db, target.game)
+    game = find_game(uow, target.game)
     book = book_of(judge, game)
     if target.master:
         return game, _MASTER
@@ -79,13 +78,14 @@ def _resolve(judge: Judge, db: Session, target: SignOnTarget) -> tuple[Game, str
     return game, pid
 
 
-def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, password: str) -> SignOn:
+def sign_on(judge: Judge, uow: UnitOfWork, actor: Actor, target: SignOnTarget, password: str) -> SignOn:
     """Check the password of the master, an observer (by the actor's address) or a power.
 
     A seat with too many failed password sign-ons refuses them for a while from every address, its
     registered one included: a ``From`` line proves nothing (``lockout``).  Its personal reply
     address (``sign_on_by_token``) still signs it on."""
-    game, who = _resolve(judge, db, target)
+    db = uow.session
+    game, who = _resolve(judge, uow, target)
     if who == _OBSERVER:
         seat = next((s for s in game.players if s.role == SeatRole.OBSERVER and s.email == actor.address), None)
         if seat is None or not verify_password(seat.password_hash, password):
@@ -100,9 +100,9 @@ def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, passw
         if player is None:
             raise DomainError("no_player", f"{label} has no player in game '{game.name}'")
         registered, password_hash = player.email, player.password_hash
-    lockout.check_not_locked(judge, db, game, who, label)
+    lockout.check_not_locked(judge, uow, game, who, label)
     if not verify_password(password_hash, password):
-        lockout.record_failure(judge, db, game, who, label, actor.address, registered)
+        lockout.record_failure(judge, uow, game, who, label, actor.address, registered)
         if player is None:
             raise DomainError("wrong_password", f"wrong master password for game '{game.name}'")
         raise DomainError("wrong_password", f"wrong password for {label} in game '{game.name}'")
@@ -113,10 +113,11 @@ def sign_on(judge: Judge, db: Session, actor: Actor, target: SignOnTarget, passw
     return SignOn(game.id, game.name, Role.PLAYER, player.id, who, label, player.email)
 
 
-def record_address(judge: Judge, db: Session, target: SignOnTarget) -> str | None:
+def record_address(judge: Judge, uow: UnitOfWork, target: SignOnTarget) -> str | None:
     """The address of record of a master or power (told of a wrong password); None for the rest."""
+    db = uow.session
     try:
-        game, who = _resolve(judge, db, target)
+        game, who = _resolve(judge, uow, target)
     except DomainError:
         return None
     if who == _MASTER:
@@ -127,8 +128,9 @@ def record_address(judge: Judge, db: Session, target: SignOnTarget) -> str | Non
     return seat.email if seat is not None else None
 
 
-def sign_on_by_token(judge: Judge, db: Session, token: str) -> SignOn | None:
+def sign_on_by_token(judge: Judge, uow: UnitOfWork, token: str) -> SignOn | None:
     """A personal reply address signs its seat on without a password."""
+    db = uow.session
     seat = queries.player_by_token(db, token)
     if seat is None or (seat.role == SeatRole.PLAYER and seat.status not in SEATED):
         return None  # a resigned, ejected or replaced player's address no longer signs on
@@ -136,8 +138,9 @@ def sign_on_by_token(judge: Judge, db: Session, token: str) -> SignOn | None:
     return _seat_sign_on(judge, game, seat)
 
 
-def seat_sign_on(judge: Judge, db: Session, seat_id: int) -> SignOn:
+def seat_sign_on(judge: Judge, uow: UnitOfWork, seat_id: int) -> SignOn:
     """The sign-on of a seat just created or taken over by the actor."""
+    db = uow.session
     seat = db.get_one(Player, seat_id)
     return _seat_sign_on(judge, db.get_one(Game, seat.game_id), seat)
 
@@ -149,9 +152,10 @@ def _seat_sign_on(judge: Judge, game: Game, seat: Player) -> SignOn:
     return SignOn(game.id, game.name, Role.PLAYER, seat.id, seat.power, name, seat.email)
 
 
-def become(judge: Judge, db: Session, actor: Actor, power: str) -> Became:
+def become(judge: Judge, uow: UnitOfWork, actor: Actor, power: str) -> Became:
     """The master acts as a power (its player of record is told)."""
-    game = gm_game(db, actor)
+    db = uow.session
+    game = gm_game(uow, actor)
     book = book_of(judge, game)
     pid = book.find(power)
     if pid is None:
@@ -170,8 +174,8 @@ class TokenRenewed:
     reply_address: str
 
 
-def renew_token(judge: Judge, db: Session, actor: Actor) -> TokenRenewed:
+def renew_token(judge: Judge, uow: UnitOfWork, actor: Actor) -> TokenRenewed:
     """A new personal reply address for the actor's seat; the old one no longer signs on."""
-    seat = actor_seat(db, actor)
+    seat = actor_seat(uow, actor)
     revoke_token(seat)
     return TokenRenewed(judge.settings.token_address(seat.reply_token))

@@ -22,6 +22,7 @@ from app.services.kernel.game_names import check_game_name
 from app.services.kernel.limits import check_observer_seat, take_create_quota
 from app.services.kernel.render import format_deadline
 from app.services.kernel.security import hash_password, new_token
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_master, mail_seat
 from app.services.ruleset import engine as game_engine
@@ -62,10 +63,11 @@ class Joined:
     started: GameStarted | None = None  # the last player to join starts the game
 
 
-def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: str, variant: str = "standard",
+def create_game(judge: Judge, uow: UnitOfWork, actor: Actor, name: str, password: str, variant: str = "standard",
                 settings: dict[str, Any] | None = None, press: str = "white", *, limited: bool = True) -> GameCreated:
     """A forming game with the actor as its master; ``limited``: counted against the address's daily
     quota (``limits``; the judgekeeper's command line is not)."""
+    db = uow.session
     name = check_game_name(name)
     if queries.game_by_name(db, name) is not None:
         raise DomainError("game_exists", f"a game called '{name}' already exists")
@@ -77,14 +79,14 @@ def create_game(judge: Judge, db: Session, actor: Actor, name: str, password: st
         raise DomainError("unknown_variant", f"unknown variant '{variant}'")
     master = check_player_address(actor.address, judge.settings.judge_address)
     if limited:
-        take_create_quota(judge, db, master)
+        take_create_quota(judge, uow, master)
     merged = {**DEFAULT_SETTINGS, **(settings or {})}
     check_settings(merged)
     game = Game(name=name, variant=variant, status=GameStatus.FORMING, master_email=master,
                 master_password_hash=hash_password(password), press=press, settings=merged)
     db.add(game)
     db.flush()
-    audit(db, actor, game, "create", variant=variant)
+    audit(uow, actor, game, "create", variant=variant)
     return GameCreated(game.id, game.name, game.variant)
 
 
@@ -98,13 +100,14 @@ def _new_seat(judge: Judge, db: Session, actor: Actor, game: Game, password: str
     return seat
 
 
-def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password: str, *, power: str | None = None,
+def join_game(judge: Judge, uow: UnitOfWork, actor: Actor, game_name: str, password: str, *, power: str | None = None,
               preferences: str = "", observe: bool = False) -> Joined:
     """Join a forming game (``power`` first among the preferences), or observe any game."""
-    game = find_game(db, game_name)
+    db = uow.session
+    game = find_game(uow, game_name)
     book = book_of(judge, game)
     if observe:
-        check_observer_seat(judge, db, game, actor.address)
+        check_observer_seat(judge, uow, game, actor.address)
         seat = _new_seat(judge, db, actor, game, password, role=SeatRole.OBSERVER)
         return Joined(game.id, game.name, seat.id, observer=True)
     if game.status != GameStatus.FORMING:
@@ -127,7 +130,7 @@ def join_game(judge: Judge, db: Session, actor: Actor, game_name: str, password:
     seat = _new_seat(judge, db, actor, game, password, role=SeatRole.PLAYER, preferences=",".join(prefs))
     started = None
     if len(players) + 1 == len(book.ids) and options_of(game).auto_start:
-        started = _start(judge, db, actor, game)
+        started = _start(judge, uow, actor, game)
     return Joined(game.id, game.name, seat.id, False, len(players) + 1, len(book.ids), tuple(unknown), started)
 
 
@@ -149,12 +152,13 @@ def assign_powers(seats: list[Player], book: PowerBook, rng: random.Random) -> N
             seat.power = free.pop()
 
 
-def start_game(judge: Judge, db: Session, actor: Actor) -> GameStarted:
+def start_game(judge: Judge, uow: UnitOfWork, actor: Actor) -> GameStarted:
     """The master starts the forming game once every power has a player."""
-    return _start(judge, db, actor, gm_game(db, actor))
+    return _start(judge, uow, actor, gm_game(uow, actor))
 
 
-def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
+def _start(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game) -> GameStarted:
+    db = uow.session
     if game.status != GameStatus.FORMING:
         raise DomainError("already_started", f"game '{game.name}' has already started")
     book = book_of(judge, game)
@@ -172,7 +176,7 @@ def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
     db.add(first)
     db.flush()
     take_opening(game, first)
-    audit(db, actor, game, "start", powers={s.power: s.email for s in seats})
+    audit(uow, actor, game, "start", powers={s.power: s.email for s in seats})
     zone = options_of(game).timezone
     roster = "\n".join(f"  {book.name(s.power or ''):<10} {s.email}" for s in seats)
     for seat in seats:
@@ -183,8 +187,8 @@ def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
                 f"sign you on without a password.  Keep that address private.\n\n"
                 f"The players:\n{roster}\n\n"
                 f"The first phase is {game.phase}; the deadline for orders is {format_deadline(game.deadline, zone)}.\n")
-        mail_seat(db, judge, seat, f"Diplomacy game {game.name} has started", text, kind="start")
-    mail_master(db, judge, game, f"Diplomacy game {game.name} has started",
+        mail_seat(uow, judge, seat, f"Diplomacy game {game.name} has started", text, kind="start")
+    mail_master(uow, judge, game, f"Diplomacy game {game.name} has started",
                 f"Game '{game.name}' ({game.variant}), of which you are the master, has started.\n\n"
                 f"The players:\n{roster}\n\n"
                 f"The first phase is {game.phase}; the deadline for orders is {format_deadline(game.deadline, zone)}.\n"
@@ -192,7 +196,7 @@ def _start(judge: Judge, db: Session, actor: Actor, game: Game) -> GameStarted:
     return GameStarted(game.id, game.name, game.phase, game.deadline, str(zone))
 
 
-def takeover(judge: Judge, db: Session, actor: Actor, game_name: str, power: str,
+def takeover(judge: Judge, uow: UnitOfWork, actor: Actor, game_name: str, power: str,
              password: str) -> TookOver | TakeoverAsked:
     """Take a vacant power (resigned, ejected or abandoned), or ask the GM (``app/services/seats/takeover.py``)."""
-    return request_or_take(judge, db, actor, game_name, power, password)
+    return request_or_take(judge, uow, actor, game_name, power, password)

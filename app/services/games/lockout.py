@@ -21,6 +21,7 @@ from app.services.errors import DomainError
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.outbox import enqueue
 
 __all__ = ["LOCK_AFTER", "WINDOW", "SeatLock", "check_not_locked", "record_failure"]
@@ -47,8 +48,9 @@ def _recent(db: Session, judge: Judge, game: Game, action: str, seat: str) -> li
     return [row for row in rows if row.detail.get("seat") == seat]
 
 
-def check_not_locked(judge: Judge, db: Session, game: Game, seat: str, label: str) -> None:
+def check_not_locked(judge: Judge, uow: UnitOfWork, game: Game, seat: str, label: str) -> None:
     """Refuse a password sign-on for a locked seat, from any address."""
+    db = uow.session
     locks = _recent(db, judge, game, _LOCKED, seat)
     if locks:
         until = locks[-1].created_at + WINDOW
@@ -57,17 +59,18 @@ def check_not_locked(judge: Judge, db: Session, game: Game, seat: str, label: st
                                          f"(a reply to the judge's mail) still works")
 
 
-def record_failure(judge: Judge, db: Session, game: Game, seat: str, label: str, sender: str,
+def record_failure(judge: Judge, uow: UnitOfWork, game: Game, seat: str, label: str, sender: str,
                    record_address: str | None) -> SeatLock | None:
     """Count one failed password sign-on; lock the seat (and tell its player and the GM) at the limit."""
-    audit(db, sender, game, _FAILED, at=judge.now(), seat=seat)
+    db = uow.session
+    audit(uow, sender, game, _FAILED, at=judge.now(), seat=seat)
     db.flush()
     failures = _recent(db, judge, game, _FAILED, seat)
     if len(failures) < LOCK_AFTER or _recent(db, judge, game, _LOCKED, seat):
         return None
     senders = tuple(dict.fromkeys(row.actor for row in failures))
     lock = SeatLock(judge.now() + WINDOW, len(failures), senders)
-    audit(db, sender, game, _LOCKED, at=judge.now(), seat=seat, failures=lock.failures, senders=list(senders))
+    audit(uow, sender, game, _LOCKED, at=judge.now(), seat=seat, failures=lock.failures, senders=list(senders))
     text = (f"There were {lock.failures} failed password sign-ons for {label} in game '{game.name}' within "
             f"the last hour, from:\n\n" + "".join(f"  {address}\n" for address in senders)
             + f"\nUntil {format_deadline(lock.until)}, password sign-ons for {label} are refused from every "
@@ -75,7 +78,7 @@ def record_failure(judge: Judge, db: Session, game: Game, seat: str, label: str,
               f"signs the player on.\nIf this was not you, consider SET PASSWORD (at least 8 characters).\n")
     subject = f"Diplomacy sign-on locked {game.name}"
     if record_address:
-        enqueue(db, judge, to=record_address, subject=subject, text=text, kind="lockout", game_id=game.id)
+        enqueue(uow, judge, to=record_address, subject=subject, text=text, kind="lockout", game_id=game.id)
     if game.master_email and game.master_email != record_address:
-        enqueue(db, judge, to=game.master_email, subject=subject, text=text, kind="lockout", game_id=game.id)
+        enqueue(uow, judge, to=game.master_email, subject=subject, text=text, kind="lockout", game_id=game.id)
     return lock

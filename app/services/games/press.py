@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game, Press
 from app.db.statuses import SeatRole, SeatStatus
 from app.services.errors import DomainError
@@ -14,7 +12,7 @@ from app.services.kernel.actor import Actor, Role
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.text_clean import clean_text
-from app.services.kernel.uow import OrdersChanged, record
+from app.services.kernel.uow import OrdersChanged, UnitOfWork
 from app.services.mailout.notify import mail_master, mail_seat
 from app.services.ruleset.options import options_of
 from app.services.ruleset.powers import PowerBook
@@ -54,10 +52,10 @@ class PressSent:
     mails: int = 0
 
 
-def plan_press(judge: Judge, db: Session, actor: Actor, request: PressRequest) -> PressPlan:
+def plan_press(judge: Judge, uow: UnitOfWork, actor: Actor, request: PressRequest) -> PressPlan:
     """Refuse press the game's rules do not allow, or to no one.  The GM's own press (not as a power
     it BECAME) is held to no press rule: it is always allowed, and always signed (issue 28.6)."""
-    game = actor_game(db, actor)
+    game = actor_game(uow, actor)
     rules = game.press.lower()
     gm_own = actor.is_gm and not actor.power
     if rules == "none" and not gm_own:
@@ -125,9 +123,10 @@ def _sender(actor: Actor) -> str:
     raise DomainError("not_signed_on", "sign on before sending press")
 
 
-def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: str) -> PressSent:
+def send_press(judge: Judge, uow: UnitOfWork, actor: Actor, plan: PressPlan, body: str) -> PressSent:
     """Mail the press now, or store it (postal press) for the next results."""
-    game: Game = actor_game(db, actor)
+    db = uow.session
+    game: Game = actor_game(uow, actor)
     body = clean_text(body).strip("\n")  # no terminal escapes, controls or bidi overrides stored or relayed
     if not body.strip():
         raise DomainError("empty_press", "empty press: nothing sent")
@@ -138,12 +137,12 @@ def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: s
     book = book_of(judge, game)
     db.add(Press(game_id=game.id, phase=game.phase, sender=sender, recipients=list(plan.recipients),
                  broadcast=plan.broadcast, grey=plan.grey, postal=postal, body=body))
-    record(db, OrdersChanged(game.id))  # a message restarts the quiet period of early processing
+    uow.record(OrdersChanged(game.id))  # a message restarts the quiet period of early processing
     names = () if plan.broadcast else (*(book.name(p) for p in plan.recipients),
                                        *(("the GM",) if plan.to_master else ()),
                                        *(("the observers",) if plan.to_observers else ()))
     if sender == "GM":  # the GM's own press: a broadcast, a message to one player (issue 28.2, 28.6)
-        audit(db, actor, game, "broadcast" if plan.broadcast else "press",
+        audit(uow, actor, game, "broadcast" if plan.broadcast else "press",
               to="everyone" if plan.broadcast else ", ".join(names), text=body)
     if postal:
         return PressSent(True, names)
@@ -162,9 +161,9 @@ def send_press(judge: Judge, db: Session, actor: Actor, plan: PressPlan, body: s
             continue
         if seat.role == SeatRole.PLAYER and seat.power == sender:
             continue
-        mail_seat(db, judge, seat, subject, text, kind="press")
+        mail_seat(uow, judge, seat, subject, text, kind="press")
         sent += 1
     if (plan.to_master or plan.broadcast) and sender != "GM":
-        mail_master(db, judge, game, subject, text, kind="press")
+        mail_master(uow, judge, game, subject, text, kind="press")
         sent += 1
     return PressSent(False, names, sent)

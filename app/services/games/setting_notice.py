@@ -16,12 +16,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game
 from app.db.statuses import RUNNING
 from app.services.kernel.context import Judge
-from app.services.kernel.uow import DomainEvent, UnitOfWork, record
+from app.services.kernel.uow import DomainEvent, UnitOfWork
 from app.services.mailout.notify import mail_game
 from app.services.ruleset.options import GameOptions, options_of
 
@@ -73,10 +71,10 @@ def timing_shown(key: str, value: Any) -> str:
     return str(value) if value else "every day"
 
 
-def record_change(db: Session, game: Game, what: str, old: str, new: str) -> None:
+def record_change(uow: UnitOfWork, game: Game, what: str, old: str, new: str) -> None:
     """Note a change for the notice at the commit (nothing when the value did not change)."""
     if old != new:
-        record(db, SettingChanged(game.id, what, old, new))
+        uow.record(SettingChanged(game.id, what, old, new))
 
 
 def _merged(changes: Iterable[SettingChanged]) -> list[tuple[str, str, str]]:
@@ -100,13 +98,13 @@ def tell_setting_changes(judge: Judge, unit: UnitOfWork, event: SettingChanged) 
         return
     lines = _merged([event, *same])
     if lines:
-        _tell(judge, unit.session, game, lines)
+        _tell(judge, unit, game, lines)
 
 
-def _tell(judge: Judge, db: Session, game: Game, lines: Sequence[tuple[str, str, str]]) -> None:
+def _tell(judge: Judge, uow: UnitOfWork, game: Game, lines: Sequence[tuple[str, str, str]]) -> None:
     layout = options_of(game).layout
     text = judge.templates.render(f"mail/{layout}/settings_changed.txt.j2", game=game.name, phase=game.phase,
                                   changes=lines)
-    mail_game(db, judge, game, f"Diplomacy settings changed {game.name}", text, kind="notice", master=False)
+    mail_game(uow, judge, game, f"Diplomacy settings changed {game.name}", text, kind="notice", master=False)
     note = "The master changed the settings: " + "; ".join(f"{what} {old} -> {new}" for what, old, new in lines) + "."
     game.settings = {**game.settings, "notes": [*game.settings.get("notes", []), note]}

@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game
 from app.db.statuses import GameStatus
 from app.dod3.powers import GROUPING_PRESETS
@@ -18,6 +16,7 @@ from app.services.errors import DomainError
 from app.services.games import gm
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.ruleset.catalogue import offered_variants
 from app.services.ruleset.options import PHASE_KINDS, options_of, parse_days
 
@@ -144,7 +143,7 @@ def _rule_value(text: str) -> object:
     return words.get(text.strip().lower(), text.strip()) if text.strip() else True
 
 
-def change_settings(judge: Judge, db: Session, actor: Actor, change: SettingsChange, game: Game) -> tuple[str, ...]:
+def change_settings(judge: Judge, uow: UnitOfWork, actor: Actor, change: SettingsChange, game: Game) -> tuple[str, ...]:
     """Apply what differs from the game's settings; returns the names of what changed.  A refused
     value raises DomainError with the form field it belongs to (``values["field"]``); the request's
     earlier changes roll back with it (the door's savepoint)."""
@@ -160,7 +159,7 @@ def change_settings(judge: Judge, db: Session, actor: Actor, change: SettingsCha
         if wanted is None or not wanted.strip() or (current is not None and _same(current, wanted)):
             continue
         try:
-            gm.set_option(judge, db, actor, key, wanted)
+            gm.set_option(judge, uow, actor, key, wanted)
         except DomainError as error:
             raise error.with_values(field=field) from error
         done.append(key)
@@ -173,13 +172,13 @@ def change_settings(judge: Judge, db: Session, actor: Actor, change: SettingsCha
             current = getattr(rows[kind], key)
             if (value == current) if key.endswith("_hours") else ((value or "") == current):
                 continue
-            gm.set_timing(judge, db, actor, kind, key, value)  # type: ignore[arg-type]
+            gm.set_timing(judge, uow, actor, kind, key, value)  # type: ignore[arg-type]
         except DomainError as error:
             raise error.with_values(field=f"{kind}_{key}") from error
         done.append(f"{kind} {key.replace('_', ' ')}")
     if change.rule is not None and change.rule[0].strip():
         try:
-            gm.set_rule(judge, db, actor, change.rule[0].strip(), _rule_value(change.rule[1]))
+            gm.set_rule(judge, uow, actor, change.rule[0].strip(), _rule_value(change.rule[1]))
         except DomainError as error:
             raise error.with_values(field="rule_value") from error
         done.append(f"rule {change.rule[0].strip().lower()}")

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models_web import EmailCode, SignInAttempt
 from app.services.errors import DomainError
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = [
     "ADDRESS_FAILURES",
@@ -51,13 +52,15 @@ def _failures(db: Session, since: datetime, *where: ColumnElement[bool]) -> int:
     return int(db.scalar(stmt) or 0)
 
 
-def record_attempt(db: Session, address: str, client: str, ok: bool, now: datetime) -> None:
+def record_attempt(uow: UnitOfWork, address: str, client: str, ok: bool, now: datetime) -> None:
+    db = uow.session
     db.add(SignInAttempt(address=address[:320], client=client[:100], ok=ok, at=now))
     db.flush()
 
 
-def check_client(db: Session, client: str, now: datetime) -> None:
+def check_client(uow: UnitOfWork, client: str, now: datetime) -> None:
     """Refuse a client with too many failures of any kind (forgets tries older than the window)."""
+    db = uow.session
     since = now - WINDOW
     db.execute(delete(SignInAttempt).where(SignInAttempt.at < since))
     if _failures(db, since, SignInAttempt.client == client[:100]) >= CLIENT_FAILURES:
@@ -65,23 +68,26 @@ def check_client(db: Session, client: str, now: datetime) -> None:
                                                "minutes and try again.")
 
 
-def check_password_tries(db: Session, address: str, now: datetime) -> None:
+def check_password_tries(uow: UnitOfWork, address: str, now: datetime) -> None:
     """Refuse a password sign-in for an address with too many failures; its code still works."""
+    db = uow.session
     if _failures(db, now - WINDOW, SignInAttempt.address == address[:320]) >= ADDRESS_FAILURES:
         raise DomainError("address_locked", "Too many failed sign-ins for this address: sign in with a code "
                                             f"mailed to it instead, or wait {_MINUTES} minutes.")
 
 
-def check_code_tries(db: Session, address: str, client: str, now: datetime) -> None:
+def check_code_tries(uow: UnitOfWork, address: str, client: str, now: datetime) -> None:
     """Refuse a code from a client that failed too often for this address (other clients may go on)."""
+    db = uow.session
     if _failures(db, now - WINDOW, SignInAttempt.address == address[:320],
                  SignInAttempt.client == client[:100]) >= PAIR_FAILURES:
         raise DomainError("too_many_attempts", f"Too many wrong codes: wait {_MINUTES} minutes and try again.")
 
 
-def codes_left(db: Session, address: str, client: str, now: datetime) -> bool:
+def codes_left(uow: UnitOfWork, address: str, client: str, now: datetime) -> bool:
     """May one more code be mailed to ``address``?  False when it had its share lately (the codes
     it has are still valid); a client asking for too many is refused."""
+    db = uow.session
     since = now - CODE_LIFETIME
     by_client = db.scalar(select(func.count()).select_from(EmailCode).where(
         EmailCode.client == client[:100], EmailCode.created_at >= since)) or 0

@@ -13,21 +13,21 @@ there is no such game run from that address, on purpose one answer for both)."""
 
 from __future__ import annotations
 
-from sqlalchemy.orm import Session
-
 from app.db import queries
 from app.db.models import Game, Player
 from app.db.statuses import SeatRole
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.ruleset.powers import PowerBook
 
 __all__ = ["actor_game", "actor_seat", "book_of", "find_game", "gm_game", "is_gm_of", "not_gm", "power_seat", "require_gm",
            "require_gm_role", "require_master"]
 
 
-def find_game(db: Session, name: str) -> Game:
+def find_game(uow: UnitOfWork, name: str) -> Game:
+    db = uow.session
     game = queries.game_by_name(db, name.strip())
     if game is None:
         raise DomainError("no_game", f"there is no game called '{name.strip()}'")
@@ -38,8 +38,9 @@ def book_of(judge: Judge, game: Game) -> PowerBook:
     return PowerBook(judge.variant_data(game.variant))
 
 
-def actor_game(db: Session, actor: Actor) -> Game:
+def actor_game(uow: UnitOfWork, actor: Actor) -> Game:
     """The game the actor signed on to."""
+    db = uow.session
     game = db.get(Game, actor.game_id) if actor.game_id is not None else None
     if game is None:
         raise DomainError("not_signed_on", "sign on to a game first")
@@ -78,24 +79,25 @@ def require_gm_role(actor: Actor) -> None:
         raise DomainError("not_gm", "only a game master may do that")
 
 
-def gm_game(db: Session, actor: Actor) -> Game:
+def gm_game(uow: UnitOfWork, actor: Actor) -> Game:
     """The game the actor signed on to, if it is its master (or the judgekeeper)."""
-    game = actor_game(db, actor)
+    game = actor_game(uow, actor)
     require_gm(actor, game)
     return game
 
 
-def actor_seat(db: Session, actor: Actor) -> Player:
+def actor_seat(uow: UnitOfWork, actor: Actor) -> Player:
     """The seat (player or observer) the actor signed on as."""
+    db = uow.session
     seat = db.get(Player, actor.seat_id) if actor.seat_id is not None else None
     if seat is None or actor.role not in (Role.PLAYER, Role.OBSERVER):
         raise DomainError("not_a_player", "sign on as a player first")
     return seat
 
 
-def power_seat(db: Session, actor: Actor) -> Player:
+def power_seat(uow: UnitOfWork, actor: Actor) -> Player:
     """The seat of a power (not an observer, not a player of a game not yet started)."""
-    seat = actor_seat(db, actor)
+    seat = actor_seat(uow, actor)
     if seat.role != SeatRole.PLAYER or not seat.power:
         raise DomainError("not_a_power", "only a power can do that")
     return seat

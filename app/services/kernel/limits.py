@@ -11,13 +11,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game, Player
 from app.db.statuses import LIVE_GAMES, SeatRole
 from app.services.errors import DomainError
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["CREATE_WINDOW", "address_of_record", "check_observer_seat", "take_create_quota"]
 
@@ -25,8 +25,9 @@ CREATE_WINDOW = timedelta(hours=24)
 _QUOTA = "create_quota"
 
 
-def take_create_quota(judge: Judge, db: Session, address: str) -> None:
+def take_create_quota(judge: Judge, uow: UnitOfWork, address: str) -> None:
     """Count one game created by ``address``; refuse it past ``creates_per_day`` in 24 hours."""
+    db = uow.session
     address = address.strip().lower()[:320]
     since = judge.now() - CREATE_WINDOW
     made = db.scalar(select(func.count()).select_from(AuditEntry).where(
@@ -35,11 +36,12 @@ def take_create_quota(judge: Judge, db: Session, address: str) -> None:
     if made >= limit:
         raise DomainError("create_limit", f"{address} has created {made} games in the last 24 hours, the most "
                                           f"one address may (JUDGE_CREATES_PER_DAY = {limit}); try again tomorrow")
-    audit(db, address, None, _QUOTA, at=judge.now())
+    audit(uow, address, None, _QUOTA, at=judge.now())
 
 
-def check_observer_seat(judge: Judge, db: Session, game: Game, address: str) -> None:
+def check_observer_seat(judge: Judge, uow: UnitOfWork, game: Game, address: str) -> None:
     """One seat per address and game; at most ``observer_seats`` observer seats per address in all."""
+    db = uow.session
     address = address.strip().lower()
     if any(seat.email == address for seat in game.players):
         raise DomainError("already_seated", f"{address} already has a seat in game '{game.name}' (one address "
@@ -54,9 +56,10 @@ def check_observer_seat(judge: Judge, db: Session, game: Game, address: str) -> 
                           address=address, held=held, limit=limit)
 
 
-def address_of_record(judge: Judge, db: Session, address: str) -> bool:
+def address_of_record(judge: Judge, uow: UnitOfWork, address: str) -> bool:
     """Whether ``address`` plays, observes or runs a game on this judge (finished ones too), or is the
     judgekeeper's: everyone else is a stranger, whose answers are few and small."""
+    db = uow.session
     address = address.strip().lower()
     if not address:
         return False

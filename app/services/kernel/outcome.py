@@ -7,12 +7,11 @@ from dataclasses import dataclass
 
 from sqlalchemy import bindparam, update
 from sqlalchemy.engine import CursorResult
-from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from app.db import queries
 from app.db.models import Game
 from app.services.errors import DomainError
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["ProcessError", "TurnOutcome", "bump_version"]
 
@@ -38,14 +37,15 @@ _CLAIM = (update(Game).where(Game.id == bindparam("game_id"), Game.version == bi
           .values(version=bindparam("claimed")).execution_options(synchronize_session=False))  # built once
 
 
-def bump_version(db: Session, game: Game) -> None:
+def bump_version(uow: UnitOfWork, game: Game) -> None:
     """Claim the game for this transaction: fails if another process changed it meanwhile."""
+    db = uow.session
     claimed = game.version + 1
-    if queries.holds_lock(db, game):
+    if uow.holds_lock(game):
         # Locked and read afresh by this transaction: nobody else can have changed it, nor can
         # before the commit.  The new version goes with the transaction's own UPDATE of the game.
         game.version = claimed
-        queries.remember_lock(db, game)
+        uow.remember_lock(game)
         return
     result = db.execute(_CLAIM, {"game_id": game.id, "seen": game.version, "claimed": claimed})
     if not isinstance(result, CursorResult) or result.rowcount != 1:

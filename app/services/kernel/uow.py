@@ -1,13 +1,15 @@
 """The unit of work: one transaction per mail, web request and scheduler job.
 
-A door (the mail runner, a web request's dependency) or a job opens one, hands its ``session``
-to the use cases, and commits it once, before it answers.  It holds what used to hide in the
-session: the mails a door keeps back until its own answer is queued (``held``), the open phases
-already read in this transaction (``phases``, lent to ``app.db.queries.open_phase_of``), and the
-domain events the use cases record (``record``).  The events are handled before the commit, in
-the same transaction (``publish``; ``commit`` publishes what is left), by the handlers the
-composition gives (``app.services.handlers``): ``OrdersChanged`` -> early processing, whichever
-door the orders came through.
+A door (the mail runner, a web request's dependency) or a job opens one (``app.services.bootstrap``)
+and hands it to the use cases, which take it as their ``uow`` argument: they read and write through
+``uow.session``, record domain events (``uow.record``) and queue mail (``uow.enqueue``, through
+``app.services.mailout.outbox``); the door commits it once, before it answers.  The unit holds what
+lasts one transaction: the mails a door keeps back until its own answer is queued (``held``), the
+open phases already read (``phases``: ``open_phase_of``) and the games locked (``locked``:
+``lock_game``, ``holds_lock``).  The events are handled before the commit, in the same transaction
+(``publish``; ``commit`` publishes what is left), by the handlers the composition gives
+(``app.services.handlers``): ``OrdersChanged`` -> early processing, whichever door the orders came
+through.  Recording an event on a unit that is not open is an error, never a silent drop.
 
 Modelled on Cosmic Python's ``unit_of_work.py`` and ``messagebus.py``.  ``FakeUnitOfWork`` (for
 use-case tests) is the same unit over a private in-memory database, and counts its commits.
@@ -15,7 +17,6 @@ use-case tests) is the same unit over a private in-memory database, and counts i
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,13 +25,10 @@ from typing import Any, Self
 
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["DomainEvent", "Handlers", "MoveDownsChanged", "OrdersChanged", "UnitOfWork", "current", "record",
-           "savepoint"]
+from app.db import queries
+from app.db.models import Game, Phase
 
-log = logging.getLogger(__name__)
-
-_KEY = "unit_of_work"
-PHASE_CACHE = "open_phase_of"  # the key app.db.queries.open_phase_of reads its cache under
+__all__ = ["DomainEvent", "Handlers", "MoveDownsChanged", "OrdersChanged", "UnitOfWork"]
 
 
 @dataclass(frozen=True)
@@ -67,7 +65,8 @@ class UnitOfWork:
         self._handlers: Handlers = handlers or {}
         self.events: list[DomainEvent] = []
         self.held: list[Any] | None = None  # outbox rows kept back (app.services.mailout.outbox)
-        self.phases: dict[int, Any] = {}
+        self.phases: queries.OpenPhases = {}
+        self.locked: queries.LockedGames = {}
         self.commits = 0
         self._session: Session | None = None
 
@@ -79,8 +78,6 @@ class UnitOfWork:
 
     def __enter__(self) -> Self:
         session = self._sessions()
-        session.info[_KEY] = self
-        session.info[PHASE_CACHE] = self.phases
         session.begin()
         self._session = session
         return self
@@ -92,12 +89,14 @@ class UnitOfWork:
             if session.in_transaction():
                 session.rollback()  # not committed: nothing of it stays
         finally:
-            session.info.pop(_KEY, None)
             session.close()
             self._session = None
 
     def record(self, event: DomainEvent) -> None:
-        """Note an event; equal events of one unit are handled once."""
+        """Note an event; equal events of one unit are handled once.  Only an open unit records:
+        an event nobody would handle is a bug, not something to drop."""
+        if self._session is None:
+            raise RuntimeError(f"event {event!r} recorded outside an open unit of work")
         if event not in self.events:
             self.events.append(event)
 
@@ -118,7 +117,31 @@ class UnitOfWork:
         self.events.clear()
         self.session.rollback()
 
-    # The outbox's hold (the mail door queues its answer before what the mail caused).
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """A part of the unit that a refusal undoes whole: its writes (a SAVEPOINT) and the events it
+        recorded.  A door that answers a ``DomainError`` on purpose (a form shown again, filled in)
+        runs the use case inside one, so nothing of the refused request is written or told."""
+        recorded = list(self.events)
+        with self.session.begin_nested():
+            try:
+                yield
+            except BaseException:
+                self.events[:] = recorded
+                raise
+
+    # The outbox (app.services.mailout.outbox builds the rows; the mail door queues its answer
+    # before what the mail caused: ``hold``, then ``take_held``).
+    def enqueue(self, row: Any) -> None:
+        """Add an outbox row to this transaction, or keep it back while the unit holds mail."""
+        if self.held is not None:
+            self.held.append(row)
+        else:
+            self.session.add(row)
+
+    def holding(self) -> bool:
+        return self.held is not None
+
     def hold(self) -> None:
         if self.held is None:
             self.held = []
@@ -127,34 +150,26 @@ class UnitOfWork:
         held, self.held = self.held or [], None
         return held
 
+    # What one transaction remembers (app.db.queries keeps the logic, the unit the memory).
+    def lock_game(self, game_id: int, *, skip_locked: bool = False) -> Game | None:
+        """The game row locked for this transaction and read afresh (``queries.lock_game``), remembered."""
+        game = queries.lock_game(self.session, game_id, skip_locked=skip_locked)
+        if game is not None:
+            self.remember_lock(game)
+        return game
 
-def current(session: Session) -> UnitOfWork | None:
-    """The unit of work a session belongs to (None: a session opened outside one, as some tests do)."""
-    unit = session.info.get(_KEY)
-    return unit if isinstance(unit, UnitOfWork) else None
+    def remember_lock(self, game: Game) -> None:
+        queries.remember_lock(self.session, self.locked, game)
 
+    def holds_lock(self, game: Game) -> bool:
+        return queries.holds_lock(self.session, self.locked, game)
 
-@contextmanager
-def savepoint(session: Session) -> Iterator[None]:
-    """A part of the unit that a refusal undoes whole: its writes (a SAVEPOINT) and the events it
-    recorded.  A door that answers a ``DomainError`` on purpose (a form shown again, filled in)
-    runs the use case inside one, so nothing of the refused request is written or told."""
-    unit = current(session)
-    recorded = list(unit.events) if unit is not None else []
-    with session.begin_nested():
-        try:
-            yield
-        except BaseException:
-            if unit is not None:
-                unit.events[:] = recorded
-            raise
+    def open_phase_of(self, game: Game) -> Phase | None:
+        """The open phase of ``game``, asked once per transaction (``queries.open_phase_of``)."""
+        return queries.open_phase_of(self.session, self.phases, game)
 
+    def remembered_open_phase(self, game: Game) -> Phase | None:
+        return queries.remembered_open_phase(self.session, self.phases, game)
 
-def record(session: Session, event: DomainEvent) -> None:
-    """A use case records an event on its caller's unit of work.  Outside one (a bare session)
-    nothing reacts: the caller asked for no handlers."""
-    unit = current(session)
-    if unit is not None:
-        unit.record(event)
-    else:
-        log.debug("event %r outside a unit of work: not handled", event)
+    def remember_open_phase(self, game: Game, phase: Phase) -> None:
+        queries.remember_open_phase(self.session, self.phases, game, phase)

@@ -11,10 +11,9 @@ import re
 from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
 
-from sqlalchemy.orm import Session
-
 from app.db import queries
 from app.db.models import Game
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.redact import mask_passwords
 
 __all__ = ["bids_secret", "hide_bids", "readable_mail", "shown_text"]
@@ -32,18 +31,19 @@ def hide_bids(text: str) -> str:
     return _YOUR_BIDS.sub(lambda m: m.group(1) + " (hidden until the bids are revealed)", text)
 
 
-def bids_secret(db: Session, game: Game | None) -> bool:
+def bids_secret(uow: UnitOfWork, game: Game | None) -> bool:
     """A DoD III game whose open step takes bids (step A): its bids are not revealed yet."""
+    db = uow.session
     if game is None or game.variant != "dod3":
         return False
     phase = queries.open_phase(db, game.id)
     return phase is not None and phase.code.upper().endswith("A")
 
 
-def shown_text(db: Session, game: Game | None, text: str) -> str:
+def shown_text(uow: UnitOfWork, game: Game | None, text: str) -> str:
     """A mail's text as the dashboard shows it: passwords masked, unrevealed bids hidden."""
     text = mask_passwords(text)
-    return hide_bids(text) if bids_secret(db, game) else text
+    return hide_bids(text) if bids_secret(uow, game) else text
 
 
 def _decoded_parts(message: Message) -> list[str]:
@@ -71,7 +71,7 @@ def _header(value: object) -> str:
         return "(undecodable)"
 
 
-def readable_mail(db: Session, game: Game | None, raw: bytes) -> str:
+def readable_mail(uow: UnitOfWork, game: Game | None, raw: bytes) -> str:
     """A received mail for the dashboard: its headers decoded and unfolded (one per line, so no
     password hides in an encoded word or a folded line); its body as it came when it is plain 7- or
     8-bit text, else each text part decoded; secrets masked (``shown_text``)."""
@@ -85,4 +85,4 @@ def readable_mail(db: Session, game: Game | None, raw: bytes) -> str:
     encodings = {str(part.get("Content-Transfer-Encoding", "7bit")).strip().lower() for part in message.walk()}
     if message.is_multipart() or not encodings <= {"7bit", "8bit", ""}:
         body = "\n".join(_decoded_parts(message))
-    return shown_text(db, game, head + sep + body)
+    return shown_text(uow, game, head + sep + body)

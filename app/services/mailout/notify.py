@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game, Player
 from app.db.statuses import SeatRole, SeatStatus
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.outbox import enqueue, enqueue_all
 
 __all__ = ["mail_game", "mail_master", "mail_seat"]
@@ -16,19 +15,19 @@ __all__ = ["mail_game", "mail_master", "mail_seat"]
 LISTENING = (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD, SeatStatus.ELIMINATED)
 
 
-def mail_seat(db: Session, judge: Judge, seat: Player, subject: str, text: str, *,
+def mail_seat(uow: UnitOfWork, judge: Judge, seat: Player, subject: str, text: str, *,
               html: str | None = None, kind: str = "notice", map_id: int | None = None) -> None:
-    enqueue(db, judge, to=seat.email, subject=subject, text=text, html=html, kind=kind,
+    enqueue(uow, judge, to=seat.email, subject=subject, text=text, html=html, kind=kind,
             game_id=seat.game_id, reply_to=judge.settings.token_address(seat.reply_token), map_id=map_id)
 
 
-def mail_master(db: Session, judge: Judge, game: Game, subject: str, text: str, *, kind: str = "gm",
+def mail_master(uow: UnitOfWork, judge: Judge, game: Game, subject: str, text: str, *, kind: str = "gm",
                 html: str | None = None, map_id: int | None = None) -> None:
-    enqueue(db, judge, to=game.master_email, subject=subject, text=text, html=html, kind=kind, game_id=game.id,
+    enqueue(uow, judge, to=game.master_email, subject=subject, text=text, html=html, kind=kind, game_id=game.id,
             map_id=map_id)
 
 
-def mail_game(db: Session, judge: Judge, game: Game, subject: str, text: str, *, html: str | None = None,
+def mail_game(uow: UnitOfWork, judge: Judge, game: Game, subject: str, text: str, *, html: str | None = None,
               kind: str = "broadcast", master: bool = True, observers: bool = True, map_id: int | None = None,
               skip: Player | None = None) -> int:
     """One mail per seat (each with its personal reply address), plus the master; ``map_id``: the
@@ -45,4 +44,4 @@ def mail_game(db: Session, judge: Judge, game: Game, subject: str, text: str, *,
     if master:
         mails.append({"to": game.master_email, "subject": subject, "text": text, "html": None, "kind": kind,
                       "game_id": game.id, "reply_to": None, "map_id": map_id})
-    return enqueue_all(db, judge, mails)
+    return enqueue_all(uow, judge, mails)

@@ -10,12 +10,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Table, insert
-from sqlalchemy.orm import Session
 
 from app.db.models import OutboundMessage
 from app.db.statuses import OutboundStatus
 from app.services.kernel.context import Judge
-from app.services.kernel.uow import current
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["enqueue", "enqueue_all", "new_message_id", "queue_held"]
 
@@ -27,7 +26,7 @@ def new_message_id(domain: str) -> str:
 
 
 def enqueue(
-    session: Session,
+    uow: UnitOfWork,
     judge: Judge,
     *,
     to: str,
@@ -44,28 +43,23 @@ def enqueue(
     ``map_id``: a stored map (``app.services.results.maps``) the mail carries as a picture."""
     row = OutboundMessage(**_values(judge, to=to, subject=subject, text=text, html=html, kind=kind, game_id=game_id,
                                     in_reply_to=in_reply_to, reply_to=reply_to, map_id=map_id))
-    unit = current(session)
-    if unit is not None and unit.held is not None:
-        unit.held.append(row)
-    else:
-        session.add(row)
+    uow.enqueue(row)
     return row
 
 
 _INSERT_ALL = insert(cast(Table, OutboundMessage.__table__))  # built once; executemany, no row objects
 
 
-def enqueue_all(session: Session, judge: Judge, mails: Sequence[Mapping[str, Any]]) -> int:
+def enqueue_all(uow: UnitOfWork, judge: Judge, mails: Sequence[Mapping[str, Any]]) -> int:
     """Add several mails (each the keywords of ``enqueue``) to the outbox in one statement, as a
     turn's results go to every player: no row objects for the session to keep and flush.  Mails a
     unit of work holds back go as ``enqueue`` queues them.  Returns how many were queued."""
-    unit = current(session)
-    if (unit is not None and unit.held is not None) or len(mails) < 2:
+    if uow.holding() or len(mails) < 2:
         for mail in mails:
-            enqueue(session, judge, **mail)
+            enqueue(uow, judge, **mail)
         return len(mails)
-    session.flush()  # what the session holds goes first: the outbox keeps the order mails were queued in
-    session.connection().execute(_INSERT_ALL, [_values(judge, **mail) for mail in mails])
+    uow.session.flush()  # what the session holds goes first: the outbox keeps the order mails were queued in
+    uow.session.connection().execute(_INSERT_ALL, [_values(judge, **mail) for mail in mails])
     return len(mails)
 
 
@@ -88,7 +82,8 @@ def _values(judge: Judge, *, to: str, subject: str, text: str, html: str | None 
     }
 
 
-def queue_held(session: Session, rows: list[OutboundMessage]) -> None:
+def queue_held(uow: UnitOfWork, rows: list[OutboundMessage]) -> None:
     """Queue the mails ``UnitOfWork.take_held`` returned (in the caller's transaction)."""
+    session = uow.session
     for row in rows:
         session.add(row)

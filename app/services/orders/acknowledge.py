@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase
 from app.db.statuses import PhaseStatus
+from app.services.kernel.uow import UnitOfWork
 from app.services.ruleset.stored import stored_state
 
 __all__ = ["AdvanceOrders", "RetreatChoice", "advance_orders", "retreat_choices"]
@@ -35,9 +35,10 @@ def retreat_choices(state: Mapping[str, Any], power: str) -> tuple[RetreatChoice
                  for d in sorted(stored_state(state).dislodged_of(power), key=lambda d: d.unit))
 
 
-def advance_orders(db: Session, game: Game, power: str, open_phase: str) -> tuple[AdvanceOrders, ...]:
+def advance_orders(uow: UnitOfWork, game: Game, power: str, open_phase: str) -> tuple[AdvanceOrders, ...]:
     """Orders ``power`` gave for phases after ``open_phase`` (stored unread, by phase); the orders of
     processed phases are history, never orders in advance."""
+    db = uow.session
     processed = select(Phase.code).where(Phase.game_id == game.id, Phase.status == PhaseStatus.PROCESSED)
     rows = db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.power == power.upper(),
                                              OrderRow.phase != open_phase, OrderRow.phase.not_in(processed),

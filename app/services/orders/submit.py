@@ -21,7 +21,7 @@ from app.services.errors import DomainError
 from app.services.kernel.access import is_gm_of
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
-from app.services.kernel.uow import OrdersChanged, record
+from app.services.kernel.uow import OrdersChanged, UnitOfWork
 from app.services.orders.need import Undeclared, needed, undeclared_units, unit_label
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import Build, GameState, Orderable, OrderCheck, Variant, province_of
@@ -122,7 +122,7 @@ def _unit_key(check: OrderCheck, index: int) -> str:
 
 
 def store_orders(
-    session: Session,
+    uow: UnitOfWork,
     game: Game,
     phase_code: str,
     power: str,
@@ -133,6 +133,7 @@ def store_orders(
 ) -> None:
     """Store the accepted orders, read once: the text as understood and the codec's order JSON.
     Per unit: the last order for a unit wins.  Whole set: replace all."""
+    session = uow.session
     existing = {row.unit: row for row in queries.orders_for(session, game.id, phase_code, power)}
     if whole_set:
         for row in existing.values():
@@ -164,8 +165,8 @@ def _acting_power(actor: Actor, game: Game) -> str:
     return actor.power.upper()
 
 
-def _open_phase(db: Session, game: Game) -> Phase:
-    phase = queries.open_phase_of(db, game)
+def _open_phase(uow: UnitOfWork, game: Game) -> Phase:
+    phase = uow.open_phase_of(game)
     if phase is None or game.status not in RUNNING:
         raise DomainError("not_running", f"game '{game.name}' is not running ({game.status})")
     return phase
@@ -197,21 +198,22 @@ def _replace_declarations(db: Session, game: Game, phase_code: str, power: str, 
     db.flush()
 
 
-def submit_orders(judge: Judge, db: Session, actor: Actor, game: Game, lines: Sequence[str],
+def submit_orders(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, lines: Sequence[str],
                   phase_code: str | None = None) -> OrdersReceipt:
     """Check and store a power's orders (one order per item of ``lines``; split a mail line
     with ``split_order_line`` first).  ``phase_code`` names a later phase for orders given in
     advance: they are stored unread and checked when that phase opens."""
+    db = uow.session
     power = _acting_power(actor, game)
-    phase = _open_phase(db, game)
+    phase = _open_phase(uow, game)
     _back_from_civil_disorder(db, actor, game, power)
     whole_set = options_of(game).whole_set
     if phase_code and phase_code.upper() != phase.code:
         variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
         checks = [OrderCheck(line=line, order=None, unit=game_engine.parse_unit(variant, line), error=None,
                              reason=None) for line in lines]
-        store_orders(db, game, phase_code.upper(), power, checks, whole_set=whole_set, checked=False)
-        record(db, OrdersChanged(game.id))
+        store_orders(uow, game, phase_code.upper(), power, checks, whole_set=whole_set, checked=False)
+        uow.record(OrdersChanged(game.id))
         return OrdersReceipt(game=game.name, power=power, phase=phase_code.upper(), advance=True, stored=True,
                              lines=tuple(LineReceipt(line, True, None, None) for line in lines))
     variant, state = phase_variant_state(game, phase)
@@ -222,29 +224,31 @@ def submit_orders(judge: Judge, db: Session, actor: Actor, game: Game, lines: Se
         return OrdersReceipt(game=game.name, power=power, phase=phase.code, advance=False, stored=False,
                              lines=receipts)
     _replace_declarations(db, game, phase.code, power, checks, undeclared_units(variant, state, power))
-    store_orders(db, game, phase.code, power, checks, whole_set=whole_set)
-    record(db, OrdersChanged(game.id))
+    store_orders(uow, game, phase.code, power, checks, whole_set=whole_set)
+    uow.record(OrdersChanged(game.id))
     judge.crash("orders:stored")
     return OrdersReceipt(game=game.name, power=power, phase=phase.code, advance=False, stored=True, lines=receipts)
 
 
-def clear_orders(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str | None = None) -> str:
+def clear_orders(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, phase_code: str | None = None) -> str:
     """CLEAR: every order of the actor's power for the open phase (or for the later phase
     ``phase_code``, orders given in advance) deleted; returns the phase cleared."""
+    db = uow.session
     power = _acting_power(actor, game)
-    phase = _open_phase(db, game)
+    phase = _open_phase(uow, game)
     code = (phase_code or phase.code).upper()
     queries.clear_orders(db, game.id, code, power)
-    record(db, OrdersChanged(game.id))
+    uow.record(OrdersChanged(game.id))
     return code
 
 
-def check_advance_orders(db: Session, game: Game, phase: Phase,
+def check_advance_orders(uow: UnitOfWork, game: Game, phase: Phase,
                          stored: Sequence[OrderRow] | None = None) -> Sequence[OrderRow] | None:
     """Orders given in advance for a phase that has just begun: check them now, keep the legal
     ones (the last for each unit), drop the rest.  ``stored``: the phase's order rows when the
     caller has just read them (in ``orders_for`` order); returns the phase's orders when nothing
     was to check (they stand as read), None when they changed."""
+    db = uow.session
     if stored is None:
         stored = queries.orders_for(db, game.id, phase.code)
     rows = [row for row in stored if not row.checked]
@@ -259,7 +263,7 @@ def check_advance_orders(db: Session, game: Game, phase: Phase,
         for row in power_rows:
             db.delete(row)
         db.flush()
-        store_orders(db, game, phase.code, power, results, whole_set=False)
+        store_orders(uow, game, phase.code, power, results, whole_set=False)
     return None
 
 
@@ -293,13 +297,14 @@ def status_for(need: Orderable, power: str, phase_code: str, rows: Sequence[Orde
     return status
 
 
-def power_status(judge: Judge, db: Session, actor: Actor, game: Game, power: str) -> OrderStatus | None:
+def power_status(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, power: str) -> OrderStatus | None:
     """The orders of ``power`` in the open phase and what is still missing (the player of that
     power, the GM or the judgekeeper); None when the game has no open phase."""
+    db = uow.session
     power = power.upper()
     if not (is_gm_of(actor, game) or (actor.power or "").upper() == power):
         raise DomainError("not_allowed", "only that power's player or the GM may see its orders")
-    phase = queries.open_phase_of(db, game)
+    phase = uow.open_phase_of(game)
     if phase is None or game.status not in RUNNING:
         return None
     variant, state = phase_variant_state(game, phase)
@@ -307,10 +312,11 @@ def power_status(judge: Judge, db: Session, actor: Actor, game: Game, power: str
     return status_for(needed(variant, state, power), power, phase.code, rows, undeclared_units(variant, state, power))
 
 
-def seat_statuses(db: Session, game: Game, phase: Phase,
+def seat_statuses(uow: UnitOfWork, game: Game, phase: Phase,
                   rows: Sequence[OrderRow] | None = None) -> list[tuple[Player, OrderStatus]]:
     """The order status of every power, with one query for all the orders (or from ``rows``,
     the phase's orders the caller has just read)."""
+    db = uow.session
     by_power: dict[str, list[OrderRow]] = {}
     for row in queries.orders_for(db, game.id, phase.code) if rows is None else rows:
         by_power.setdefault(row.power, []).append(row)

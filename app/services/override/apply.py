@@ -19,6 +19,7 @@ from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import bump_version
+from app.services.kernel.uow import UnitOfWork
 from app.services.orders.submit import check_advance_orders
 from app.services.override.changes import OverrideChanges
 from app.services.override.diff import order_diffs, position_diff
@@ -76,12 +77,12 @@ def _preview(game: Game, phase_code: str, changes: OverrideChanges, plan: Replay
     )
 
 
-def preview_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str,
+def preview_override(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, phase_code: str,
                      changes: OverrideChanges) -> OverridePreview:
     """What overriding ``phase_code`` with ``changes`` would do; nothing is written or sent."""
     del judge  # the same signature as commit_override; nothing here needs the clock or templates
     require_gm(actor, game)
-    return _preview(game, phase_code, changes, plan_override(db, game, phase_code, changes))
+    return _preview(game, phase_code, changes, plan_override(uow, game, phase_code, changes))
 
 
 def _write_redone(db: Session, redone: RedonePhase) -> Phase:
@@ -95,8 +96,9 @@ def _write_redone(db: Session, redone: RedonePhase) -> Phase:
     return row
 
 
-def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
+def _open_after(uow: UnitOfWork, judge: Judge, game: Game, plan: ReplayPlan) -> None:
     """The phase open after the override: the same one with a new start, a new one, or none."""
+    db = uow.session
     if plan.kept_open is not None and plan.open_state is not None:
         row = db.get_one(Phase, plan.kept_open.id)
         row.state_before = plan.open_state
@@ -113,12 +115,12 @@ def _open_after(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None
             record_ending(game, Ending("solo", (last.winner.upper(),), "board", last.code, judge.now()))
         return
     top = db.scalar(select(func.max(Phase.seq)).where(Phase.game_id == game.id)) or 0
-    deadline = clear_of_absences(db, game, next_deadline(options_of(game), plan.open_code, judge.now()))
+    deadline = clear_of_absences(uow, game, next_deadline(options_of(game), plan.open_code, judge.now()))
     row = Phase(game_id=game.id, seq=top + 1, code=plan.open_code, status=PhaseStatus.OPEN, state_before=plan.open_state,
                 deadline=deadline)
     db.add(row)
     db.flush()
-    check_advance_orders(db, game, row)
+    check_advance_orders(uow, game, row)
     game.phase, game.deadline, game.grace_until, game.reminded_phase = plan.open_code, deadline, None, None
     if game.status == GameStatus.FINISHED:
         game.status = GameStatus.ACTIVE
@@ -130,15 +132,16 @@ def _nmr(redone: RedonePhase) -> list[str]:
     return sorted(p for p in defaulted if not redone.orders.get(p))
 
 
-def _rerender(db: Session, judge: Judge, game: Game, plan: ReplayPlan) -> None:
+def _rerender(uow: UnitOfWork, judge: Judge, game: Game, plan: ReplayPlan) -> None:
     """The results kept for the history say what the phases now say."""
+    db = uow.session
     redone = [plan.target, *plan.replayed]
     layout = options_of(game).layout
     for index, phase in enumerate(redone):
         row = db.get_one(Phase, phase.stored.id)
         following = redone[index + 1].stored.deadline if index + 1 < len(redone) else game.deadline
         view = results_view(judge, game, row, phase.typed_results, phase.typed_after, _nmr(phase), row.deadline,
-                            following if phase.winner is None else None, previous_owners(db, game, row.seq))
+                            following if phase.winner is None else None, previous_owners(uow, game, row.seq))
         row.results_text = render_results(judge, view, layout)[0]
 
 
@@ -150,16 +153,17 @@ def _reseat(game: Game, state: StoredState) -> None:
     eliminate(game, state)
 
 
-def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str,
+def commit_override(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, phase_code: str,
                     changes: OverrideChanges, reason: str) -> OverrideCommitted:
     """Override ``phase_code``: adjudicate it again with ``changes``, replay the later phases, tell
     every player and the GM, and record who, when, what and why."""
+    db = uow.session
     require_gm(actor, game)
     if not reason.strip():
         raise DomainError("no_reason", "say why the phase is corrected; the players are told")
-    plan = plan_override(db, game, phase_code, changes)
+    plan = plan_override(uow, game, phase_code, changes)
     preview = _preview(game, phase_code, changes, plan)
-    bump_version(db, game)
+    bump_version(uow, game)
     if changes.rules:
         game.settings = {**(game.settings or {}), "rules": plan.rules}
     for redone in (plan.target, *plan.replayed):
@@ -169,15 +173,15 @@ def commit_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_c
         for order_row in queries.orders_for(db, game.id, dropped.code):
             order_row.checked = False  # kept as orders in advance, checked if that phase comes again
     db.flush()
-    _open_after(db, judge, game, plan)
+    _open_after(uow, judge, game, plan)
     _reseat(game, plan.open_position or plan.target.typed_after)
     db.flush()
     every = (plan.target, *plan.replayed)
     as_mailed = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in every}
-    _rerender(db, judge, game, plan)
+    _rerender(uow, judge, game, plan)
     corrected = {r.code: db.get_one(Phase, r.stored.id).results_text or "" for r in every}
-    mails, mail_text = queue_correction(db, judge, game, preview, reason.strip(), corrected[plan.target.code])
-    entry = audit(db, actor, game, "override", phase=preview.phase, changes=changes.to_json(),
+    mails, mail_text = queue_correction(uow, judge, game, preview, reason.strip(), corrected[plan.target.code])
+    entry = audit(uow, actor, game, "override", phase=preview.phase, changes=changes.to_json(),
                   reason=reason.strip(), rulings=[r.to_json() for r in plan.rulings],
                   changed_orders=len(preview.changed_orders), replayed=[r.phase for r in preview.replayed],
                   dropped=list(preview.dropped_phases), current_before=preview.current_phase_old,

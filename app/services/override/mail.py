@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game
 from app.services.override.diff import OrderDiff, OrderOutcome, PositionDiff
 from app.services.override.preview import OverridePreview
@@ -127,17 +126,18 @@ def render_correction(judge: Judge, game: Game, preview: OverridePreview, reason
     return judge.templates.render("mail/judge/correction.txt.j2", v=view)
 
 
-def queue_correction(db: Session, judge: Judge, game: Game, preview: OverridePreview, reason: str,
+def queue_correction(uow: UnitOfWork, judge: Judge, game: Game, preview: OverridePreview, reason: str,
                      corrected_results: str = "") -> tuple[int, str]:
     """Render the notice and queue it to every player, observer and the GM, with the map of the
     position now; the number of mails and the text they carry."""
+    db = uow.session
     picture = None
     if preview.current_state:
-        picture = phase_map(db, game, preview.current_phase_new or preview.phase, preview.current_state, None,
+        picture = phase_map(uow, game, preview.current_phase_new or preview.phase, preview.current_state, None,
                             kind="position")
         if picture is not None:
             db.flush()
     text = render_correction(judge, game, preview, reason, corrected_results, picture is not None)
-    mails = mail_game(db, judge, game, f"Diplomacy correction {game.name} {preview.phase}", text, kind="correction",
+    mails = mail_game(uow, judge, game, f"Diplomacy correction {game.name} {preview.phase}", text, kind="correction",
                       map_id=picture.id if picture else None)
     return mails, text

@@ -14,6 +14,7 @@ from app.db import queries
 from app.db.models import Game, Phase
 from app.db.statuses import PhaseStatus
 from app.services.errors import DomainError
+from app.services.kernel.uow import UnitOfWork
 from app.services.override.changes import (
     AppliedRuling,
     OverrideChanges,
@@ -130,8 +131,9 @@ def _open_unfit(db: Session, game: Game, variant: Variant, code: str,
     return tuple(unfit), tuple(ids)
 
 
-def plan_override(db: Session, game: Game, phase_code: str, changes: OverrideChanges) -> ReplayPlan:
+def plan_override(uow: UnitOfWork, game: Game, phase_code: str, changes: OverrideChanges) -> ReplayPlan:
     """Adjudicate ``phase_code`` again with ``changes`` and replay the phases after it."""
+    db = uow.session
     if not ruleset_for(game.variant).has_map:
         raise DomainError("not_a_map_game", "only a map game's phases can be overridden")
     if changes.empty:

@@ -15,6 +15,7 @@ from app.services.errors import DomainError
 from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.override.apply import OverridePreview, preview_override
 from app.services.override.changes import OverrideChanges
 from app.services.override.plan import plan_override
@@ -52,8 +53,9 @@ def _processed(db: Session, game: Game, code: str) -> Phase:
     return phase
 
 
-def phase_orders(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str) -> PhaseOrders:
+def phase_orders(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, phase_code: str) -> PhaseOrders:
     """The orders of every power of a processed phase, as the adjudicator got them (defaults left out)."""
+    db = uow.session
     require_gm(actor, game)
     phase = _processed(db, game, phase_code)
     parsed = phase.orders_parsed or {}
@@ -62,13 +64,14 @@ def phase_orders(judge: Judge, db: Session, actor: Actor, game: Game, phase_code
     return PhaseOrders(phase.code, tuple((p.upper(), tuple(str(o) for o in parsed.get(p) or [])) for p in powers))
 
 
-def review_override(judge: Judge, db: Session, actor: Actor, game: Game, phase_code: str,
+def review_override(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, phase_code: str,
                     changes: OverrideChanges) -> OverrideReview:
     """What overriding ``phase_code`` with ``changes`` would do, with the phase's old and new
     position and results (for both maps).  Nothing is written or sent."""
-    preview = preview_override(judge, db, actor, game, phase_code, changes)
+    db = uow.session
+    preview = preview_override(judge, uow, actor, game, phase_code, changes)
     stored = _processed(db, game, phase_code)
-    target = plan_override(db, game, phase_code, changes).target
+    target = plan_override(uow, game, phase_code, changes).target
     return OverrideReview(preview=preview, variant=game.variant, state_before_old=dict(stored.state_before or {}),
                           results_old=stored.results, state_before_new=target.state_before,
                           results_new=target.results)

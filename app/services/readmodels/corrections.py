@@ -9,11 +9,11 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, Game
 from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["AuditLine", "Correction", "audit_log", "audit_words", "corrections_of"]
 
@@ -85,9 +85,10 @@ def _correction(entry: AuditEntry) -> Correction:
         correction_mail=str(d.get("correction_mail") or ""), mails=mails if isinstance(mails, int) else None)
 
 
-def corrections_of(db: Session, actor: Actor, game: Game, phase: str | None = None) -> tuple[Correction, ...]:
+def corrections_of(uow: UnitOfWork, actor: Actor, game: Game, phase: str | None = None) -> tuple[Correction, ...]:
     """The game's corrections, newest first; with ``phase``, those that changed its results (the
     phase corrected, or replayed after it)."""
+    db = uow.session
     require_gm(actor, game)
     rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action == "override")
                       .order_by(AuditEntry.id.desc()))
@@ -95,8 +96,9 @@ def corrections_of(db: Session, actor: Actor, game: Game, phase: str | None = No
     return tuple(c for c in found if phase is None or phase.upper() in c.phases)
 
 
-def audit_log(db: Session, actor: Actor, game: Game) -> tuple[AuditLine, ...]:
+def audit_log(uow: UnitOfWork, actor: Actor, game: Game) -> tuple[AuditLine, ...]:
     """Every audit row of the game, newest first, for its GM."""
+    db = uow.session
     require_gm(actor, game)
     rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id).order_by(AuditEntry.id.desc()))
     return tuple(AuditLine(id=row.id, at=row.created_at, by=row.actor, action=row.action,

@@ -23,6 +23,7 @@ from app.services.errors import DomainError
 from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.display import readable_mail, shown_text
 from app.services.mailout.redact import mask_passwords
 from app.services.orders.need import public_units
@@ -190,8 +191,9 @@ def _game_for(db: Session, actor: Actor, name: str) -> Game:
     return game
 
 
-def gm_game_named(db: Session, actor: Actor, name: str) -> Game:
+def gm_game_named(uow: UnitOfWork, actor: Actor, name: str) -> Game:
     """The game ``name`` if the actor is its GM (or the keeper); DomainError otherwise."""
+    db = uow.session
     return _game_for(db, actor, name)
 
 
@@ -207,8 +209,9 @@ def _position(game: Game, data: dict[str, Any] | None) -> StoredState | None:
     return stored_state(data) if data and ruleset_for(game.variant).has_map else None
 
 
-def _open_state(db: Session, game: Game) -> tuple[Phase | None, StoredState | None]:
+def _open_state(uow: UnitOfWork, game: Game) -> tuple[Phase | None, StoredState | None]:
     """The open phase and its position, else the position the last processed phase left."""
+    db = uow.session
     phase = queries.open_phase(db, game.id)
     if phase is not None:
         return phase, _position(game, phase.state_before)
@@ -219,11 +222,12 @@ def _open_state(db: Session, game: Game) -> tuple[Phase | None, StoredState | No
 # -- one game (GM) ---------------------------------------------------------------
 
 
-def _power_views(judge: Judge, db: Session, game: Game, phase: Phase | None,
+def _power_views(judge: Judge, uow: UnitOfWork, game: Game, phase: Phase | None,
                  state: StoredState | None) -> list[PowerView]:
+    db = uow.session
     book = _book(judge, game)
     seats: dict[str, Player] = {s.power: s for s in game.players if s.power and s.role == SeatRole.PLAYER}
-    statuses = order_statuses(db, game, phase)
+    statuses = order_statuses(uow, game, phase)
     rows = queries.orders_for(db, game.id, phase.code) if phase is not None else []
     units = state.units if state is not None else {}
     centres = state.centres if state is not None else {}
@@ -307,33 +311,35 @@ def _centre_history(judge: Judge, db: Session, game: Game) -> CentreHistory:
     return CentreHistory(labels, series)
 
 
-def show_game(judge: Judge, db: Session, actor: Actor, name: str) -> GameDetail:
+def show_game(judge: Judge, uow: UnitOfWork, actor: Actor, name: str) -> GameDetail:
     """Everything the GM sees of one game, current orders and private press included."""
+    db = uow.session
     game = _game_for(db, actor, name)
-    phase, state = _open_state(db, game)
+    phase, state = _open_state(uow, game)
     return GameDetail(
-        summary=game_summary(judge, db, game), press_rule=game.press,
-        powers=tuple(_power_views(judge, db, game, phase, state)), mail=tuple(_mail_log(db, game)),
+        summary=game_summary(judge, uow, game), press_rule=game.press,
+        powers=tuple(_power_views(judge, uow, game, phase, state)), mail=tuple(_mail_log(db, game)),
         press=tuple(_press_entries(judge, db, game, public_only=False)),
         phases=tuple(_phase_entries(db, game)), centres=_centre_history(judge, db, game),
-        forming=show_forming(judge, db, actor, game),
+        forming=show_forming(judge, uow, actor, game),
     )
 
 
-def show_mail(judge: Judge, db: Session, actor: Actor, name: str, direction: str, mail_id: int) -> RawMail:
+def show_mail(judge: Judge, uow: UnitOfWork, actor: Actor, name: str, direction: str, mail_id: int) -> RawMail:
     """One mail of the game's log as it was received (raw) or queued (headers and text), with its
     passwords masked and, in a DoD III game before the reveal, its bid amounts hidden."""
+    db = uow.session
     game = _game_for(db, actor, name)
     if direction == "in":
         inbound = db.get(InboundMessage, mail_id)
         if inbound is not None and inbound.game_id == game.id:
-            return RawMail("in", inbound.id, readable_mail(db, game, inbound.raw))
+            return RawMail("in", inbound.id, readable_mail(uow, game, inbound.raw))
     elif direction == "out":
         out = db.get(OutboundMessage, mail_id)
         if out is not None and out.game_id == game.id:
             head = f"Message-ID: {out.message_id}\nTo: {', '.join(out.recipients)}\nSubject: {out.subject}\n"
             head += f"Kind: {out.kind}\nStatus: {out.status}\n"
-            return RawMail("out", out.id, shown_text(db, game, head + "\n" + out.body_text))
+            return RawMail("out", out.id, shown_text(uow, game, head + "\n" + out.body_text))
     raise DomainError("no_mail", f"Game '{game.name}' has no such mail.")
 
 
@@ -345,8 +351,9 @@ def _find_phase(db: Session, game: Game, code: str) -> Phase:
     return phase
 
 
-def show_phase(judge: Judge, db: Session, actor: Actor, name: str, code: str) -> PhaseOutcomes:
+def show_phase(judge: Judge, uow: UnitOfWork, actor: Actor, name: str, code: str) -> PhaseOutcomes:
     """A phase with its stored results: every order's result, reason and structured outcome."""
+    db = uow.session
     game = _game_for(db, actor, name)
     phase = _find_phase(db, game, code)
     has_map = ruleset_for(game.variant).has_map
@@ -376,8 +383,9 @@ def _hidden_swaps(phases: list[Phase]) -> dict[str, str]:
     return swaps
 
 
-def show_public_game(judge: Judge, db: Session, actor: Actor, name: str) -> PublicGame:
+def show_public_game(judge: Judge, uow: UnitOfWork, actor: Actor, name: str) -> PublicGame:
     """A game as anyone may see it: only what the judge has already published."""
+    db = uow.session
     game = queries.game_by_name(db, name)
     if game is None:
         raise DomainError("no_game", f"There is no game '{name}'.")
@@ -385,7 +393,7 @@ def show_public_game(judge: Judge, db: Session, actor: Actor, name: str) -> Publ
     if done:
         state = _position(game, done[-1].state_after)
     else:
-        state = _open_state(db, game)[1] if game.status != GameStatus.FORMING else None
+        state = _open_state(uow, game)[1] if game.status != GameStatus.FORMING else None
     book = _book(judge, game)
     units: tuple[tuple[str, tuple[str, ...]], ...] = ()
     centres: tuple[tuple[str, int], ...] = ()

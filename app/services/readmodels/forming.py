@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game, Player
 from app.db.models_web import GmAccountGame
 from app.db.statuses import GameStatus, SeatRole
@@ -21,6 +19,7 @@ from app.services.kernel.access import book_of, gm_game, require_gm_role
 from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["Dod3Group", "FormingView", "JoinedPlayer", "assign_power", "create_linked_dod3_game", "show_forming"]
 
@@ -57,16 +56,16 @@ def _joined(seats: list[Player], names: dict[str, str]) -> tuple[JoinedPlayer, .
                               s.power, names.get(s.power) if s.power else None) for s in seats)
 
 
-def show_forming(judge: Judge, db: Session, actor: Actor, game: Game) -> FormingView | None:
+def show_forming(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game) -> FormingView | None:
     """The forming game's players (None once it has started)."""
-    gm_game(db, actor)
+    gm_game(uow, actor)
     if game.status != GameStatus.FORMING:
         return None
     if is_dod3(game):
         setup = setup_of(game)
         groups = []
         for player, powers in setup.players:
-            seat = seat_of(db, game, powers[0])
+            seat = seat_of(uow, game, powers[0])
             groups.append(Dod3Group(player, tuple(powers), seat.email if seat else None))
         return FormingView(len(groups), (), (), tuple(groups), all(g.address for g in groups))
     book = book_of(judge, game)
@@ -76,9 +75,10 @@ def show_forming(judge: Judge, db: Session, actor: Actor, game: Game) -> Forming
                        ready=len(seats) == len(book.ids))
 
 
-def assign_power(judge: Judge, db: Session, actor: Actor, seat_id: int, power: str) -> JoinedPlayer:
+def assign_power(judge: Judge, uow: UnitOfWork, actor: Actor, seat_id: int, power: str) -> JoinedPlayer:
     """Give a joined player a power before the start (``""``: back to the deal at the start)."""
-    game = gm_game(db, actor)
+    db = uow.session
+    game = gm_game(uow, actor)
     if game.status != GameStatus.FORMING or is_dod3(game):
         raise DomainError("not_forming", f"game '{game.name}' is not a forming game whose powers are dealt")
     seat = db.get(Player, seat_id)
@@ -92,21 +92,22 @@ def assign_power(judge: Judge, db: Session, actor: Actor, seat_id: int, power: s
     if pid is not None and holder is not None:
         raise DomainError("power_taken", f"{book.name(pid)} is already assigned to {holder.email}")
     seat.power = pid
-    audit(db, actor, game, "assign_power", address=seat.email, power=pid)
+    audit(uow, actor, game, "assign_power", address=seat.email, power=pid)
     names = {p: book.name(p) for p in book.ids}
     return _joined([seat], names)[0]
 
 
-def create_linked_dod3_game(judge: Judge, db: Session, actor: Actor, account_id: int, name: str, password: str,
+def create_linked_dod3_game(judge: Judge, uow: UnitOfWork, actor: Actor, account_id: int, name: str, password: str,
                             grouping: str, soviets: str = "") -> Dod3Created:
     """``DOD3 CREATE name password PRESET grouping [SOVIETS side]`` for the signed-in GM, whose
     account is linked to the new game (issue 21.2): the players of the rule 3.1 grouping, to seat."""
+    db = uow.session
     require_gm_role(actor)
     if not password.strip():
         raise DomainError("no_password", "give the game a master password")
     if grouping.strip() == "2" and not soviets.strip():
         raise DomainError("bad_setup", "the 2-player grouping needs the Soviets' side: fascists or democrats")
-    game, created = new_dod3_game(judge, db, Actor(actor.address), name, password.strip(), preset=grouping.strip(),
+    game, created = new_dod3_game(judge, uow, Actor(actor.address), name, password.strip(), preset=grouping.strip(),
                                    soviet_with=soviets.strip() or None)
     db.add(GmAccountGame(account_id=account_id, game_id=game.id, linked_at=judge.now()))
     db.flush()

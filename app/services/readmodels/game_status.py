@@ -15,6 +15,7 @@ from app.db.statuses import RUNNING, SeatRole
 from app.services.kernel.access import book_of, gm_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.orders.submit import seat_statuses
 from app.services.ruleset.options import options_of
 from app.services.seats.takeover import VACANT, is_vacant
@@ -58,13 +59,14 @@ def _last_mails(db: Session, game_id: int) -> dict[str, datetime]:
     return {str(sender): when for sender, when in rows if when is not None}
 
 
-def game_overview(judge: Judge, db: Session, actor: Actor) -> GameOverview:
+def game_overview(judge: Judge, uow: UnitOfWork, actor: Actor) -> GameOverview:
     """STATUS from the GM: the whole game at a glance."""
-    game = gm_game(db, actor)
+    db = uow.session
+    game = gm_game(uow, actor)
     book = book_of(judge, game)
     options = options_of(game)
     phase = queries.open_phase(db, game.id) if game.status in RUNNING else None
-    statuses = {seat.id: status for seat, status in seat_statuses(db, game, phase)} if phase else {}
+    statuses = {seat.id: status for seat, status in seat_statuses(uow, game, phase)} if phase else {}
     mails = _last_mails(db, game.id)
     lines = []
     seats = sorted((s for s in game.players if s.role == SeatRole.PLAYER and s.power),

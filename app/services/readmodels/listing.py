@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game
@@ -15,6 +14,7 @@ from app.db.statuses import LIVE_GAMES, GameStatus, SeatRole
 from app.services.kernel.access import book_of, find_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.results.centres import projected_centres
 from app.services.results.ending import ending_of, ending_text
 from app.services.results.report import Names
@@ -73,14 +73,15 @@ class Summary:
     ending: str | None = None  # how a finished game ended, in the results' words (results/ending.py)
 
 
-def list_games(judge: Judge, db: Session, actor: Actor) -> tuple[GameRow, ...]:
+def list_games(judge: Judge, uow: UnitOfWork, actor: Actor) -> tuple[GameRow, ...]:
     """The games forming or in play, by name."""
+    db = uow.session
     games = db.scalars(select(Game).where(Game.status.in_(LIVE_GAMES)).order_by(Game.name))
     return tuple(GameRow(g.name, g.variant, g.status, g.phase) for g in games)
 
 
-def game_info(judge: Judge, db: Session, actor: Actor, name: str) -> GameInfo:
-    game = find_game(db, name)
+def game_info(judge: Judge, uow: UnitOfWork, actor: Actor, name: str) -> GameInfo:
+    game = find_game(uow, name)
     book = book_of(judge, game)
     seats = tuple(SeatRow(book.name(s.power) if s.power else s.role, s.status, s.email, s.role == SeatRole.OBSERVER)
                   for s in game.players)
@@ -88,16 +89,17 @@ def game_info(judge: Judge, db: Session, actor: Actor, name: str) -> GameInfo:
     press = game.press + (" (postal)" if options.postal_press else "")
     deadline = game.deadline
     if game.grace_until is not None:
-        phase = queries.open_phase_of(db, game)
+        phase = uow.open_phase_of(game)
         deadline = phase.deadline if phase is not None else None
     return GameInfo(game.name, game.variant, game.status, press, game.phase, deadline,
                     options.timezone, seats, game.grace_until)
 
 
-def game_history(judge: Judge, db: Session, actor: Actor, name: str, start: str | None = None,
+def game_history(judge: Judge, uow: UnitOfWork, actor: Actor, name: str, start: str | None = None,
                  end: str | None = None) -> History:
     """The results of the processed phases from ``start`` to ``end`` (phase codes, both included)."""
-    game = find_game(db, name)
+    db = uow.session
+    game = find_game(uow, name)
     chunks: list[str] = []
     active = start is None
     for phase in queries.phases_of(db, game.id):
@@ -113,11 +115,12 @@ def game_history(judge: Judge, db: Session, actor: Actor, name: str, start: str 
     return History(game.name, tuple(chunks))
 
 
-def game_summary(judge: Judge, db: Session, actor: Actor, name: str) -> Summary:
+def game_summary(judge: Judge, uow: UnitOfWork, actor: Actor, name: str) -> Summary:
     """The centre counts after each processed phase. A Fall movement that retreats follow
     counts who stands on each centre after the moves, and its retreat phase has its own row
     (the ownership the Winter adjustments use)."""
-    game = find_game(db, name)
+    db = uow.session
+    game = find_game(uow, name)
     book = book_of(judge, game)
     supply = Names(judge.variant_data(game.variant)).centres
     centres: list[tuple[str, tuple[int, ...]]] = []

@@ -15,6 +15,7 @@ from app.db.statuses import InboundStatus, OutboundStatus
 from app.services.errors import DomainError
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.redact import mask_passwords
 from app.services.readmodels.dashboard import MailEntry, gm_game_named
 from app.services.ruleset.powers import PowerBook
@@ -83,9 +84,10 @@ def _entries(db: Session, game: Game, wanted: MailFilter) -> list[MailEntry]:
     return entries
 
 
-def mail_log_page(judge: Judge, db: Session, actor: Actor, name: str, wanted: MailFilter) -> MailLogPage:
+def mail_log_page(judge: Judge, uow: UnitOfWork, actor: Actor, name: str, wanted: MailFilter) -> MailLogPage:
     """One page of a game's mail log, newest first, with the filter applied."""
-    game = gm_game_named(db, actor, name)
+    db = uow.session
+    game = gm_game_named(uow, actor, name)
     book = PowerBook(judge.variant_data(game.variant))
     powers = tuple((p, book.name(p)) for p in book.ids)
     clean = MailFilter(text=wanted.text[:200], power=wanted.power.upper() if wanted.power.upper() in book.ids else "",
@@ -101,8 +103,8 @@ def mail_log_page(judge: Judge, db: Session, actor: Actor, name: str, wanted: Ma
                        quarantined=int(quarantined))
 
 
-def held_mail(db: Session, actor: Actor) -> tuple[HeldMail, ...]:
+def held_mail(uow: UnitOfWork, actor: Actor) -> tuple[HeldMail, ...]:
     """The judgekeeper's list of the mails an answer budget held back (issue 29): nobody else's."""
     if actor.role != Role.KEEPER:
         raise DomainError("not_keeper", "only the judgekeeper sees the held mail")
-    return tuple(replace(mail, subject=mask_passwords(mail.subject)) for mail in held_mails(db))
+    return tuple(replace(mail, subject=mask_passwords(mail.subject)) for mail in held_mails(uow))

@@ -19,6 +19,7 @@ from app.services.errors import DomainError
 from app.services.kernel.access import require_gm
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.ruleset.kinds import ruleset_for
 
 __all__ = ["MapData", "gm_map", "public_map"]
@@ -49,7 +50,8 @@ def _processed(db: Session, game: Game, code: str) -> Phase:
     return phase
 
 
-def _published_position(db: Session, game: Game) -> dict[str, Any] | None:
+def _published_position(uow: UnitOfWork, game: Game) -> dict[str, Any] | None:
+    db = uow.session
     done = queries.phases_of(db, game.id, processed_only=True)
     if done:
         return dict(done[-1].state_after or {}) or None
@@ -57,20 +59,23 @@ def _published_position(db: Session, game: Game) -> dict[str, Any] | None:
     return dict(opened.state_before or {}) if opened is not None else None  # the starting position
 
 
-def _of(db: Session, game: Game, code: str | None) -> MapData:
+def _of(uow: UnitOfWork, game: Game, code: str | None) -> MapData:
+    db = uow.session
     if code is None:
-        return MapData(game.variant, f"Game {game.name}", _published_position(db, game), None)
+        return MapData(game.variant, f"Game {game.name}", _published_position(uow, game), None)
     phase = _processed(db, game, code)
     return MapData(game.variant, f"Game {game.name}", dict(phase.state_before or {}), dict(phase.results or {}))
 
 
-def gm_map(judge: Judge, db: Session, actor: Actor, name: str, code: str | None = None) -> MapData:
+def gm_map(judge: Judge, uow: UnitOfWork, actor: Actor, name: str, code: str | None = None) -> MapData:
     """The current position (``code`` None) or a processed phase's results, for the game's GM."""
+    db = uow.session
     game = _map_game(db, name)
     require_gm(actor, game)
-    return _of(db, game, code)
+    return _of(uow, game, code)
 
 
-def public_map(judge: Judge, db: Session, actor: Actor, name: str, code: str | None = None) -> MapData:
+def public_map(judge: Judge, uow: UnitOfWork, actor: Actor, name: str, code: str | None = None) -> MapData:
     """What anyone may see: the published position, or a processed (so published) phase's results."""
-    return _of(db, _map_game(db, name), code)
+    db = uow.session
+    return _of(uow, _map_game(db, name), code)

@@ -16,7 +16,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select
-from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, InboundMessage, Phase
@@ -26,6 +25,7 @@ from app.services.games.contests import open_contest_count
 from app.services.kernel.access import book_of, require_gm_role
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.orders.submit import seat_statuses
 from app.services.seats.takeover import waiting_requests
 
@@ -61,11 +61,11 @@ class GameSummary:
     co_master: bool = False  # the GM reading it is a co-GM of the game
 
 
-def order_statuses(db: Session, game: Game, phase: Phase | None) -> dict[str, Any]:
+def order_statuses(uow: UnitOfWork, game: Game, phase: Phase | None) -> dict[str, Any]:
     """Power -> order status, for map games with an open phase (others have none to show)."""
     if phase is None or game.status not in RUNNING or "units" not in (phase.state_before or {}):
         return {}
-    return {seat.power: status for seat, status in seat_statuses(db, game, phase) if seat.power}
+    return {seat.power: status for seat, status in seat_statuses(uow, game, phase) if seat.power}
 
 
 def _names(judge: Judge, game: Game, seats: list[Any]) -> list[str]:
@@ -73,17 +73,18 @@ def _names(judge: Judge, game: Game, seats: list[Any]) -> list[str]:
     return [book.name(s.power) if s.power else s.email for s in seats]
 
 
-def _attention(judge: Judge, db: Session, game: Game, owing: list[str]) -> list[Attention]:
+def _attention(judge: Judge, uow: UnitOfWork, game: Game, owing: list[str]) -> list[Attention]:
+    db = uow.session
     flags: list[Attention] = []
     now = judge.now()
     quarantined = db.scalar(select(func.count()).select_from(InboundMessage).where(
         InboundMessage.game_id == game.id, InboundMessage.status == InboundStatus.QUARANTINED)) or 0
     if quarantined:
         flags.append(Attention("quarantined_mail", f"{quarantined} quarantined mail"))
-    contested = open_contest_count(db, game)
+    contested = open_contest_count(uow, game)
     if contested:
         flags.append(Attention("contested", f"{contested} contested phase{'s' if contested > 1 else ''}"))
-    requests = waiting_requests(db, game) if game.status in RUNNING else []
+    requests = waiting_requests(uow, game) if game.status in RUNNING else []
     if requests:
         flags.append(Attention("takeover", f"{len(requests)} takeover request{'s' if len(requests) > 1 else ''} "
                                            "to approve"))
@@ -109,15 +110,16 @@ def _attention(judge: Judge, db: Session, game: Game, owing: list[str]) -> list[
     return flags
 
 
-def game_summary(judge: Judge, db: Session, game: Game, *, co_master: bool = False) -> GameSummary:
+def game_summary(judge: Judge, uow: UnitOfWork, game: Game, *, co_master: bool = False) -> GameSummary:
+    db = uow.session
     phase = queries.open_phase(db, game.id)
-    statuses = order_statuses(db, game, phase)
+    statuses = order_statuses(uow, game, phase)
     book = book_of(judge, game)
     owing = [(book.name(p), s) for p, s in statuses.items() if s.needs_orders and not s.complete]
     not_ordered = [name for name, s in owing if not s.submitted]
     incomplete = [name for name, s in owing if s.submitted]
     waiting = [book.name(s.power) for s in game.players if s.wait and s.power]
-    attention = tuple(_attention(judge, db, game, not_ordered + incomplete))
+    attention = tuple(_attention(judge, uow, game, not_ordered + incomplete))
     today = tuple(a.text for code in _TODAY for a in attention if a.code == code)
     return GameSummary(
         name=game.name, variant=game.variant, status=game.status, phase=game.phase, deadline=game.deadline,
@@ -140,10 +142,11 @@ def _rank(summary: GameSummary) -> tuple[Any, ...]:
             when is None, when or datetime.min, summary.name)
 
 
-def list_games(judge: Judge, db: Session, actor: Actor, *, co_games: bool = False) -> tuple[GameSummary, ...]:
+def list_games(judge: Judge, uow: UnitOfWork, actor: Actor, *, co_games: bool = False) -> tuple[GameSummary, ...]:
     """Every game of the judgekeeper; a GM's linked games that are still run from their address (and,
     with ``co_games``, for an account that proved its address, the games it is a co-GM of), sorted by
     what needs the GM today."""
+    db = uow.session
     require_gm_role(actor)
     stmt = select(Game).order_by(Game.name)
     address = actor.address.lower()
@@ -156,6 +159,6 @@ def list_games(judge: Judge, db: Session, actor: Actor, *, co_games: bool = Fals
             co = set(db.scalars(select(CoMaster.game_id).where(CoMaster.email == address)))
             own = or_(own, Game.id.in_(co))
         stmt = stmt.where(own)
-    summaries = [game_summary(judge, db, game, co_master=game.id in co and game.master_email.lower() != address)
+    summaries = [game_summary(judge, uow, game, co_master=game.id in co and game.master_email.lower() != address)
                  for game in db.scalars(stmt)]
     return tuple(sorted(summaries, key=_rank))

@@ -8,13 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy.orm import Session
-
 from app.db import queries
 from app.db.statuses import SeatRole
 from app.services.kernel.access import book_of
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.readmodels.dashboard import gm_game_named
 from app.services.ruleset.options import options_of
 from app.services.seats.absence import spoken_absence
@@ -59,8 +58,9 @@ class SeatBoard:
     requests: tuple[TakeoverRequest, ...] = ()  # waiting for the GM, oldest first
 
 
-def seat_board(judge: Judge, db: Session, actor: Actor, name: str) -> SeatBoard:
-    game = gm_game_named(db, actor, name)
+def seat_board(judge: Judge, uow: UnitOfWork, actor: Actor, name: str) -> SeatBoard:
+    db = uow.session
+    game = gm_game_named(uow, actor, name)
     book = book_of(judge, game)
     seats = [s for s in game.players if s.role == SeatRole.PLAYER and s.power]
     options = options_of(game)
@@ -86,4 +86,4 @@ def seat_board(judge: Judge, db: Session, actor: Actor, name: str) -> SeatBoard:
         agreed = tuple(book.name(p) for p in book.ids if p in (next(iter(votes)) or ()))
     return SeatBoard(tuple(rows), sum(1 for s in voting if s.draw is not None), len(voting), agreed,
                      tuple(TakeoverRequest(power, book.name(power), address, at)
-                           for power, address, at in waiting_requests(db, game)))
+                           for power, address, at in waiting_requests(uow, game)))

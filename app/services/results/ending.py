@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game
 from app.db.statuses import GameStatus
 from app.services.kernel.access import book_of
@@ -26,6 +24,7 @@ from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game
 from app.services.ruleset.options import options_of
 
@@ -99,11 +98,11 @@ def paragraphs(text: str) -> list[str]:
     return [" ".join(block.split()) for block in re.split(r"\n\s*\n", text) if block.strip()]
 
 
-def end_game(judge: Judge, db: Session, game: Game, ending: Ending, who: Actor | str) -> int:
+def end_game(judge: Judge, uow: UnitOfWork, game: Game, ending: Ending, who: Actor | str) -> int:
     """End ``game`` as ``ending`` says: kept with the game, audited, mailed to everyone (the number of
     mails)."""
     record_ending(game, ending)
-    audit(db, who, game, "game_over", at=judge.now(), how=ending.how, powers=list(ending.powers), by=ending.by,
+    audit(uow, who, game, "game_over", at=judge.now(), how=ending.how, powers=list(ending.powers), by=ending.by,
           phase=ending.phase, statement=ending.statement)
-    return mail_game(db, judge, game, f"Diplomacy game {game.name} is over", ending_text(judge, game, ending),
+    return mail_game(uow, judge, game, f"Diplomacy game {game.name} is over", ending_text(judge, game, ending),
                      kind="end")

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session, load_only
+from sqlalchemy.orm import load_only
 
 from app.db import queries
 from app.db.models import Game, MapImage
@@ -28,6 +28,7 @@ from app.services.errors import DomainError
 from app.services.kernel.access import find_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["CurrentMap", "content_id", "current_map", "draw_due_map", "inline_map_html", "map_filename", "phase_map",
            "without_inline_map"]
@@ -40,10 +41,11 @@ def _digest(variant: str, state: dict[str, Any], result: dict[str, Any] | None, 
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
-def phase_map(db: Session, game: Game, phase: str, state: dict[str, Any], result: dict[str, Any] | None,
+def phase_map(uow: UnitOfWork, game: Game, phase: str, state: dict[str, Any], result: dict[str, Any] | None,
               *, kind: str) -> MapImage | None:
     """The map of ``state`` (with ``result``: the orders and outcomes of the phase it started),
     from the cache or recorded now, to be drawn when first sent; ``None`` when the variant has no map."""
+    db = uow.session
     if not has_drawing(game.variant):
         return None
     digest = _digest(game.variant, state, result, game.name)
@@ -66,10 +68,11 @@ def _insert(dialect: Any) -> Any:
 _INSERT = {True: _insert(postgresql), False: _insert(sqlite)}  # built once: by whether PostgreSQL
 
 
-def draw_due_map(db: Session) -> MapImage | None:
+def draw_due_map(uow: UnitOfWork) -> MapImage | None:
     """Draw the oldest map not drawn yet, in the caller's transaction, which holds it meanwhile
     (another painter takes the next one: ``SKIP LOCKED``); ``None`` when none is waiting.  A map
     that cannot be drawn is kept empty (``b""``): the mails carrying it go without it."""
+    db = uow.session
     image = db.scalars(select(MapImage).where(MapImage.png.is_(None)).order_by(MapImage.id).limit(1)
                        .with_for_update(skip_locked=True)).first()
     if image is None:
@@ -126,10 +129,11 @@ class CurrentMap:
     map_id: int | None  # None: the variant has no map, or it could not be drawn
 
 
-def current_map(judge: Judge, db: Session, actor: Actor, name: str) -> CurrentMap:
+def current_map(judge: Judge, uow: UnitOfWork, actor: Actor, name: str) -> CurrentMap:
     """The map of a game's current position (``MAP game``): anyone may see it (what is secret
     is never drawn)."""
-    game = find_game(db, name)
+    db = uow.session
+    game = find_game(uow, name)
     phase = queries.open_phase(db, game.id)
     if phase is not None:
         code, state = phase.code, phase.state_before
@@ -138,6 +142,6 @@ def current_map(judge: Judge, db: Session, actor: Actor, name: str) -> CurrentMa
         if not done:
             raise DomainError("not_started", f"game '{game.name}' has not started: there is no position yet")
         code, state = done[-1].code, done[-1].state_after or {}
-    image = phase_map(db, game, code, state, None, kind="position")
+    image = phase_map(uow, game, code, state, None, kind="position")
     db.flush()
     return CurrentMap(game.id, game.name, code, image.id if image else None)

@@ -23,6 +23,7 @@ from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["Absence", "AbsenceGrant", "absences_at", "check_absence_cap", "clear_of_absences", "covered_days",
            "end_text", "grant_absence", "granted_days", "inclusive_end", "record_absence", "spoken_absence"]
@@ -128,14 +129,16 @@ def _absences(db: Session, game: Game) -> list[Absence]:
             for start, end in _spans_of(details, seat)]
 
 
-def absences_at(db: Session, game: Game, when: datetime) -> list[Absence]:
+def absences_at(uow: UnitOfWork, game: Game, when: datetime) -> list[Absence]:
     """The absences ``when`` falls in (both ends included)."""
+    db = uow.session
     return [a for a in _absences(db, game) if a.start <= when <= a.end]
 
 
-def clear_of_absences(db: Session, game: Game, when: datetime) -> datetime:
+def clear_of_absences(uow: UnitOfWork, game: Game, when: datetime) -> datetime:
     """A deadline the judge sets, moved out of every absence of a player in the game: the same time
     of day on the first day after the absence (again if that day falls in another one)."""
+    db = uow.session
     absences = _absences(db, game)
     for _ in range(len(absences) + 1):
         ends = [a.end for a in absences if a.start <= when <= a.end]
@@ -146,8 +149,9 @@ def clear_of_absences(db: Session, game: Game, when: datetime) -> datetime:
     return when
 
 
-def check_absence_cap(judge: Judge, db: Session, game: Game, seat: Player, begins: datetime, ends: datetime) -> None:
+def check_absence_cap(judge: Judge, uow: UnitOfWork, game: Game, seat: Player, begins: datetime, ends: datetime) -> None:
     """Refuse an absence that would take the player past the cap (the GM's grant included)."""
+    db = uow.session
     cap = judge.settings.absence_cap_days + granted_days(game, seat.power)
     window = judge.settings.absence_window_days
     used = covered_days(_recorded(db, game, seat), timedelta(days=window))
@@ -159,15 +163,15 @@ def check_absence_cap(judge: Judge, db: Session, game: Game, seat: Player, begin
                           used=f"{used:.1f}", total=f"{total:.1f}")
 
 
-def record_absence(judge: Judge, db: Session, actor: Actor, game: Game, seat: Player, begins: datetime,
+def record_absence(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, seat: Player, begins: datetime,
                    ends: datetime) -> None:
-    audit(db, actor, game, _ACTION, at=judge.now(), seat=seat.id, email=seat.email, power=seat.power,
+    audit(uow, actor, game, _ACTION, at=judge.now(), seat=seat.id, email=seat.email, power=seat.power,
           start=begins.isoformat(), end=ends.isoformat())
 
 
-def grant_absence(judge: Judge, db: Session, actor: Actor, power: str, days: int) -> AbsenceGrant:
+def grant_absence(judge: Judge, uow: UnitOfWork, actor: Actor, power: str, days: int) -> AbsenceGrant:
     """(GM) Let ``power`` take ``days`` more days of absence than the cap (0: back to the cap)."""
-    game = gm_game(db, actor)
+    game = gm_game(uow, actor)
     book = book_of(judge, game)
     pid = book.find(power)
     if pid is None:
@@ -179,6 +183,6 @@ def grant_absence(judge: Judge, db: Session, actor: Actor, power: str, days: int
     grants[pid] = days
     settings[_GRANTS] = grants
     game.settings = settings
-    audit(db, actor, game, "grant_absence", power=pid, days=days)
+    audit(uow, actor, game, "grant_absence", power=pid, days=days)
     return AbsenceGrant(book.name(pid), days, judge.settings.absence_cap_days + days,
                         judge.settings.absence_window_days)

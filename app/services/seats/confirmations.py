@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, select, update
-from sqlalchemy.orm import Session
 
 from app.db.models import Confirmation, InboundMessage
 from app.db.statuses import InboundStatus
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["RELEASED_PER_CONFIRMATION", "Confirmed", "HeldMail", "ask_confirmation", "held_mails", "release_held",
            "use_confirmation"]
@@ -54,8 +54,9 @@ def _token() -> str:
     return "".join(secrets.choice(alphabet) for _ in range(16))
 
 
-def ask_confirmation(judge: Judge, db: Session, address: str, inbound_id: int, line: int, what: str) -> str:
+def ask_confirmation(judge: Judge, uow: UnitOfWork, address: str, inbound_id: int, line: int, what: str) -> str:
     """Store a waiting command of ``address`` (the mail ``inbound_id`` from ``line`` on); its token."""
+    db = uow.session
     token = _token()
     now = judge.now()
     db.add(Confirmation(token=token, address=address.strip().lower()[:320], inbound_id=inbound_id, line=line,
@@ -65,11 +66,11 @@ def ask_confirmation(judge: Judge, db: Session, address: str, inbound_id: int, l
     return token
 
 
-def use_confirmation(judge: Judge, db: Session, token: str) -> Confirmed | None:
+def use_confirmation(judge: Judge, uow: UnitOfWork, token: str) -> Confirmed | None:
     """Use a token once: the waiting command, or None (unknown, used, expired).  One conditional
     ``UPDATE ... RETURNING``: of two mails racing with one token, one wins."""
     now = judge.now()
-    row = db.execute(
+    row = uow.session.execute(
         update(Confirmation)
         .where(Confirmation.token == token.strip().lower()[:40], Confirmation.used_at.is_(None),
                Confirmation.expires_at > now)
@@ -81,8 +82,9 @@ def use_confirmation(judge: Judge, db: Session, token: str) -> Confirmed | None:
     return Confirmed(row.address, row.inbound_id, row.line, row.what)
 
 
-def release_held(judge: Judge, db: Session, address: str) -> int:
+def release_held(judge: Judge, uow: UnitOfWork, address: str) -> int:
     """The latest held mails of a confirmed address (of the last day) run again: back to received."""
+    db = uow.session
     since = judge.now() - timedelta(days=1)
     ids = list(db.scalars(
         select(InboundMessage.id)
@@ -95,9 +97,9 @@ def release_held(judge: Judge, db: Session, address: str) -> int:
     return len(ids)
 
 
-def held_mails(db: Session, limit: int = 100) -> tuple[HeldMail, ...]:
+def held_mails(uow: UnitOfWork, limit: int = 100) -> tuple[HeldMail, ...]:
     """The mails an answer budget held back, newest first (the judgekeeper's list)."""
-    rows = db.execute(select(InboundMessage.id, InboundMessage.received_at, InboundMessage.sender,
+    rows = uow.session.execute(select(InboundMessage.id, InboundMessage.received_at, InboundMessage.sender,
                              InboundMessage.subject, InboundMessage.error)
                       .where(InboundMessage.status == InboundStatus.HELD)
                       .order_by(InboundMessage.id.desc()).limit(limit))

@@ -30,6 +30,7 @@ from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.render import deadline_text
 from app.services.kernel.security import hash_password, new_token
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_master
 from app.services.mailout.outbox import enqueue
@@ -79,9 +80,10 @@ def is_vacant(seat: Player, options: GameOptions) -> bool:
     return seat.status in (SeatStatus.ACTIVE, SeatStatus.CD) and seat.missed_in_row >= abandon_after(options)
 
 
-def waiting_requests(db: Session, game: Game) -> list[tuple[str, str, datetime]]:
+def waiting_requests(uow: UnitOfWork, game: Game) -> list[tuple[str, str, datetime]]:
     """TAKEOVER requests still open, oldest first: (power, address, asked at): the power is vacant
     and nobody was given it since the request."""
+    db = uow.session
     rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action.in_(
         ("takeover_request", "takeover", "replace"))).order_by(AuditEntry.id))
     waiting: dict[tuple[str, str], tuple[str, str, datetime]] = {}
@@ -98,15 +100,16 @@ def waiting_requests(db: Session, game: Game) -> list[tuple[str, str, datetime]]
     return [r for r in waiting.values() if r[0] in seats and is_vacant(seats[r[0]], options)]
 
 
-def tell_previous_player(db: Session, judge: Judge, game: Game, address: str, power_name: str) -> None:
-    enqueue(db, judge, to=address, subject=f"Diplomacy game {game.name}: {power_name} has a new player",
+def tell_previous_player(uow: UnitOfWork, judge: Judge, game: Game, address: str, power_name: str) -> None:
+    enqueue(uow, judge, to=address, subject=f"Diplomacy game {game.name}: {power_name} has a new player",
             text=f"{power_name} in game '{game.name}' has been given to a new player; you no longer play it.\n"
                  f"Write to the master of the game if you think this is a mistake.\n",
             kind="notice", game_id=game.id)
 
 
-def requested_password_hash(db: Session, game: Game, power: str, address: str) -> str | None:
+def requested_password_hash(uow: UnitOfWork, game: Game, power: str, address: str) -> str | None:
     """The password (hashed) ``address`` chose when asking to take ``power`` over, if it asked."""
+    db = uow.session
     rows = db.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action == "takeover_request")
                       .order_by(AuditEntry.id.desc()))
     for row in rows:
@@ -127,9 +130,10 @@ def new_player(seat: Player) -> None:
     seat.concede = None
 
 
-def welcome_text(judge: Judge, db: Session, game: Game, seat: Player, name: str) -> str:
+def welcome_text(judge: Judge, uow: UnitOfWork, game: Game, seat: Player, name: str) -> str:
     """How a new player of a running game signs on, and where the power stands: the phase, its units
     and centres, the deadline (issue 22.5)."""
+    db = uow.session
     book = book_of(judge, game)
     zone = options_of(game).timezone
     lines = [f"You now play {name} in game '{game.name}' ({game.variant}).  Sign on with",
@@ -152,12 +156,12 @@ def welcome_text(judge: Judge, db: Session, game: Game, seat: Player, name: str)
     return "\n".join(lines) + "\n"
 
 
-def announce_vacancy(db: Session, judge: Judge, game: Game, seat: Player, name: str, why: str, *,
+def announce_vacancy(uow: UnitOfWork, judge: Judge, game: Game, seat: Player, name: str, why: str, *,
                      master: bool = True) -> None:
     """Tell the board (and the GM) that a power has no player, and call for a replacement."""
     how = ("anyone may take it" if open_takeovers(options_of(game))
            else "the master approves the request")
-    mail_game(db, judge, game, f"Diplomacy game {game.name}: {name} needs a new player",
+    mail_game(uow, judge, game, f"Diplomacy game {game.name}: {name} needs a new player",
               f"{name} in game '{game.name}' {why}.\n"
               f"A replacement is wanted: the power is open for takeover ({how}) with\n\n"
               f"  TAKEOVER {(seat.power or '').lower()}@{game.name} <password>\n\n"
@@ -180,16 +184,17 @@ def _vacant_seat(judge: Judge, db: Session, game: Game, power: str) -> tuple[Pla
     return seat, book.name(pid)
 
 
-def request_or_take(judge: Judge, db: Session, actor: Actor, game_name: str, power: str,
+def request_or_take(judge: Judge, uow: UnitOfWork, actor: Actor, game_name: str, power: str,
                     password: str) -> TookOver | TakeoverAsked:
     """TAKEOVER: take a vacant power (open takeovers), or ask the GM to approve it."""
-    game = find_game(db, game_name)
+    db = uow.session
+    game = find_game(uow, game_name)
     seat, name = _vacant_seat(judge, db, game, power)
     pid = seat.power or ""
     if not open_takeovers(options_of(game)):
-        audit(db, actor, game, "takeover_request", power=pid, address=actor.address,
+        audit(uow, actor, game, "takeover_request", power=pid, address=actor.address,
               password_hash=hash_password(password))  # REPLACE without a password gives it (issue 22.5)
-        mail_master(db, judge, game, f"Diplomacy game {game.name}: {actor.address} asks for {name}",
+        mail_master(uow, judge, game, f"Diplomacy game {game.name}: {actor.address} asks for {name}",
                     f"{actor.address} asks to take over {name} ({seat.status}) in game '{game.name}'.\n"
                     f"To approve, sign on as master and send\n\n  REPLACE {name} {actor.address}\n\n"
                     f"(the new player is mailed a password and a reply address).  To let anyone take a\n"
@@ -200,10 +205,10 @@ def request_or_take(judge: Judge, db: Session, actor: Actor, game_name: str, pow
     seat.password_hash = hash_password(password)
     new_player(seat)
     db.flush()
-    audit(db, actor, game, "takeover", power=pid)
+    audit(uow, actor, game, "takeover", power=pid)
     if previous.lower() != actor.address.lower():
-        tell_previous_player(db, judge, game, previous, name)
-    mail_game(db, judge, game, f"Diplomacy game {game.name}: takeover",
+        tell_previous_player(uow, judge, game, previous, name)
+    mail_game(uow, judge, game, f"Diplomacy game {game.name}: takeover",
               f"{name} in game '{game.name}' has a new player.\n", kind="notice")
     if game.status == GameStatus.PAUSED and game.paused_reason == "waiting for a replacement" and not any(
             s.status == SeatStatus.ABANDONED for s in game.players):

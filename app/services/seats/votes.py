@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game, Player
 from app.db.statuses import GameStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
@@ -29,6 +27,7 @@ from app.services.kernel.access import actor_game, book_of, power_seat, require_
 from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game, mail_seat
 from app.services.results.ending import Ending, end_game, names_text
 from app.services.ruleset.options import DRAW_EXPIRIES, check_settings, options_of
@@ -86,11 +85,11 @@ def _alive(game: Game) -> list[str]:
     return sorted(s.power for s in survivors(game) if s.power)
 
 
-def set_draw(judge: Judge, db: Session, actor: Actor, powers: str | None) -> DrawVote:
+def set_draw(judge: Judge, uow: UnitOfWork, actor: Actor, powers: str | None) -> DrawVote:
     """Vote for a draw among ``powers`` (a list of power names; empty: all survivors, DIAS); None
     withdraws the vote."""
-    seat = power_seat(db, actor)
-    game = actor_game(db, actor)
+    seat = power_seat(uow, actor)
+    game = actor_game(uow, actor)
     one_phase = options_of(game).draw_expires == "phase"
     if powers is None:
         seat.draw = None
@@ -107,12 +106,12 @@ def set_draw(judge: Judge, db: Session, actor: Actor, powers: str | None) -> Dra
                           f"the game: a draw is among the survivors ({', '.join(book.name(p) for p in alive)})")
     seat.draw = ",".join(sorted(set(listed))) if listed else DIAS
     wanted = sorted(listed) if listed else alive
-    over = _declare_agreed_draw(judge, db, game, actor.address)
+    over = _declare_agreed_draw(judge, uow, game, actor.address)
     return DrawVote(tuple(wanted), tuple(book.name(p) for p in wanted), game_over=over, dias=not listed,
                     one_phase=one_phase)
 
 
-def _declare_agreed_draw(judge: Judge, db: Session, game: Game, by: str) -> bool:
+def _declare_agreed_draw(judge: Judge, uow: UnitOfWork, game: Game, by: str) -> bool:
     """Every surviving power with a player at the board voted, and for the same draw: it passes."""
     seats = voters(game)
     alive = _alive(game)
@@ -123,14 +122,14 @@ def _declare_agreed_draw(judge: Judge, db: Session, game: Game, by: str) -> bool
     if not wanted:
         return False
     how = "draw" if len(wanted) > 1 else "concession"  # njudge: a one-power draw is a concession to it
-    end_game(judge, db, game, Ending(how, tuple(wanted), "votes", game.phase, judge.now()), by)
+    end_game(judge, uow, game, Ending(how, tuple(wanted), "votes", game.phase, judge.now()), by)
     return True
 
 
-def set_concede(judge: Judge, db: Session, actor: Actor, power: str | None) -> Concession:
+def set_concede(judge: Judge, uow: UnitOfWork, actor: Actor, power: str | None) -> Concession:
     """Concede the game to ``power`` (a power's name); None withdraws the concession."""
-    seat = power_seat(db, actor)
-    game = actor_game(db, actor)
+    seat = power_seat(uow, actor)
+    game = actor_game(uow, actor)
     one_phase = options_of(game).draw_expires == "phase"
     book = book_of(judge, game)
     if power is None:
@@ -142,11 +141,11 @@ def set_concede(judge: Judge, db: Session, actor: Actor, power: str | None) -> C
     if pid not in _alive(game):
         raise DomainError("eliminated_power", f"{book.name(pid)} is out of the game")
     seat.concede = pid
-    over = _declare_agreed_concession(judge, db, game, actor.address)
+    over = _declare_agreed_concession(judge, uow, game, actor.address)
     return Concession(pid, book.name(pid), game_over=over, one_phase=one_phase)
 
 
-def _declare_agreed_concession(judge: Judge, db: Session, game: Game, by: str) -> bool:
+def _declare_agreed_concession(judge: Judge, uow: UnitOfWork, game: Game, by: str) -> bool:
     """Every other surviving power with a player at the board concedes to one power: it wins."""
     seats = voters(game)
     conceded = {s.concede for s in seats if s.concede}
@@ -156,11 +155,11 @@ def _declare_agreed_concession(judge: Judge, db: Session, game: Game, by: str) -
     others = [s for s in seats if s.power != pid]
     if pid not in _alive(game) or not others or any(s.concede != pid for s in others):
         return False
-    end_game(judge, db, game, Ending("concession", (pid,), "votes", game.phase, judge.now()), by)
+    end_game(judge, uow, game, Ending("concession", (pid,), "votes", game.phase, judge.now()), by)
     return True
 
 
-def check_standing_votes(judge: Judge, db: Session, game: Game, processed: str) -> tuple[LapsedVote, ...]:
+def check_standing_votes(judge: Judge, uow: UnitOfWork, game: Game, processed: str) -> tuple[LapsedVote, ...]:
     """After the phase ``processed``: a listed vote naming a power eliminated lapses (its voter is told), a
     concession to one too; then the votes that stand may end the game (an elimination, or a power
     gone to civil disorder, can leave the rest unanimous); then, under ``SET DRAW EXPIRES PHASE``,
@@ -176,7 +175,7 @@ def check_standing_votes(judge: Judge, db: Session, game: Game, processed: str) 
             gone = tuple(sorted(draw - alive))
             lapsed.append(LapsedVote(seat.power or "", tuple(sorted(draw)), gone))
             seat.draw = None
-            mail_seat(db, judge, seat, f"Diplomacy draw vote lapsed {game.name}",
+            mail_seat(uow, judge, seat, f"Diplomacy draw vote lapsed {game.name}",
                       f"Your vote for a draw between {names_text([book.name(p) for p in sorted(draw)])} in game "
                       f"'{game.name}'\nhas lapsed: {names_text([book.name(p) for p in gone])} "
                       f"{'was' if len(gone) == 1 else 'were'} eliminated in {processed}.\n"
@@ -184,7 +183,7 @@ def check_standing_votes(judge: Judge, db: Session, game: Game, processed: str) 
                       f"SET DRAW <powers> for a draw between those powers.\n")
         if seat.concede and seat.concede not in alive:
             seat.concede = None
-    if _declare_agreed_draw(judge, db, game, "judge") or _declare_agreed_concession(judge, db, game, "judge"):
+    if _declare_agreed_draw(judge, uow, game, "judge") or _declare_agreed_concession(judge, uow, game, "judge"):
         return tuple(lapsed)
     if options_of(game).draw_expires == "phase":
         for seat in survivors(game):
@@ -192,10 +191,10 @@ def check_standing_votes(judge: Judge, db: Session, game: Game, processed: str) 
     return tuple(lapsed)
 
 
-def set_draw_expiry(judge: Judge, db: Session, actor: Actor, value: str) -> str:
+def set_draw_expiry(judge: Judge, uow: UnitOfWork, actor: Actor, value: str) -> str:
     """``SET DRAW EXPIRES PHASE|NEVER`` (GM): how long a draw vote or a concession stands; the players
     of a running game are told."""
-    game = actor_game(db, actor)
+    game = actor_game(uow, actor)
     require_gm(actor, game)
     choice = value.strip().lower()
     if choice in ("phase", "turn", "one phase"):
@@ -209,9 +208,9 @@ def set_draw_expiry(judge: Judge, db: Session, actor: Actor, value: str) -> str:
     check_settings(settings)
     old = options_of(game).draw_expires
     game.settings = settings
-    audit(db, actor, game, "set_draw_expires", old=old, new=choice)
+    audit(uow, actor, game, "set_draw_expires", old=old, new=choice)
     if old != choice and game.status in (GameStatus.ACTIVE, GameStatus.PAUSED):
-        mail_game(db, judge, game, f"Diplomacy game {game.name}: draw votes {_words(choice)}",
+        mail_game(uow, judge, game, f"Diplomacy game {game.name}: draw votes {_words(choice)}",
                   f"The master of '{game.name}' changed how long a draw vote or a concession stands:\n"
                   f"it {_words(old)} before, it {_words(choice)} now.\n", kind="notice")
     return choice

@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session
 
-from app.db import queries
 from app.db.models import Game, OrderRow, Phase
 from app.db.statuses import PhaseStatus
 from app.services.kernel.outcome import ProcessError
+from app.services.kernel.uow import UnitOfWork
 from app.services.orders.submit import phase_variant_state, seat_statuses
 from app.services.ruleset import engine as game_engine
 from app.services.ruleset.engine import OrderInput, PhaseResult, Variant
@@ -114,9 +113,10 @@ _LIVE_ORDERS = (select(OrderRow)
                 .order_by(OrderRow.power, OrderRow.id))
 
 
-def collect_orders(db: Session, game: Game, phase: Phase) -> PhaseOrders:
+def collect_orders(uow: UnitOfWork, game: Game, phase: Phase) -> PhaseOrders:
     """The stored orders; orders given in advance and not yet read are checked now (the last for
     each unit that has no checked order counts; illegal ones are left out)."""
+    db = uow.session
     received: dict[str, list[str]] = {}
     orders: dict[str, list[OrderInput]] = {}
     unchecked: dict[str, list[str]] = {}
@@ -144,23 +144,23 @@ def collect_orders(db: Session, game: Game, phase: Phase) -> PhaseOrders:
     return PhaseOrders(received=received, orders=orders, rows=tuple(rows), later=later)
 
 
-def _nmr_powers(db: Session, game: Game, phase: Phase, orders: PhaseOrders) -> tuple[str, ...]:
-    return tuple(seat.power for seat, status in seat_statuses(db, game, phase, orders.rows)
+def _nmr_powers(uow: UnitOfWork, game: Game, phase: Phase, orders: PhaseOrders) -> tuple[str, ...]:
+    return tuple(seat.power for seat, status in seat_statuses(uow, game, phase, orders.rows)
                  if seat.power and status.needs_orders and not orders.orders.get(seat.power))
 
 
-def adjudicate_phase(db: Session, game: Game, phase: Phase) -> Adjudication:
+def adjudicate_phase(uow: UnitOfWork, game: Game, phase: Phase) -> Adjudication:
     """Adjudicate ``phase`` of ``game`` from its stored orders, with the game's rule options."""
-    orders = collect_orders(db, game, phase)
+    orders = collect_orders(uow, game, phase)
     variant = game_engine.game_variant(game.variant, game_engine.game_rules(game.settings))
     outcome = adjudicate_position(variant, phase.state_before, orders.orders)
     return Adjudication(phase_code=phase.code, orders=orders, outcome=outcome,
-                        nmr=_nmr_powers(db, game, phase, orders))
+                        nmr=_nmr_powers(uow, game, phase, orders))
 
 
-def adjudicate_open_phase(db: Session, game: Game) -> tuple[Phase, Adjudication]:
+def adjudicate_open_phase(uow: UnitOfWork, game: Game) -> tuple[Phase, Adjudication]:
     """The open phase of ``game`` and its adjudication; nothing is written."""
-    phase = queries.open_phase_of(db, game)
+    phase = uow.open_phase_of(game)
     if phase is None:
         raise ProcessError(f"game '{game.name}' has no open phase", "no_open_phase")
-    return phase, adjudicate_phase(db, game, phase)
+    return phase, adjudicate_phase(uow, game, phase)

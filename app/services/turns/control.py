@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from app.db import queries
 from app.db.models import Game, Phase
@@ -22,6 +21,7 @@ from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import TurnOutcome
 from app.services.kernel.render import format_deadline
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game
 from app.services.orders.submit import phase_variant_state, store_orders
 from app.services.results.ending import clear_ending, names_text
@@ -98,45 +98,47 @@ def _running(game: Game) -> None:
         raise DomainError("not_running", f"game '{game.name}' is {game.status}")
 
 
-def process_now(judge: Judge, db: Session, actor: Actor, game: Game,
+def process_now(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game,
                 expected_phase: str | None = None) -> TurnOutcome:
     """PROCESS: the open phase now (``expected_phase`` guards against a stale command)."""
     require_gm(actor, game)
     _running(game)
-    outcome = process_turn(db, judge, game, expected_phase=expected_phase)
-    audit(db, actor, game, "process", phase=outcome.phase)
+    outcome = process_turn(uow, judge, game, expected_phase=expected_phase)
+    audit(uow, actor, game, "process", phase=outcome.phase)
     return outcome
 
 
-def preview_turn(judge: Judge, db: Session, actor: Actor, game: Game) -> TurnPreview:
+def preview_turn(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game) -> TurnPreview:
     """PREVIEW: the would-be results of the open phase; nothing is written."""
+    db = uow.session
     require_gm(actor, game)
     _running(game)
     if not ruleset_for(game.variant).has_map:
         raise DomainError("not_a_map_game", "PREVIEW shows the results of a map game's phase")
-    phase, adjudication = adjudicate_open_phase(db, game)
+    phase, adjudication = adjudicate_open_phase(uow, game)
     outcome = adjudication.outcome
     view = results_view(judge, game, phase, outcome.typed_results, outcome.typed_after, adjudication.nmr,
-                        phase.deadline or game.deadline, None, previous_owners(db, game))
+                        phase.deadline or game.deadline, None, previous_owners(uow, game))
     view.preview = True
-    picture = phase_map(db, game, phase.code, phase.state_before, outcome.results, kind="preview")
+    picture = phase_map(uow, game, phase.code, phase.state_before, outcome.results, kind="preview")
     db.flush()
     return TurnPreview(game=game.name, phase=phase.code, view=view, map_id=picture.id if picture else None)
 
 
-def _restore_orders(db: Session, game: Game, target: Phase) -> None:
+def _restore_orders(uow: UnitOfWork, game: Game, target: Phase) -> None:
     """The orders the phase was adjudicated with become its current orders again (read by the engine)."""
     variant, state = phase_variant_state(game, target)
     for power, orders in phase_orders(target).items():
         checks = game_engine.check_orders(variant, state, power, orders)
-        store_orders(db, game, target.code, power, checks, whole_set=False)
+        store_orders(uow, game, target.code, power, checks, whole_set=False)
 
 
-def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: str | None = None,
+def rollback(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, target_phase: str | None = None,
              restore: bool = False, full: bool = False) -> RolledBack:
     """ROLLBACK: reopen an earlier phase (the last processed one by default); ``restore`` keeps its orders.
     The orders given in advance and the seats come back as they were at that phase; ``full`` also
     the players and the game's settings (DPjudge's FULL; ``app/services/turns/snapshot.py``)."""
+    db = uow.session
     require_gm(actor, game)
     processed = queries.phases_of(db, game.id)
     if not processed:
@@ -157,35 +159,36 @@ def rollback(judge: Judge, db: Session, actor: Actor, game: Game, target_phase: 
     queries.clear_orders(db, game.id, target.code)
     db.flush()
     cast = {seat.id: (seat.draw, seat.concede) for seat in game.players}
-    snapshot.restore(db, game, target, full=full)
+    snapshot.restore(uow, game, target, full=full)
     book = book_of(judge, game)
     draws = tuple(book.name(seat.power or "") for seat in game.players
                   if cast.get(seat.id, (None, None))[0] is not None and seat.draw != cast[seat.id][0])
     concessions = tuple(book.name(seat.power or "") for seat in game.players
                         if cast.get(seat.id, (None, None))[1] is not None and seat.concede != cast[seat.id][1])
     if restore and target.orders_received:
-        _restore_orders(db, game, target)
+        _restore_orders(uow, game, target)
     target.status = PhaseStatus.OPEN
     game.phase = target.code
     reopened = game.status == GameStatus.FINISHED
     if reopened:
         game.status = GameStatus.ACTIVE
         clear_ending(game)
-    game.deadline = clear_of_absences(db, game, judge.now() + timedelta(hours=24))
+    game.deadline = clear_of_absences(uow, game, judge.now() + timedelta(hours=24))
     target.deadline = game.deadline
     game.grace_until = None
     game.version += 1
     db.flush()
-    audit(db, actor, game, "rollback", phase=target.code, restore=restore, full=full)
-    mails = mail_game(db, judge, game, f"Diplomacy game {game.name} rolled back",
+    audit(uow, actor, game, "rollback", phase=target.code, restore=restore, full=full)
+    mails = mail_game(uow, judge, game, f"Diplomacy game {game.name} rolled back",
                       _rollback_notice(game, target.code, cleared, restore, (draws, concessions), reopened)
                       + f"\nNew deadline: {format_deadline(game.deadline)}.\n")
     return RolledBack(game=game.name, phase=target.code, restore=restore, deadline=game.deadline, mails=mails,
                       cleared=cleared, withdrawn_draws=draws, withdrawn_concessions=concessions, reopened=reopened)
 
 
-def rollforward(judge: Judge, db: Session, actor: Actor, game: Game) -> RolledForward:
+def rollforward(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game) -> RolledForward:
     """ROLLFORWARD: undo a rollback, if nothing was processed since."""
+    db = uow.session
     del judge  # the same shape as the other use cases; nothing here needs the clock or templates
     require_gm(actor, game)
     current = queries.open_phase(db, game.id)
@@ -206,5 +209,5 @@ def rollforward(judge: Judge, db: Session, actor: Actor, game: Game) -> RolledFo
             game.phase, game.deadline = phase.code, phase.deadline
             break
     db.flush()
-    audit(db, actor, game, "rollforward", phase=game.phase)
+    audit(uow, actor, game, "rollforward", phase=game.phase)
     return RolledForward(game=game.name, phase=game.phase)

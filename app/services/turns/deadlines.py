@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import and_, bindparam, or_, select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm import joinedload
 
 from app.db import queries
 from app.db.models import Game, JudgeState, Phase
@@ -18,6 +18,7 @@ from app.db.statuses import GameStatus, PhaseStatus, SeatStatus
 from app.services.kernel.access import book_of
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game, mail_master, mail_seat
 from app.services.orders import submit as order_service
 from app.services.ruleset.options import options_of
@@ -39,17 +40,17 @@ class TickReport:
     paused: list[str] = field(default_factory=list)
 
 
-def check_early(db: Session, judge: Judge, game: Game) -> None:
+def check_early(uow: UnitOfWork, judge: Judge, game: Game) -> None:
     """After orders or WAIT change: when everyone is ready, the phase runs once the game's quiet
     period (``SET EARLY minutes``) has passed since this last change; otherwise back to the deadline."""
     options = options_of(game)
     if game.status != GameStatus.ACTIVE or not options.early:
         return
-    phase = queries.open_phase_of(db, game)
+    phase = uow.open_phase_of(game)
     if phase is None:
         return
     now = judge.now()
-    if everyone_ready(db, game, phase):
+    if everyone_ready(uow, game, phase):
         early = now + timedelta(minutes=options.early_minutes)
         limit = phase.deadline if game.grace_until is None else game.grace_until
         game.deadline = min(early, limit) if limit is not None else early
@@ -58,10 +59,11 @@ def check_early(db: Session, judge: Judge, game: Game) -> None:
         game.deadline = phase.deadline
 
 
-def check_outage(db: Session, judge: Judge, report: TickReport) -> None:
+def check_outage(uow: UnitOfWork, judge: Judge, report: TickReport) -> None:
     """The tick's heartbeat: if the server was down past a deadline, pause those games and tell
     their GMs.  Two processes writing the first heartbeat at once: the second's commit fails
     (IntegrityError), which the job ignores."""
+    db = uow.session
     now = judge.now()
     limit = timedelta(minutes=judge.settings.outage_minutes)
     row = db.get(JudgeState, "last_tick", with_for_update=True)
@@ -81,7 +83,7 @@ def check_outage(db: Session, judge: Judge, report: TickReport) -> None:
         game.paused_reason = "outage"
         subject, body = judge.templates.notice("outage_paused", game=game.name, phase=game.phase,
                                                since=format_deadline(last), until=format_deadline(now))
-        mail_master(db, judge, game, subject, body, kind="outage")
+        mail_master(uow, judge, game, subject, body, kind="outage")
         report.paused.append(game.name)
 
 
@@ -90,8 +92,9 @@ _DUE = (select(Game.id).where(Game.status == GameStatus.ACTIVE,
         .order_by(Game.deadline))  # built once
 
 
-def due_game_ids(db: Session, now: datetime) -> list[int]:
+def due_game_ids(uow: UnitOfWork, now: datetime) -> list[int]:
     """The games whose deadline or grace period has passed, the earliest deadline first."""
+    db = uow.session
     return list(db.scalars(_DUE, {"now": now}))
 
 
@@ -107,15 +110,16 @@ _LOCK_DUE = (select(Game, Phase)
              .execution_options(populate_existing=True))
 
 
-def _lock_due(db: Session, judge: Judge, game_id: int) -> Game | None:
+def _lock_due(uow: UnitOfWork, judge: Judge, game_id: int) -> Game | None:
+    db = uow.session
     now = judge.now()
     found = db.execute(_LOCK_DUE, {"game_id": game_id, "now": now}).unique().first()
     if found is None:
         return None
     game, phase = found
-    queries.remember_lock(db, game)
+    uow.remember_lock(game)
     if phase is not None:
-        queries.remember_open_phase(db, game, phase)  # the latest open phase, as queries.open_phase reads it
+        uow.remember_open_phase(game, phase)  # the latest open phase, as queries.open_phase reads it
     if game.status != GameStatus.ACTIVE:
         return None
     due = (game.deadline is not None and game.deadline <= now) or (
@@ -123,16 +127,17 @@ def _lock_due(db: Session, judge: Judge, game_id: int) -> Game | None:
     return game if due else None
 
 
-def _lock_first_due(db: Session, judge: Judge, candidates: deque[int], tried: list[int]) -> Game | None:
+def _lock_first_due(uow: UnitOfWork, judge: Judge, candidates: deque[int], tried: list[int]) -> Game | None:
     """The first game of ``candidates`` still due that no other process holds, locked; each one
     tried is taken off (``tried``): it is this one, or another process has it or had it.  A game
     skipped costs one statement of this transaction, not a transaction of its own.  After one,
     another process works along the same list: this one keeps what is still due and goes on from
     the middle of it (two processes taking turns down one list would each skip every other game,
     and then try each game the other had; halving, they skip a few where they meet)."""
+    db = uow.session
     while candidates:
         tried.append(candidates.popleft())
-        game = _lock_due(db, judge, tried[-1])
+        game = _lock_due(uow, judge, tried[-1])
         if game is not None:
             return game
         if candidates:
@@ -144,17 +149,17 @@ def _lock_first_due(db: Session, judge: Judge, candidates: deque[int], tried: li
     return None
 
 
-def process_first_due(db: Session, judge: Judge, candidates: deque[int], report: TickReport,
+def process_first_due(uow: UnitOfWork, judge: Judge, candidates: deque[int], report: TickReport,
                       tried: list[int]) -> bool:
     """For the first game of ``candidates`` it can lock (``_lock_first_due``): decide grace / NMR
     policy, or process its turn; whether the next phase is due at once.  ``ProcessError`` when the
     turn cannot be processed: the job rolls back and goes on with the next game."""
     judge.crash("tick:before_lock")
-    game = _lock_first_due(db, judge, candidates, tried)
+    game = _lock_first_due(uow, judge, candidates, tried)
     if game is None:
         return False
     judge.crash("tick:locked")
-    phase = queries.open_phase_of(db, game)  # remembered for the turn
+    phase = uow.open_phase_of(game)  # remembered for the turn
     if phase is None:
         return False
     now = judge.now()
@@ -164,19 +169,19 @@ def process_first_due(db: Session, judge: Judge, candidates: deque[int], report:
     in_grace = game.grace_until is not None
     # The late powers, when the policy does anything with them (HOLD does not: the turn's own
     # reading of the orders finds who sent none).
-    late = late_powers(db, game, phase) if policy != "hold" else []
+    late = late_powers(uow, game, phase) if policy != "hold" else []
     if late and policy.startswith("excuse"):
         allowed = int(policy.partition(":")[2] or 1)
         excused = [s for s in late if s.misses < allowed]
         if excused:
             extend = timedelta(hours=options.timing(phase.code).next_hours)
-            game.deadline = clear_of_absences(db, game, (game.deadline or now) + extend)
+            game.deadline = clear_of_absences(uow, game, (game.deadline or now) + extend)
             for seat in excused:
                 seat.misses += 1
                 subject, body = judge.templates.notice("miss_excused", game=game.name, phase=phase.code,
                                                        misses=seat.misses, allowed=allowed,
                                                        deadline=format_deadline(game.deadline))
-                mail_seat(db, judge, seat, subject, body, kind="late")
+                mail_seat(uow, judge, seat, subject, body, kind="late")
             report.graced.append(game.name)
             return False
     if late and policy == "wait":
@@ -184,9 +189,9 @@ def process_first_due(db: Session, judge: Judge, candidates: deque[int], report:
             seat.status = SeatStatus.ABANDONED
         game.status, game.paused_reason = GameStatus.PAUSED, "waiting for a replacement"
         names = ", ".join(book_of(judge, game).name(s.power or "?") for s in late)
-        mail_master(db, judge, game, *judge.templates.notice("waits_for_replacements", game=game.name, powers=names,
+        mail_master(uow, judge, game, *judge.templates.notice("waits_for_replacements", game=game.name, powers=names,
                                                              phase=phase.code))
-        announce_abandoned(db, judge, game, late, f"was abandoned: no orders for {phase.code}; "
+        announce_abandoned(uow, judge, game, late, f"was abandoned: no orders for {phase.code}; "
                                                   f"the game waits for a new player", master=False)
         report.paused.append(game.name)
         return False
@@ -194,24 +199,25 @@ def process_first_due(db: Session, judge: Judge, candidates: deque[int], report:
         game.grace_until = (game.deadline or now) + timedelta(hours=grace)
         game.deadline = None
         for seat in late:
-            mail_seat(db, judge, seat, *judge.templates.notice(
+            mail_seat(uow, judge, seat, *judge.templates.notice(
                 "late_notice", game=game.name, phase=phase.code, missed=format_deadline(phase.deadline),
                 grace_ends=format_deadline(game.grace_until), dismiss=policy == "dismiss"), kind="late")
         names = ", ".join(book_of(judge, game).name(s.power or "?") for s in late)
-        mail_master(db, judge, game, *judge.templates.notice("late_powers", game=game.name, phase=phase.code,
+        mail_master(uow, judge, game, *judge.templates.notice("late_powers", game=game.name, phase=phase.code,
                                                              powers=full_stop(names)), kind="late")
         report.graced.append(game.name)
         return False
     judge.crash("tick:policy_applied")
     # The turn counts each missed deadline and applies the NMR policy to it (turns/disorder.py
     # apply_missed_deadlines), as it does when the GM processes the phase after its deadline.
-    outcome = process_turn(db, judge, game)
+    outcome = process_turn(uow, judge, game)
     report.processed.append(game.name)
     return outcome.due_at_once
 
 
-def send_reminders(db: Session, judge: Judge, report: TickReport) -> None:
+def send_reminders(uow: UnitOfWork, judge: Judge, report: TickReport) -> None:
     """Remind the players still without orders, once a phase, ``SET REMINDER hours`` before the deadline."""
+    db = uow.session
     now = judge.now()
     games = db.scalars(select(Game).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None),
                                           Game.deadline > now)).all()
@@ -225,26 +231,27 @@ def send_reminders(db: Session, judge: Judge, report: TickReport) -> None:
         if phase is None:
             continue
         game.reminded_phase = game.phase
-        for seat, status in order_service.seat_statuses(db, game, phase):
+        for seat, status in order_service.seat_statuses(uow, game, phase):
             if not status.needs_orders or status.complete or seat.status != SeatStatus.ACTIVE:
                 continue
             missing = ", ".join(status.missing) or f"{status.builds_missing} adjustment orders"
-            mail_seat(db, judge, seat, *judge.templates.notice(
+            mail_seat(uow, judge, seat, *judge.templates.notice(
                 "reminder", game=game.name, phase=game.phase, deadline=format_deadline(game.deadline),
                 missing=missing), kind="reminder")
         report.reminded.append(game.name)
 
 
-def resume_game(db: Session, judge: Judge, game: Game) -> None:
+def resume_game(uow: UnitOfWork, judge: Judge, game: Game) -> None:
+    db = uow.session
     now = judge.now()
     game.status, game.paused_reason = GameStatus.ACTIVE, None
     phase = queries.open_phase(db, game.id)
     if game.deadline is None or game.deadline < now:
         hours = options_of(game).timing(game.phase or "S1901M").grace_hours or 24
-        game.deadline = clear_of_absences(db, game, now + timedelta(hours=max(hours, 1)))
+        game.deadline = clear_of_absences(uow, game, now + timedelta(hours=max(hours, 1)))
         if phase is not None:
             phase.deadline = game.deadline
-    mail_game(db, judge, game, *judge.templates.notice("resumed", game=game.name, phase=game.phase,
+    mail_game(uow, judge, game, *judge.templates.notice("resumed", game=game.name, phase=game.phase,
                                                        deadline=format_deadline(game.deadline)), kind="notice")
 
 

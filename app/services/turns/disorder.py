@@ -21,12 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy.orm import Session
-
 from app.db.models import Game, OrderRow, Phase, Player
 from app.db.statuses import SeatStatus
 from app.services.kernel.access import book_of
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game, mail_seat
 from app.services.orders.submit import seat_statuses
 from app.services.ruleset.options import GameOptions, options_of
@@ -38,14 +37,14 @@ __all__ = ["AT_THE_BOARD", "announce_abandoned", "announce_civil_disorder", "ann
 AT_THE_BOARD = (SeatStatus.ACTIVE, SeatStatus.ABSENT)  # a player who sends orders: the phase waits for him
 
 
-def announce_civil_disorder(db: Session, judge: Judge, game: Game, seats: Sequence[Player], phase_code: str) -> None:
+def announce_civil_disorder(uow: UnitOfWork, judge: Judge, game: Game, seats: Sequence[Player], phase_code: str) -> None:
     """Tell everyone which powers went to civil disorder for want of orders in ``phase_code``."""
     if not seats:
         return
     book = book_of(judge, game)
     names = [book.name(s.power or "") for s in seats]
     misses = abandon_after(options_of(game))
-    mail_game(db, judge, game, f"Diplomacy game {game.name}: {', '.join(names)} in civil disorder",
+    mail_game(uow, judge, game, f"Diplomacy game {game.name}: {', '.join(names)} in civil disorder",
               f"No orders from {', '.join(names)} for {phase_code} in game '{game.name}':\n"
               f"{'that power is' if len(names) == 1 else 'those powers are'} now in civil disorder "
               f"(units hold, retreats disband, builds are waived)\n"
@@ -66,16 +65,16 @@ def miss_consequence(seat: Player, options: GameOptions) -> SeatStatus | None:
     return None
 
 
-def announce_missed_deadlines(db: Session, judge: Judge, game: Game, disordered: Sequence[Player],
+def announce_missed_deadlines(uow: UnitOfWork, judge: Judge, game: Game, disordered: Sequence[Player],
                               dismissed: Sequence[Player], abandoned: Sequence[Player], phase_code: str) -> None:
     """The consequences of the turn of ``phase_code``'s missed deadlines, announced once each: a power
     ``abandoned`` by its miss as abandoned (with the call for a replacement), never also as newly in
     civil disorder "open for takeover after N" (issue 28.13); one gone to civil disorder as such; a
     dismissed player's power as abandoned."""
     left = {seat.id for seat in abandoned}
-    announce_civil_disorder(db, judge, game, [s for s in disordered if s.id not in left and s.status == SeatStatus.CD],
+    announce_civil_disorder(uow, judge, game, [s for s in disordered if s.id not in left and s.status == SeatStatus.CD],
                             phase_code)
-    announce_abandoned(db, judge, game, dismissed,
+    announce_abandoned(uow, judge, game, dismissed,
                        f"was abandoned: its player was dismissed, no orders for {phase_code}")
     misses = abandon_after(options_of(game))
     in_row = f"{misses} deadlines in a row" if misses > 1 else f"the deadline of {phase_code}"
@@ -86,27 +85,27 @@ def announce_missed_deadlines(db: Session, judge: Judge, game: Game, disordered:
         why = f"was abandoned: no orders for {in_row}"
         if seat.status == SeatStatus.CD:
             why += " (its units are in civil disorder until a new player orders them)"
-        announce_abandoned(db, judge, game, [seat], why)
+        announce_abandoned(uow, judge, game, [seat], why)
 
 
-def tell_eliminated(db: Session, judge: Judge, game: Game, seats: Sequence[Player], phase_code: str) -> None:
+def tell_eliminated(uow: UnitOfWork, judge: Judge, game: Game, seats: Sequence[Player], phase_code: str) -> None:
     """Each power the turn of ``phase_code`` eliminated is told so (issue 28.20); it still gets the
     results, as an observer does."""
     book = book_of(judge, game)
     for seat in seats:
         name = book.name(seat.power or "")
-        mail_seat(db, judge, seat, f"Diplomacy game {game.name}: {name} eliminated",
+        mail_seat(uow, judge, seat, f"Diplomacy game {game.name}: {name} eliminated",
                   f"{name} has neither units nor supply centres left after {phase_code}:\n"
                   f"it is out of game '{game.name}'.  You will still receive the results until the game\n"
                   f"ends.  Thank you for playing.\n", kind="notice")
 
 
-def announce_abandoned(db: Session, judge: Judge, game: Game, seats: Sequence[Player], why: str, *,
+def announce_abandoned(uow: UnitOfWork, judge: Judge, game: Game, seats: Sequence[Player], why: str, *,
                        master: bool = True) -> None:
     """Tell everyone each power is abandoned (``why``), with a call for a replacement."""
     book = book_of(judge, game)
     for seat in seats:
-        announce_vacancy(db, judge, game, seat, book.name(seat.power or ""), why, master=master)
+        announce_vacancy(uow, judge, game, seat, book.name(seat.power or ""), why, master=master)
 
 
 def reached_abandonment(seat: Player, options: GameOptions) -> bool:
@@ -114,12 +113,12 @@ def reached_abandonment(seat: Player, options: GameOptions) -> bool:
     return seat.status in (SeatStatus.ACTIVE, SeatStatus.CD) and seat.missed_in_row == abandon_after(options)
 
 
-def due_at_once(db: Session, game: Game, phase: Phase, now: datetime,
+def due_at_once(uow: UnitOfWork, game: Game, phase: Phase, now: datetime,
                 rows: Sequence[OrderRow] | None = None) -> bool:
     """When only powers without a player at the board have orders to give in ``phase`` (and none
     asked to WAIT), the game is due ``now`` (the phase keeps its deadline: processed before it, it is
     no missed deadline); returns whether it did.  ``rows``: the phase's orders when the caller knows them."""
-    statuses = seat_statuses(db, game, phase, rows)
+    statuses = seat_statuses(uow, game, phase, rows)
     needing = [seat for seat, status in statuses if status.needs_orders]
     if not needing or any(seat.status in AT_THE_BOARD for seat in needing):
         return False

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from app.db import queries
 from app.db.models import Game
 from app.db.statuses import RUNNING, SeatRole
@@ -17,6 +15,7 @@ from app.services.kernel.access import book_of, require_gm
 from app.services.kernel.actor import Actor
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_seat
 from app.services.orders.submit import OrdersReceipt, seat_statuses, split_order_line, submit_orders
 from app.services.ruleset.kinds import ruleset_for
@@ -46,8 +45,9 @@ def _running(game: Game) -> None:
         raise DomainError("not_running", f"game '{game.name}' is {game.status}")
 
 
-def plan_processing(judge: Judge, db: Session, actor: Actor, game: Game) -> ProcessPlan:
+def plan_processing(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game) -> ProcessPlan:
     """What PROCESS would do now: who is defaulted and the results it would mail; nothing is written."""
+    db = uow.session
     require_gm(actor, game)
     _running(game)
     phase = queries.open_phase(db, game.id)
@@ -58,14 +58,14 @@ def plan_processing(judge: Judge, db: Session, actor: Actor, game: Game) -> Proc
     waiting = tuple(book.name(s.power) for s in game.players if s.power and s.role == SeatRole.PLAYER and s.wait)
     text: str | None = None
     if ruleset_for(game.variant).has_map and "units" in (phase.state_before or {}):
-        _phase, adjudication = adjudicate_open_phase(db, game)
+        _phase, adjudication = adjudicate_open_phase(uow, game)
         outcome = adjudication.outcome
         view = results_view(judge, game, phase, outcome.typed_results, outcome.typed_after, adjudication.nmr,
-                            phase.deadline or game.deadline, None, previous_owners(db, game))
+                            phase.deadline or game.deadline, None, previous_owners(uow, game))
         view.preview = True
         text = render_results(judge, view, "judge")[0]
         defaulted = [book.name(p) for p in adjudication.nmr]
-        for seat, status in seat_statuses(db, game, phase):
+        for seat, status in seat_statuses(uow, game, phase):
             if seat.power and status.needs_orders and status.missing and seat.power not in adjudication.nmr:
                 incomplete.append(book.name(seat.power))
     else:  # a game without a drawn position (Days of Decision III): its own steps, no orders to list here
@@ -74,15 +74,17 @@ def plan_processing(judge: Judge, db: Session, actor: Actor, game: Game) -> Proc
                        options_of(game).nmr, text, checked=text is not None)
 
 
-def rollback_targets(db: Session, actor: Actor, game: Game) -> tuple[str, ...]:
+def rollback_targets(uow: UnitOfWork, actor: Actor, game: Game) -> tuple[str, ...]:
     """The processed phases a rollback can reopen, the latest first."""
+    db = uow.session
     require_gm(actor, game)
     return tuple(p.code for p in reversed(queries.phases_of(db, game.id)))
 
 
-def enter_orders(judge: Judge, db: Session, actor: Actor, game: Game, power: str, text: str) -> OrdersReceipt:
+def enter_orders(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, power: str, text: str) -> OrdersReceipt:
     """The GM gives a power's orders for the open phase (as ``BECOME`` by mail): each line is checked
     and stored like the player's own; the power's player is sent a copy."""
+    db = uow.session
     require_gm(actor, game)
     book = book_of(judge, game)
     pid = book.find(power)
@@ -92,13 +94,13 @@ def enter_orders(judge: Judge, db: Session, actor: Actor, game: Game, power: str
     if not lines:
         raise DomainError("no_orders", "write one order a line")
     acting = Actor(actor.address, actor.role, game.id, pid)
-    receipt = submit_orders(judge, db, acting, game, lines)
-    audit(db, actor, game, "gm_orders", phase=receipt.phase, power=pid, stored=receipt.stored,
+    receipt = submit_orders(judge, uow, acting, game, lines)
+    audit(uow, actor, game, "gm_orders", phase=receipt.phase, power=pid, stored=receipt.stored,
           lines=[line.line for line in receipt.lines])
     seat = queries.seat_for_power(db, game.id, pid)
     if seat is not None and receipt.stored:
         body = "\n".join(f"  {r.order or r.line}" + ("" if r.ok else f"  (refused: {r.error})") for r in receipt.lines)
-        mail_seat(db, judge, seat, f"Diplomacy game {game.name}: the GM entered orders for {book.name(pid)}",
+        mail_seat(uow, judge, seat, f"Diplomacy game {game.name}: the GM entered orders for {book.name(pid)}",
                   f"The game master entered these orders for {book.name(pid)} in {receipt.phase}:\n\n{body}\n\n"
                   f"Send your own orders before the deadline to change them.\n")
     return receipt

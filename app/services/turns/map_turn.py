@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy.orm import Session
-
 from app.db import queries
 from app.db.models import Game, Phase, Player
 from app.db.statuses import GameStatus, SeatStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.outcome import ProcessError, TurnOutcome, bump_version
+from app.services.kernel.uow import UnitOfWork
 from app.services.orders.submit import seat_statuses
 from app.services.results.ending import Ending, end_game
 from app.services.ruleset.phases import PhaseName
@@ -30,53 +29,54 @@ __all__ = ["describe", "everyone_ready", "late_powers",
            "process_turn"]
 
 
-def process_turn(db: Session, judge: Judge, game: Game, *, expected_phase: str | None = None,
+def process_turn(uow: UnitOfWork, judge: Judge, game: Game, *, expected_phase: str | None = None,
                  notes: Sequence[str] | None = None) -> TurnOutcome:
     """Adjudicate and store the open phase of ``game`` and queue everyone's results."""
+    db = uow.session
     crash = judge.crash
     crash("turn:start")
     if expected_phase and game.phase and expected_phase.upper() != game.phase.upper():
         raise ProcessError(f"the phase is {game.phase}, not {expected_phase.upper()}", "stale_phase")
-    phase, adjudication = adjudicate_open_phase(db, game)
+    phase, adjudication = adjudicate_open_phase(uow, game)
     # Read before the turn writes anything: what it writes then goes to the database in one flush.
     press = queries.unpublished_press(db, game.id)
     # The claim (after the reading: the game locked by this transaction, its new version goes with
     # that flush; otherwise an UPDATE that fails if another process changed the game meanwhile).
-    bump_version(db, game)
-    queries.remember_open_phase(db, game, phase)  # claiming the game leaves its open phase as it was
+    bump_version(uow, game)
+    uow.remember_open_phase(game, phase)  # claiming the game leaves its open phase as it was
     crash("turn:claimed")
     crash("turn:adjudicated")
     crash("turn:next_state")
-    stored = store_turn(db, game, phase, adjudication, judge.now(), crash)
-    mails = publish_turn(db, judge, game, phase, stored, adjudication.nmr, list(notes or []), crash, press,
+    stored = store_turn(uow, game, phase, adjudication, judge.now(), crash)
+    mails = publish_turn(uow, judge, game, phase, stored, adjudication.nmr, list(notes or []), crash, press,
                          adjudication.outcome)
     at_once = False
     def seats(ids: Sequence[int]) -> list[Player]:
         return [seat for seat in game.players if seat.id in ids]
 
-    announce_missed_deadlines(db, judge, game, seats(stored.disordered), seats(stored.dismissed),
+    announce_missed_deadlines(uow, judge, game, seats(stored.disordered), seats(stored.dismissed),
                               seats(stored.abandoned), phase.code)
-    tell_eliminated(db, judge, game, seats(stored.eliminated), phase.code)
+    tell_eliminated(uow, judge, game, seats(stored.eliminated), phase.code)
     if stored.winner:  # how it ended, kept with the game and mailed to everyone (issue 28.20)
-        end_game(judge, db, game, Ending("solo", (stored.winner.upper(),), "board", phase.code, judge.now()), "judge")
+        end_game(judge, uow, game, Ending("solo", (stored.winner.upper(),), "board", phase.code, judge.now()), "judge")
     elif stored.next_phase:
-        check_standing_votes(judge, db, game, phase.code)
+        check_standing_votes(judge, uow, game, phase.code)
     if stored.next_phase and game.status == GameStatus.ACTIVE:
-        opened = queries.open_phase_of(db, game)  # the phase store_turn has just opened
-        at_once = opened is not None and due_at_once(db, game, opened, judge.now(), stored.next_orders)
+        opened = uow.open_phase_of(game)  # the phase store_turn has just opened
+        at_once = opened is not None and due_at_once(uow, game, opened, judge.now(), stored.next_orders)
     crash("turn:done")
     return TurnOutcome(game=game.name, phase=phase.code, next_phase=stored.next_phase, winner=stored.winner,
                        mails=mails, due_at_once=at_once)
 
 
-def late_powers(db: Session, game: Game, phase: Phase) -> list[Player]:
-    return [seat for seat, status in seat_statuses(db, game, phase)
+def late_powers(uow: UnitOfWork, game: Game, phase: Phase) -> list[Player]:
+    return [seat for seat, status in seat_statuses(uow, game, phase)
             if status.needs_orders and not status.submitted and seat.status == SeatStatus.ACTIVE]
 
 
-def everyone_ready(db: Session, game: Game, phase: Phase) -> bool:
+def everyone_ready(uow: UnitOfWork, game: Game, phase: Phase) -> bool:
     """Every active power has complete orders and no seated power (in civil disorder too) asked to wait."""
-    for seat, status in seat_statuses(db, game, phase):
+    for seat, status in seat_statuses(uow, game, phase):
         if seat.wait and seat.status in (SeatStatus.ACTIVE, SeatStatus.ABSENT, SeatStatus.CD):
             return False
         if seat.status in (SeatStatus.ACTIVE, SeatStatus.ABSENT) and status.needs_orders and not status.complete:

@@ -14,6 +14,7 @@ from app.db.models import Game, Phase, Press
 from app.db.statuses import PhaseStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
+from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game
 from app.services.results.maps import content_id, inline_map_html, phase_map
 from app.services.results.report import Names, ResultsView, build_results_view
@@ -44,20 +45,21 @@ def _centres_statement(before: bool) -> Any:
 _CENTRES = {before: _centres_statement(before) for before in (False, True)}  # built once
 
 
-def previous_owners(db: Session, game: Game, before_seq: int | None = None) -> dict[str, tuple[str, ...]]:
+def previous_owners(uow: UnitOfWork, game: Game, before_seq: int | None = None) -> dict[str, tuple[str, ...]]:
     """Who owned which centres at the end of the last adjustment phase processed before
     ``before_seq`` (the zine's change column and its "Changed hands", one baseline: issue 28.21);
     before the first one, as the game started.  One statement reads just those two positions (not
     every phase of the game, as a turn did before)."""
+    db = uow.session
     params = {"game_id": game.id} if before_seq is None else {"game_id": game.id, "seq": before_seq}
     found = {which: state for which, state in db.execute(_CENTRES[before_seq is not None], params)}
     state = found.get(0) or found.get(1)
     return {power: tuple(centres) for power, centres in stored_state(state).centres.items()} if state else {}
 
 
-def previous_centres(db: Session, game: Game, before_seq: int | None = None) -> dict[str, int]:
+def previous_centres(uow: UnitOfWork, game: Game, before_seq: int | None = None) -> dict[str, int]:
     """The centre counts of ``previous_owners``."""
-    return {power: len(centres) for power, centres in previous_owners(db, game, before_seq).items()}
+    return {power: len(centres) for power, centres in previous_owners(uow, game, before_seq).items()}
 
 
 def render_results(judge: Judge, view: ResultsView, layout: str) -> tuple[str, str | None]:
@@ -98,16 +100,17 @@ def _publish_press(db: Session, game: Game, view: ResultsView, book: PowerBook, 
         item.published = True
 
 
-def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: StoredTurn, nmr: Sequence[str],
+def publish_turn(uow: UnitOfWork, judge: Judge, game: Game, phase: Phase, stored: StoredTurn, nmr: Sequence[str],
                  notes: Sequence[str], crash: Callable[[str], None], press: Sequence[Press] | None = None,
                  outcome: Adjudicated | None = None) -> int:
     """Render the results of the stored ``phase`` with the press and the GM's notes, keep the text
     for the history, and queue the results (and the end of the game) to everyone; the mail count.
     ``press``: the unpublished press as the turn began (None: read it now); ``outcome``: the
     adjudication just stored, already read (None: read the stored phase again)."""
+    db = uow.session
     book = PowerBook(judge.variant_data(game.variant))
     with db.no_autoflush:  # the phases before this one, which the turn does not change
-        centres_before = previous_owners(db, game, phase.seq)
+        centres_before = previous_owners(uow, game, phase.seq)
     results = outcome.typed_results if outcome is not None else stored_result(phase.results)
     after = outcome.typed_after if outcome is not None else stored_state(phase.state_after)
     view = results_view(judge, game, phase, results, after, nmr, stored.deadline, stored.next_deadline, centres_before)
@@ -120,12 +123,12 @@ def publish_turn(db: Session, judge: Judge, game: Game, phase: Phase, stored: St
     phase.results_text = text
     crash("turn:rendered")
     # Recording the map flushes the turn: the phase with its results text, the next phase, the game, the seats.
-    picture = phase_map(db, game, phase.code, phase.state_before, phase.results, kind="results")
+    picture = phase_map(uow, game, phase.code, phase.state_before, phase.results, kind="results")
     if picture is not None:
         if html is not None:
             html = inline_map_html(html, content_id(picture.digest, judge.settings.judge_domain),
                                    f"The map of {game.name} {phase.code}")
-    mails = mail_game(db, judge, game, f"Diplomacy results {game.name} {phase.code}", text, html=html,
+    mails = mail_game(uow, judge, game, f"Diplomacy results {game.name} {phase.code}", text, html=html,
                       kind="results", map_id=picture.id if picture else None)
     crash("turn:results_queued")
     return mails  # a winner: the end of the game is mailed by the turn (map_turn, results/ending.py)

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase
 from app.db.statuses import PhaseStatus, SeatRole
+from app.services.kernel.uow import UnitOfWork
 
 __all__ = ["past_phase_codes", "restore", "take_advance_orders", "take_opening"]
 
@@ -39,21 +39,23 @@ def take_opening(game: Game, phase: Phase) -> None:
     phase.opening = {"seats": seats, "settings": dict(game.settings or {}), "press": game.press}
 
 
-def past_phase_codes(db: Session, game: Game, before_seq: int | None = None) -> set[str]:
+def past_phase_codes(uow: UnitOfWork, game: Game, before_seq: int | None = None) -> set[str]:
     """The codes of the phases processed (before ``before_seq``): their orders are history, never
     orders in advance (issue 22.1)."""
+    db = uow.session
     stmt = select(Phase.code).where(Phase.game_id == game.id, Phase.status == PhaseStatus.PROCESSED)
     if before_seq is not None:
         stmt = stmt.where(Phase.seq < before_seq)
     return set(db.scalars(stmt))
 
 
-def take_advance_orders(db: Session, game: Game, phase: Phase,
+def take_advance_orders(uow: UnitOfWork, game: Game, phase: Phase,
                         given: Sequence[OrderRow] | None = None) -> list[OrderRow]:
     """Keep the orders given in advance for phases after ``phase`` (it is being processed); the
     orders of the phases processed before it are history and stay where they are.  ``given``: those
     orders, when the caller has just read them (``collect_orders``); otherwise one statement reads
     them.  Returns them: the next phase opens with its own."""
+    db = uow.session
     if given is not None:
         rows = list(given)
     else:
@@ -66,10 +68,11 @@ def take_advance_orders(db: Session, game: Game, phase: Phase,
     return rows
 
 
-def restore(db: Session, game: Game, target: Phase, *, full: bool) -> None:
+def restore(uow: UnitOfWork, game: Game, target: Phase, *, full: bool) -> None:
     """Put back the advance orders and the seats as they were at ``target`` (see the module doc)."""
+    db = uow.session
     if target.advance_orders is not None:
-        past = past_phase_codes(db, game, target.seq) | {target.code}
+        past = past_phase_codes(uow, game, target.seq) | {target.code}
         for row in db.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.phase.not_in(past))):
             db.delete(row)
         db.flush()

@@ -12,11 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.orm import Session
-
-from app.db import queries
 from app.db.models import Game, OrderRow, Phase
 from app.db.statuses import GameStatus, PhaseStatus, SeatRole, SeatStatus
+from app.services.kernel.uow import UnitOfWork
 from app.services.orders.submit import check_advance_orders
 from app.services.ruleset.options import options_of
 from app.services.ruleset.stored import StoredState
@@ -55,21 +53,22 @@ def eliminate(game: Game, state_after: StoredState) -> list[int]:
     return out
 
 
-def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None, state_after: dict[str, Any],
+def open_next_phase(uow: UnitOfWork, game: Game, phase: Phase, next_code: str | None, state_after: dict[str, Any],
                     next_at: datetime | None, advance: Sequence[OrderRow] | None = None) -> Sequence[OrderRow] | None:
     """Open the phase after ``phase`` (checking the orders given for it in advance), or end the game.
     ``advance``: the stored orders for the next phase when the caller has just read them (None: read
     them here).  Returns the orders the new phase opens with, when known without reading them again."""
+    db = uow.session
     opened: Sequence[OrderRow] | None = None
     if next_code:
         new_phase = Phase(game_id=game.id, seq=phase.seq + 1, code=next_code, status=PhaseStatus.OPEN,
                           state_before=state_after, deadline=next_at)
         take_opening(game, new_phase)
         db.add(new_phase)  # flushed with the game below (or by what checking orders in advance reads)
-        opened = check_advance_orders(db, game, new_phase, advance)
+        opened = check_advance_orders(uow, game, new_phase, advance)
         game.phase = next_code
         game.deadline = next_at
-        queries.remember_open_phase(db, game, new_phase)
+        uow.remember_open_phase(game, new_phase)
     else:
         game.status = GameStatus.FINISHED
         game.deadline = None
@@ -78,15 +77,16 @@ def open_next_phase(db: Session, game: Game, phase: Phase, next_code: str | None
     return opened
 
 
-def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication, now: datetime,
+def store_turn(uow: UnitOfWork, game: Game, phase: Phase, adjudication: Adjudication, now: datetime,
                crash: Callable[[str], None]) -> StoredTurn:
     """Write the adjudication of ``phase``: its results, the seats (misses, eliminations), the next phase.
     Nothing is flushed here: the turn's rows go to the database together, with its results text
     (``publish_turn``), in one flush."""
+    db = uow.session
     outcome = adjudication.outcome
     deadline = phase.deadline or game.deadline
     # read with the phase's orders, before the phase row changes: one UPDATE of it
-    advance = take_advance_orders(db, game, phase, adjudication.orders.later)
+    advance = take_advance_orders(uow, game, phase, adjudication.orders.later)
     phase.orders_received = adjudication.orders.received
     phase.orders_parsed = orders_as_text(adjudication.orders.orders)
     phase.orders_typed = orders_as_json(adjudication.orders.orders)
@@ -121,9 +121,9 @@ def store_turn(db: Session, game: Game, phase: Phase, adjudication: Adjudication
     crash("turn:seats_updated")
     next_code = outcome.next_phase
     with db.no_autoflush:  # the absences are audit rows, which a turn does not write: the turn is written once, later
-        next_at = clear_of_absences(db, game, next_deadline(options, next_code, now)) if next_code else None
+        next_at = clear_of_absences(uow, game, next_deadline(options, next_code, now)) if next_code else None
     given = sorted((row for row in advance if row.phase == next_code), key=lambda row: (row.power, row.id))
-    opened = open_next_phase(db, game, phase, next_code, outcome.state_after, next_at, given)
+    opened = open_next_phase(uow, game, phase, next_code, outcome.state_after, next_at, given)
     crash("turn:next_phase_opened")
     return StoredTurn(phase_code=phase.code, deadline=deadline, next_phase=next_code, next_deadline=next_at,
                       winner=outcome.winner, abandoned=tuple(abandoned),
