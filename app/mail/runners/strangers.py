@@ -31,6 +31,7 @@ _REFUSED = ("Error: refused.  (The judge quotes nothing back to an address it do
             "line, or send HELP, or LIST for the games.)")
 _LEFT_OUT = "(an answer that would repeat the text of your mail was left out)"
 _OWN_LINE = "(a line of your mail)"
+_LISTED = re.compile(r" \(the first \d+ (?:is|are) listed below\)")
 _QUOTED = re.compile(r"'([^'\n]{1,80})'")
 
 
@@ -69,7 +70,7 @@ def quote_nothing(ctx: MailSession, mail: IncomingMail) -> None:
         if found is not None:
             line = found.name + (" ****" if found.command.secret_args and found.args else "")
         elif item.line.startswith("(") and item.line.endswith(")") and not _quotes(item.line, mail):
-            line = item.line  # the judge's own mark: "(this mail was cut)"
+            line = _LISTED.sub("", item.line)  # the judge's own mark ("(this mail was cut)"); no lines listed
         else:
             line = _OWN_LINE
         notes = [_REFUSED if note.startswith("Error") and _error_quotes(ctx, note, mail) else note
