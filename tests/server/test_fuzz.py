@@ -9,6 +9,7 @@ from app.mail.commands.catalogue import run_commands, split_lines
 from app.mail.commands.session import MailSession
 from tests.server.conftest import Harness
 from tests.support.hypothesis_profiles import examples
+from tests.support.units import unit
 
 WORDS = st.sampled_from(["SIGNON", "Falpha", "pwfrance", "A", "PAR", "-", "BUR", "PRESS", "TO", "ENDPRESS",
                          "SET", "WAIT", "DRAW", "PHASE", "CLEAR", "LIST", "alpha", ",", ";", "master@alpha",
@@ -20,8 +21,7 @@ LINES = st.lists(st.lists(WORDS, max_size=6).map(" ".join) | st.text(max_size=40
 @given(lines=LINES)
 def test_commands_never_raise(started: Harness, lines: list[str]) -> None:
     judge = started.judge
-    with judge.sessions() as db:
-        ctx = MailSession(judge, db, sender="fuzz@example.com", subject="", message_id="<f@x>")
+    with unit(judge, commit=False) as uow:
+        ctx = MailSession(judge, uow, sender="fuzz@example.com", subject="", message_id="<f@x>")
         run_commands(ctx, split_lines("\n".join(lines)))
         ctx.status_views()
-        db.rollback()
