@@ -21,6 +21,7 @@ from app.db.models import Game, InboundMessage, OutboundMessage, Player
 from app.db.statuses import InboundStatus
 from app.mail.outbound.drain import drain_once
 from app.mail.outbound.mailer import MemoryMailer
+from app.mail.runners import inbound
 from app.mail.runners.inbound import handle_raw, process_stored
 from app.scheduler import tick
 from app.services.bootstrap import transaction
@@ -276,3 +277,16 @@ def test_an_answer_to_a_stranger_quotes_nothing(harness: Harness) -> None:
     answer = harness.outbox(to="someone@third.test")[-1]
     assert "spam" not in answer.body_text.lower() and "spam" not in answer.subject.lower()
     assert "Cheap" not in answer.body_text and "> LIST" in answer.body_text
+
+
+def test_a_strangers_quarantined_mail_is_answered_without_its_subject(harness: Harness,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object) -> int:
+        raise RuntimeError("the judge failed")
+
+    monkeypatch.setattr(inbound, "run_commands", broken)
+    for _ in range(harness.judge.settings.max_attempts):
+        harness.send("someone@third.test", "HELP", subject=SPAM, message_id="<poison@third.test>", confirm=False)
+    answer = harness.outbox(to="someone@third.test")[-1]
+    assert "could not be processed" in answer.body_text
+    assert "spam" not in answer.body_text.lower() and "spam" not in answer.subject.lower()

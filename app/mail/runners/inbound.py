@@ -373,7 +373,7 @@ def _tell_sender(judge: Judge, uow: UnitOfWork, row: InboundMessage, mail: Incom
     """One answer to the sender of a mail that could not be processed."""
     if not mail.sender or mail.automatic or _is_own_address(judge, mail.sender):
         return
-    if plain:  # nothing of the mail but its sender's address
+    if plain or not address_of_record(judge, uow, mail.sender):  # nothing of the mail (to a stranger: issue 29.5)
         enqueue(uow, judge, to=mail.sender, subject="Judge reply: your mail could not be processed", kind="reply",
                 text=f"A mail you sent could not be processed:\nthe judge failed on it {row.attempts} times.  None of "
                      f"its commands were carried out.\nThe judgekeeper has been told.  Please check it and send it "
