@@ -65,6 +65,7 @@ async def _serve(judge: Judge, inbox: Inbox, mailer: Mailer, stop: asyncio.Event
     settings = judge.settings
     health = judge.health
     health.stale_after, health.busy_limit = settings.health_stale_seconds, settings.health_busy_seconds
+    health.failing_after = settings.health_failing_seconds
     # A round of the poller or the drain takes seconds (the IMAP and SMTP clients time out): one
     # under way for longer than the stale limit hangs.  A scheduler's tick may run a long turn.
     stale = settings.health_stale_seconds
@@ -139,5 +140,8 @@ def serve(settings: Settings, *, scheduler: bool = True) -> int:
         await _serve(judge, inbox, mailer, stop, thread_stop, scheduler)
 
     log.info("judge serving: %s mail, database %s", settings.mail_mode, settings.database_url.split("@")[-1])
+    if settings.mail_mode == "imap" and not settings.authserv_id.strip():
+        log.warning("JUDGE_AUTHSERV_ID is not set: no Authentication-Results header is believed, so no "
+                    "forged From line is recognised (docs/commands.md, \"Forged mail\")")
     asyncio.run(main())
     return 0

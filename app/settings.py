@@ -49,6 +49,8 @@ JUDGE_OUTBOX_LEASE_SECONDS     300                                    a mail cla
 JUDGE_AUTHSERV_ID              "" (none)                              the authserv-id of the judge's own mail
                                                                       server's Authentication-Results header
                                                                       (RFC 8601); SPF/DMARC fail: a stranger
+                                                                      (docs/commands.md "Forged mail";
+                                                                      docker-compose.yml sets it)
 JUDGE_ANSWER_BUDGET            3                                      answers an hour to a sender whose mails
                                                                       have no command (loop guard)
 JUDGE_STRANGER_BUDGET          5                                      answers an hour in all to an address that
@@ -122,6 +124,8 @@ class Settings(BaseSettings):
     # unless a round is under way since less than health_busy_seconds (a long turn).
     health_stale_seconds: float = 300.0
     health_busy_seconds: float = 3600.0
+    # ...and one failing (rounds that fail, an IMAP connection lost again and again) for this long.
+    health_failing_seconds: float = 30.0
     outage_minutes: int = 60
     max_extension_days: int = 14
     # A mail claimed by a sender that died mid-send is sent again (same Message-ID) after this.

@@ -5,7 +5,8 @@
 
 The game: Spring 1901 with Italy sending no orders (the NMR) and France's mail with two refused
 orders (the acknowledgement); Fall 1901 with an English army convoyed to Norway and the Austrian
-army in Galicia bounced and dislodged; its retreat; the Winter builds; the GM's ruling that ends the game
+army in Galicia bounced and dislodged; its retreat; the Winter builds; before it all, the GM's change
+of two settings (SET DRAW EXPIRES, SET TAKEOVER), told to the players in one notice; the GM's ruling that ends the game
 in a draw (DECLARE DRAW), with a statement.
 """
 
@@ -126,6 +127,9 @@ def play(layout: str, folder: Path) -> dict[str, str]:
     table.send(GM, f"SIGNON master@{GAME} masterpw\n"
                    "NOTE Welcome to Lepanto, a sample game. Press is published with the results.")
     files: dict[str, str] = {}
+    table.send(GM, f"SIGNON master@{GAME} masterpw\nSET DRAW EXPIRES PHASE\nSET TAKEOVER open")
+    told = [row for row in table.mails(READER) if row.subject == f"Diplomacy settings changed {GAME}"][-1]
+    files[f"{layout}-settings-changed.txt"] = told.body_text
     _orders(table, SPRING)
     table.send(_player("FRANCE"), _signon("FRANCE") + PRESS + "\n" + FRANCE_SPRING)
     files[f"{layout}-acknowledgement.txt"] = table.mails(_player("FRANCE"))[-1].body_text

@@ -6,11 +6,13 @@ from sqlalchemy import bindparam, delete, func, inspect, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase, Player, Press
+from app.db.models_web import CoMaster, GmAccount
 from app.db.statuses import PhaseStatus
 
 __all__ = [
     "clear_orders",
     "game_by_name",
+    "gm_addresses",
     "LockedGames",
     "OpenPhases",
     "holds_lock",
@@ -38,6 +40,9 @@ _LOCK = {skip: (select(Game).where(Game.id == bindparam("game_id")).with_for_upd
          for skip in (False, True)}
 _OPEN_PHASE = (select(Phase).where(Phase.game_id == bindparam("game_id"), Phase.status == PhaseStatus.OPEN)
                .order_by(Phase.seq.desc()))
+_PROVEN_CO_MASTERS = (select(CoMaster.email).join(GmAccount, GmAccount.email == CoMaster.email)
+                      .where(CoMaster.game_id == bindparam("game_id"), GmAccount.proven_at.is_not(None))
+                      .order_by(CoMaster.id))
 _UNPUBLISHED_PRESS = (select(Press).where(Press.game_id == bindparam("game_id"), Press.postal.is_(True),
                                           Press.published.is_(False)).order_by(Press.id))
 
@@ -120,6 +125,20 @@ def phases_of(session: Session, game_id: int, *, processed_only: bool = True) ->
     else:
         stmt = stmt.where(Phase.status != PhaseStatus.ROLLED_BACK)
     return list(session.scalars(stmt.order_by(Phase.seq)))
+
+
+def gm_addresses(session: Session, game: Game) -> list[str]:
+    """Where the game master's mail goes: the master of record, then each co-GM whose dashboard
+    account has proven its address by a mailed code (issue 28.5; an address a master merely added
+    gets nothing: the judge does not mail a third party the game's mail on anyone's word)."""
+    master = game.master_email
+    addresses = [master] if master else []
+    seen = {master.lower()}
+    for email in session.scalars(_PROVEN_CO_MASTERS, {"game_id": game.id}):
+        if email not in seen:
+            seen.add(email)
+            addresses.append(email)
+    return addresses
 
 
 def seats_of(session: Session, game_id: int) -> list[Player]:

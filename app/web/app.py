@@ -10,6 +10,7 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.services.bootstrap import unit_of_work
@@ -102,14 +103,22 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
              description="200 with each loop's last good round (poller, drain, scheduler under `judge serve`); "
                          "503 when one of them died, hangs or keeps failing (`JUDGE_HEALTH_STALE_SECONDS`).")
     def healthz() -> JSONResponse:
-        with unit_of_work(judge) as unit:
-            unit.session.execute(text("SELECT 1"))
+        database: dict[str, object] = {"healthy": True}
+        try:
+            with unit_of_work(judge) as unit:
+                unit.session.execute(text("SELECT 1"))
+        except (SQLAlchemyError, OSError) as error:  # the database is down: a 503 that says so, never a 500
+            database = {"healthy": False, "error": type(error).__name__,
+                        "reason": f"the database does not answer ({type(error).__name__})"}
         loops = judge.health.reports()
-        healthy = all(loop.healthy for loop in loops)
-        return JSONResponse({"status": "ok" if healthy else "unhealthy", "loops": {
+        reasons = ([str(database["reason"])] if not database["healthy"] else []) + [
+            f"{loop.name}: {loop.reason}" for loop in loops if loop.reason]
+        healthy = not reasons
+        return JSONResponse({"status": "ok" if healthy else "unhealthy", "reasons": reasons, "database": database,
+                             "loops": {
             loop.name: {"healthy": loop.healthy, "last_ok": loop.last_ok.isoformat() if loop.last_ok else None,
                         "seconds_since_ok": _seconds(loop.seconds_since_ok), "busy_seconds": _seconds(loop.busy_seconds),
-                        "crashes": loop.crashes, "last_error": loop.last_error}
+                        "crashes": loop.crashes, "last_error": loop.last_error, "reason": loop.reason}
             for loop in loops}}, status_code=200 if healthy else 503)
 
     @app.exception_handler(SignInRequired)

@@ -23,7 +23,8 @@ __all__ = ["router", "settings_change"]
 
 router = APIRouter(include_in_schema=False)
 
-_OPTION_FIELDS = ("nmr", "takeover", "press", "orders", "early", "timezone", "reminder_hours", "layout")
+_OPTION_FIELDS = ("nmr", "takeover", "press", "orders", "early", "timezone", "reminder_hours", "layout",
+                  "draw_expires")
 _TIMING_KEYS = ("next_hours", "grace_hours", "at", "days")
 
 

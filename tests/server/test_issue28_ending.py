@@ -147,6 +147,8 @@ def test_a_listed_vote_naming_an_eliminated_power_lapses_and_its_voter_is_told(s
 def test_set_draw_expires_phase_makes_a_vote_good_for_one_phase(started: Harness) -> None:
     started.send("gm@example.com", GM + "SET DRAW EXPIRES PHASE")
     assert "Draw votes and concessions are now good for one phase." in started.last_reply("gm@example.com")
+    told = [m for m in started.outbox(kind="notice") if m.subject == "Diplomacy settings changed alpha"]
+    assert len(told) == 7 and "  Draw votes: until withdrawn -> good for one phase" in told[0].body_text
     started.send(player("FRANCE"), signon("FRANCE") + "SET DRAW\nSET CONCEDE Russia")
     reply = started.last_reply(player("FRANCE"))
     assert "It is good for this phase only (SET DRAW EXPIRES PHASE)" in reply, reply

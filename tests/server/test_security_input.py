@@ -135,7 +135,7 @@ def test_join_and_create_refuse_an_address_the_judge_cannot_write_to(harness: Ha
 
     harness.send("gm@example.com", "CREATE beta masterpw")
     outcome = handle_raw(harness.judge, _raw_from("José <jose@exa_mple.com>", body))
-    assert outcome.status == "done"
+    assert outcome.status == "ignored"  # stored, neither run nor answered (its answer could not go: issue 29.10)
     with harness.judge.sessions.begin() as db:
         assert queries.game_by_name(db, "gamma") is None
         beta = queries.game_by_name(db, "beta")

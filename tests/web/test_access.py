@@ -174,7 +174,7 @@ def test_public_routes_answer_anyone(world: World) -> None:
             continue
         response = client.get(concrete(world, path))
         assert response.status_code == 200, path
-    assert client.get("/healthz").json() == {"status": "ok", "loops": {}}
+    assert client.get("/healthz").json() == {"status": "ok", "reasons": [], "database": {"healthy": True}, "loops": {}}
 
 
 def test_posts_without_the_csrf_token_are_refused(world: World) -> None:

@@ -50,3 +50,28 @@ def test_a_days_of_decision_page_has_no_map_game_parts(chromium: object, served:
     assert "adjudicates" not in page.content() and "closes step JF1936B now" in page.content()
     assert page.get_by_role("heading", name="Powers that will be defaulted").count() == 0
     context.close()  # type: ignore[attr-defined]
+
+
+def test_the_gm_ends_a_days_of_decision_game_from_its_page(chromium: object, served: Served) -> None:  # noqa: F811
+    """Issue 28.8 in DoD III: the End the game page lists its major powers; the ruling is mailed once
+    to each player (a player of two powers gets one copy) and SUMMARY keeps it."""
+    base, h = served.url, served.harness
+    context, page = signed_in(chromium, base, address=GM, password=PASSWORD)
+    page.goto(f"{base}/games/decision")
+    page.get_by_role("button", name="Declare a draw or a concession").click()
+    page.wait_for_url(f"{base}/games/decision/end?")
+    for power in ("Germany", "Soviet Union", "Nationalist China", "USA", "Commonwealth"):
+        assert page.get_by_label(power, exact=True).count() == 1
+    page.get_by_label("Soviet Union", exact=True).check()
+    page.get_by_label("USA", exact=True).check()
+    page.get_by_label("Your statement").fill("The world stepped back from the brink.")
+    page.get_by_label("I mean it: end the game and mail every player").check()
+    page.get_by_role("button", name="End the game").click()
+    page.wait_for_url(f"{base}/games/decision?done=*")
+    context.close()  # type: ignore[attr-defined]
+    ended = [m.recipients[0] for m in h.outbox(kind="end")]
+    assert sorted(ended) == sorted([GM] + [f"p{i}@example.com" for i in range(5)])  # one copy each
+    h.send("p4@example.com", "SUMMARY decision")
+    summary = " ".join(h.last_reply("p4@example.com").split())
+    assert "has been declared a draw between USA and Soviet Union." in summary, summary
+    assert "The world stepped back from the brink." in summary and "Supply Center" not in summary

@@ -26,3 +26,13 @@ def test_the_judge_trusts_forwarded_headers_only_from_the_proxy() -> None:
     assert 'JUDGE_WEB_SECURE_COOKIES: "true"' in judge
     subnet = re.search(r"subnet: (\S+)", COMPOSE)
     assert subnet and address.group(1).rsplit(".", 1)[0] == subnet.group(1).rsplit(".", 1)[0]  # a /24
+
+
+def test_the_judge_reads_the_mail_servers_own_authentication_results() -> None:
+    """Issue 29 item 2: the guard is on in the shipped set-up, with the mail server's authserv-id
+    (its hostname: OpenDMARC's ``AuthservID HOSTNAME`` in docker-mailserver)."""
+    mail, judge = _service("mail"), _service("judge")
+    hostname = re.search(r"hostname: (\S+)", mail)
+    authserv = re.search(r"JUDGE_AUTHSERV_ID: (\S+)", judge)
+    assert hostname and authserv and authserv.group(1) == hostname.group(1)
+    assert 'ENABLE_OPENDMARC: "1"' in mail and 'ENABLE_POLICYD_SPF: "1"' in mail

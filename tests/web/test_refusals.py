@@ -12,7 +12,7 @@ from app.db import queries
 from app.db.models import Game
 from app.services.errors import DomainError
 from app.web import create_app
-from app.web.deps import Db
+from app.web.deps import Uow
 from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, gm_account, make_harness, signed_in
 
 MESSAGE = "refused: <b>because</b>"
@@ -26,7 +26,8 @@ def world(tmp_path) -> World:  # type: ignore[no-untyped-def]
     gm_account(harness, GM, GM_PASSWORD, "alpha")
     app = create_app(harness.judge, keeper_address=KEEPER)
 
-    def refuse(name: str, code: str, db: Db) -> None:
+    def refuse(name: str, code: str, uow: Uow) -> None:
+        db = uow.session
         game = queries.game_by_name(db, name)
         if game is None:
             raise HTTPException(status_code=404)

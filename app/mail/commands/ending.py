@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from app.mail.commands.errors import CommandError
 from app.mail.commands.registry import Command, CommandRole, register
 from app.mail.commands.session import MailSession
+from app.services.games import gm
 from app.services.games.ending import declare_end, plan_end
 from app.services.kernel.access import actor_game
 from app.services.ruleset.powers import full_stop
-from app.services.seats.votes import set_draw_expiry
 
 __all__ = ["DeclareConcession", "DeclareDraw", "SetDrawExpires"]
 
@@ -90,6 +90,6 @@ class SetDrawExpires(Command):
     role = CommandRole.MASTER
 
     def process(self, ctx: MailSession, args: str) -> None:
-        choice = set_draw_expiry(ctx.judge, ctx.uow, ctx.actor(), args)
+        choice = gm.set_option(ctx.judge, ctx.uow, ctx.actor(), "draw_expires", args)
         ctx.add_note("Draw votes and concessions are now good for one phase." if choice == "phase"
                      else "Draw votes and concessions now stand until withdrawn.")

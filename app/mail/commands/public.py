@@ -118,6 +118,9 @@ class Summary(Command):
         if game is not None and "dod3" in ruleset_for(game.variant).help_topics and (
                 not args.split() or args.split()[0].lower() == game.name.lower()):
             ctx.add_section(status_text(ctx))  # the DoD III game one is signed on to: its status report
+            ending = listing.game_summary(ctx.judge, ctx.uow, ctx.actor(), game.name).ending
+            if ending:  # and how it ended, once it has (a GM's ruling)
+                ctx.add_section(ending.rstrip("\n"))
             return
         name = _words(args, 1, "SUMMARY <game>")[0]
         ctx.add_section(render_summary(listing.game_summary(ctx.judge, ctx.uow, ctx.actor(), name)))

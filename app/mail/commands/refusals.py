@@ -38,6 +38,9 @@ def _not_signed_on(e: DomainError) -> str | None:
 
 
 def _bad_option(e: DomainError) -> str | None:
+    if e.values.get("option") == "draw_expires":
+        return ("say SET DRAW EXPIRES PHASE (a vote is good for one phase) or SET DRAW EXPIRES NEVER (it stands "
+                "until withdrawn)")
     if e.values.get("option") != "early":
         return None
     return ("SET EARLY takes minutes from 0 to a week (10080), or off" if e.values.get("range")

@@ -99,6 +99,7 @@ class MailSession:
         self.game: Game | None = None
         self.seat: Player | None = None
         self.master = False
+        self.co_master = False  # signed on as a co-GM (its own account's password): not the master of record
         self.acting_power: str | None = None
         self.target_phase: str | None = None
         self.collector: Collector | None = None
@@ -154,7 +155,8 @@ class MailSession:
             role = Role.PLAYER
         else:
             role = Role.ANYONE
-        return Actor(self.sender, role, self.game.id, self.power, self.seat.id if self.seat else None)
+        return Actor(self.sender, role, self.game.id, self.power, self.seat.id if self.seat else None,
+                     co_master=self.master and self.co_master)
 
     def book(self, game: Game | None = None) -> PowerBook:
         game = game or self.require_game()
@@ -226,7 +228,9 @@ class MailSession:
         self.enter(signed)
         if self.sender_trusted and self._own_seat():
             self.proven = True  # the password of a seat (or game) of this very address
-        if signed.role == Role.GM:
+        if signed.co_master:
+            self.add_note(f"Signed on as a co-GM of game '{signed.game_name}'.")
+        elif signed.role == Role.GM:
             self.add_note(f"Signed on as the master of game '{signed.game_name}'.")
         elif signed.role == Role.OBSERVER:
             self.add_note(f"Signed on as an observer of game '{signed.game_name}'.")
@@ -252,12 +256,14 @@ class MailSession:
         ``status``: end the reply with its power's orders."""
         seat = self.db.get_one(Player, signed.seat_id) if signed.seat_id is not None else None
         self._enter(signed.game_id, seat, master=signed.role == Role.GM, status=status)
+        self.co_master = signed.co_master
         if signed.record_address:
             self._note_sender(signed.record_address)
 
     def enter_as_creator(self, game_id: int) -> None:
         """The sender just created this game: its master for the rest of the mail."""
         self.game, self.master, self.seat = self.db.get_one(Game, game_id), True, None
+        self.co_master = False
 
     def sign_on_new_seat(self, game: Game, seat: Player) -> None:
         self._enter(game.id, seat)
@@ -269,6 +275,7 @@ class MailSession:
         self.game = game
         self.seat = seat
         self.master = master
+        self.co_master = False
         self.acting_power = None
         self.target_phase = None
         self.stop_on_error = False
@@ -368,7 +375,7 @@ class MailSession:
         """The actor the order use cases see: the power's player, or the GM acting for it (BECOME)."""
         role = Role.GM if self.master else Role.PLAYER
         return Actor(self.sender, role, self.game.id if self.game else None, power,
-                     self.seat.id if self.seat else None)
+                     self.seat.id if self.seat else None, co_master=self.master and self.co_master)
 
     def clear_orders(self) -> None:
         self.flush_orders()

@@ -81,6 +81,9 @@ class ImapInbox:
         self._fetched_upto = 0
         self.reconnects = 0
         self._unreadable: list[tuple[str, str]] = []
+        # told of every connection lost or refused, as it happens (the poller tells ``/healthz``:
+        # an outage shows within a minute, not after the round's retries)
+        self.on_trouble: Callable[[BaseException], None] | None = None
 
     # ------------------------------------------------------------------ connection
 
@@ -120,6 +123,11 @@ class ImapInbox:
                 raise
         _quietly(lambda: client.subscribe_folder(name))
 
+    def _trouble(self, error: BaseException) -> None:
+        callback = self.on_trouble
+        if callback is not None:
+            _quietly(lambda: callback(error))
+
     def _drop(self) -> None:
         client, self._client = self._client, None
         if client is not None:
@@ -136,6 +144,7 @@ class ImapInbox:
                 raise InboxUnavailable(f"IMAP login refused for {self.username}: {exc}") from exc
             except _DROPPED as exc:
                 self._drop()
+                self._trouble(exc)
                 if attempt == self.max_attempts:
                     raise InboxUnavailable(
                         f"IMAP {self.host}:{self.port} unavailable during {what} "
@@ -229,6 +238,7 @@ class ImapInbox:
         except _DROPPED as exc:
             log.warning("IMAP connection lost while waiting for mail (%r)", exc)
             self._drop()
+            self._trouble(exc)
             self._sleep(max(0.0, min(self.backoff, deadline - self._clock())))
 
     def _has_new(self, client: IMAPClient) -> bool:

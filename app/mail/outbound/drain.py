@@ -26,6 +26,7 @@ from typing import Any
 
 from sqlalchemy import literal, or_, select, update
 
+from app.db import queries
 from app.db.models import Game, MapImage, OutboundMessage
 from app.db.statuses import OutboundStatus
 from app.mail.outbound.mailer import Mailer, MailerDeferred, MailerRejected, MailerSession, MailerUnavailable
@@ -193,8 +194,8 @@ def _record(judge: Judge, outcome: _Outcome) -> None:
 
 
 def _report_failure(uow: UnitOfWork, judge: Judge, row_id: int, error: str) -> None:
-    """A mail of a game that failed for good: the game's master is told (the judgekeeper when the
-    mail was to the master).  A report that fails is not reported again (no loop)."""
+    """A mail of a game that failed for good: the game's master and its proven co-GMs are told (the
+    judgekeeper when the mail was to the master).  A report that fails is not reported again (no loop)."""
     db = uow.session
     row = db.get(OutboundMessage, row_id)
     if row is None or row.kind == "undeliverable" or row.game_id is None:
@@ -203,15 +204,17 @@ def _report_failure(uow: UnitOfWork, judge: Judge, row_id: int, error: str) -> N
     if game is None:
         return
     to = row.recipients[0] if row.recipients else "(none)"
-    tell = game.master_email if game.master_email != to else judge.settings.admin_address
-    if not tell or tell == to:
-        return
+    gms = queries.gm_addresses(db, game)  # the master and its proven co-GMs
+    tells = [judge.settings.admin_address] if to in gms[:1] else [gm for gm in gms if gm != to]
     where = f" of game '{game.name}'"
-    enqueue(uow, judge, to=tell, subject=f"Judge: undeliverable mail{where}"[:400], kind="undeliverable",
-            game_id=game.id,
-            text=f"A mail{where} to {to} (subject: {row.subject!r}) could not be delivered and will not be\n"
-                 f"retried:\n\n  {error}\n\nCheck that player's address (the player can change it with "
-                 f"SET ADDRESS, the game master with REPLACE).\n")
+    for tell in tells:
+        if not tell or tell == to:
+            continue
+        enqueue(uow, judge, to=tell, subject=f"Judge: undeliverable mail{where}"[:400], kind="undeliverable",
+                game_id=game.id,
+                text=f"A mail{where} to {to} (subject: {row.subject!r}) could not be delivered and will not be\n"
+                     f"retried:\n\n  {error}\n\nCheck that player's address (the player can change it with "
+                     f"SET ADDRESS, the game master with REPLACE).\n")
 
 
 # ---------------------------------------------------------------------------------- the drain

@@ -90,6 +90,11 @@ def first_address(msg: Message, name: str, problems: list[str]) -> tuple[str, st
     values = _raw(msg, name)
     if not values:
         return "", ""
+    if any(unicodedata.category(ch) == "Cc" and ch not in "\t\r\n" for ch in values[0]):
+        # a NUL (which a mail server may turn into the byte 0x80, then read as "€") or another
+        # control character: no address the judge could answer (issue 29 item 10)
+        problems.append(f"a control character in the {name} header: no address the judge can answer")
+        return "", ""
     value = clean(values[0], 2000)
     display, address = parseaddr(value)
     angles = _ANGLE_ADDR.findall(value)

@@ -163,7 +163,8 @@ def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "", own: Ow
     match = _MSG_ID.search(reply)
     in_reply_to = (match.group(0) if match else reply)[:MESSAGE_ID_LIMIT] or None
     reasons = automatic_reasons(msg, sender)
-    auth_results = tuple(clean(str(value), 2000) for value in (msg.get_all("Authentication-Results") or ())[:20])
+    # every one, top first (however many: a trusted ``fail`` below twenty others still counts)
+    auth_results = tuple(clean(str(value), 2000) for value in msg.get_all("Authentication-Results") or ())
 
     return IncomingMail(
         message_id=message_id,

@@ -42,11 +42,12 @@ def render_history(history: History) -> str:
 
 
 def render_summary(summary: Summary) -> str:
-    lines = [f"Summary of game '{summary.game_name}' ({summary.variant}, {summary.status}).", "",
-             "History of Supply Center Counts:",
-             "  " + "Phase".ljust(8) + "".join(f"{p[:3]:>5}" for p in summary.powers)]
-    lines.extend("  " + phase.ljust(8) + "".join(f"{n:>5}" for n in counts) for phase, counts in summary.centres)
-    lines.append("")
+    lines = [f"Summary of game '{summary.game_name}' ({summary.variant}, {summary.status}).", ""]
+    if summary.powers:  # a map game's centres (Days of Decision III has none)
+        lines.extend(["History of Supply Center Counts:",
+                      "  " + "Phase".ljust(8) + "".join(f"{p[:3]:>5}" for p in summary.powers)])
+        lines.extend("  " + phase.ljust(8) + "".join(f"{n:>5}" for n in counts) for phase, counts in summary.centres)
+        lines.append("")
     lines.append("Players:")
     width = _width([seat.label for seat in summary.players], 10)
     lines.extend(f"  {seat.label:<{width}} {seat.email} ({seat_status(seat.status)})" for seat in summary.players)

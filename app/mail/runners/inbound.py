@@ -33,6 +33,7 @@ from app.services.bootstrap import transaction
 from app.services.kernel.context import Judge
 from app.services.kernel.limits import address_of_record
 from app.services.kernel.uow import UnitOfWork
+from app.services.mailout.addresses import deliverable
 from app.services.mailout.outbox import enqueue, queue_held
 from app.services.seats.confirmations import Confirmed, use_confirmation
 
@@ -165,8 +166,13 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
         own = _is_own_address(judge, mail.sender)
         if mail.automatic or not mail.sender or own:
             row.status = InboundStatus.IGNORED
-            row.error = "automatic mail" if mail.automatic else ("from the judge itself" if own else "no sender")
+            row.error = "automatic mail" if mail.automatic else ("from the judge itself" if own else _no_sender(mail))
             row.processed_at = judge.now()
+            return InboundStatus.IGNORED
+        unusable = deliverable(mail.sender)
+        if unusable is not None:  # an answer could not be sent (poison14\x80@...: issue 29 item 10): none is made
+            row.status, row.processed_at = InboundStatus.IGNORED, judge.now()
+            row.error = f"a sender address the judge cannot write to ({unusable})"[:1000]
             return InboundStatus.IGNORED
         ctx = MailSession(judge, unit, sender=mail.sender, subject=mail.subject, message_id=row.message_id)
         ctx.inbound_id = row.id
@@ -262,6 +268,12 @@ def _forged(judge: Judge, unit: UnitOfWork, row: InboundMessage, mail: IncomingM
     tell_forged(judge, unit, mail)
     row.status, row.error = InboundStatus.DONE, "sender failed SPF/DMARC: nothing was run"
     return InboundStatus.DONE
+
+
+def _no_sender(mail: IncomingMail) -> str:
+    """Why the mail has no sender the judge can answer, as its record says."""
+    why = [problem for problem in mail.problems if "From" in problem]
+    return f"no sender: {'; '.join(why)}"[:1000] if why else "no sender"
 
 
 def _note_reading(ctx: MailSession, mail: IncomingMail) -> None:
@@ -392,10 +404,12 @@ def _tell_sender(judge: Judge, uow: UnitOfWork, row: InboundMessage, mail: Incom
 
 
 def _tell_master(judge: Judge, uow: UnitOfWork, mail: IncomingMail) -> None:
-    """A word to the GM of the game the quarantined mail was about."""
+    """A word to the GM of the game the quarantined mail was about (and its proven co-GMs)."""
     game = _game_of(judge, uow.session, mail)
-    if game is not None and game.master_email:
-        enqueue(uow, judge, to=game.master_email, subject=f"Diplomacy mail quarantined {game.name}",
+    if game is None:
+        return
+    for gm in queries.gm_addresses(uow.session, game):
+        enqueue(uow, judge, to=gm, subject=f"Diplomacy mail quarantined {game.name}",
                 kind="gm", game_id=game.id,
                 text=f"A mail from {mail.sender or '(unknown)'} about game '{game.name}' (subject: "
                      f"{mail.subject!r})\ncould not be processed and was quarantined; its sender has been "

@@ -79,6 +79,8 @@ def run_poller(judge: Judge, inbox: Any, stop: threading.Event, *, wait: float =
     that read the inbox is reported to ``judge.health`` (a loop that stops reporting is unhealthy)."""
     backoff = 1.0
     retried = False
+    if hasattr(inbox, "on_trouble"):  # a lost connection counts at once, not after the round's retries
+        inbox.on_trouble = lambda error: judge.health.trouble(LOOP, error)
     while not stop.is_set():
         try:
             judge.health.begin(LOOP)

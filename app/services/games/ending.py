@@ -2,21 +2,29 @@
 survivors when none is named) or a concession to one power, with the GM's statement.  DPjudge's GM
 writes ``RESULT phase victors...`` into the game's status file; here the mail command ``DECLARE DRAW``
 / ``DECLARE CONCESSION`` and the dashboard's "End the game" page call ``declare_end``.  The end goes
-in the final mail to everyone, ``HISTORY`` and ``SUMMARY`` (``results/ending.py``)."""
+in the final mail to everyone, ``HISTORY`` and ``SUMMARY`` (``results/ending.py``).
+
+A Days of Decision III game has no supply centres to count and no draw votes: its GM ends it by the
+same ruling, among its major powers not conquered (``conquered`` in the DoD III state), and each
+player is mailed the end once (a player of several powers gets one copy, as DoD III's reports)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.db import queries
 from app.db.models import Game
 from app.db.statuses import RUNNING
+from app.services.dod3 import store as dod3_store
+from app.services.dod3.mailing import mail_all
 from app.services.errors import DomainError
 from app.services.kernel.access import book_of, require_gm
 from app.services.kernel.actor import Actor
+from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.text_clean import clean_text
 from app.services.kernel.uow import UnitOfWork
-from app.services.results.ending import MAX_STATEMENT, Ending, end_game, names_text
+from app.services.results.ending import MAX_STATEMENT, Ending, end_game, ending_text, names_text, record_ending
 from app.services.seats.votes import survivors
 
 __all__ = ["EndChoices", "Ended", "declare_end", "end_choices", "plan_end"]
@@ -41,12 +49,26 @@ class Ended:
     mails: int
 
 
+def _alive(judge: Judge, uow: UnitOfWork, game: Game) -> list[str]:
+    """The powers still in the game, in the variant's order: the survivors' seats, or in a DoD III
+    game the major powers its state does not mark conquered."""
+    book = book_of(judge, game)
+    if dod3_store.is_dod3(game):
+        phase = queries.open_phase(uow.session, game.id)
+        if phase is None:
+            return []
+        state = dod3_store.current_state(game, phase)
+        alive = {item.power for item in state.powers if not item.conquered}
+    else:
+        alive = {s.power for s in survivors(game) if s.power}
+    return [pid for pid in book.ids if pid in alive]
+
+
 def end_choices(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game) -> EndChoices:
     require_gm(actor, game)
     book = book_of(judge, game)
-    alive = {s.power for s in survivors(game)}
     return EndChoices(game.name, game.phase, game.status in RUNNING,
-                      tuple((pid, book.name(pid)) for pid in book.ids if pid in alive))
+                      tuple((pid, book.name(pid)) for pid in _alive(judge, uow, game)))
 
 
 def plan_end(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, how: str, powers: str) -> tuple[str, ...]:
@@ -63,7 +85,7 @@ def plan_end(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, how: str, 
     listed, unknown = book.parse_list(powers)
     if unknown:
         raise DomainError("unknown_powers", f"unknown powers: {', '.join(unknown)}")
-    alive = [pid for pid in book.ids if pid in {s.power for s in survivors(game)}]
+    alive = _alive(judge, uow, game)
     out = [pid for pid in listed if pid not in alive]
     if out:
         raise DomainError("eliminated_powers",
@@ -89,5 +111,17 @@ def declare_end(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, how: st
         raise DomainError("statement_too_long", f"a statement is at most {MAX_STATEMENT} characters "
                                                 f"(this one has {len(text)})")
     ending = Ending(how.strip().lower(), chosen, "gm", game.phase, judge.now(), text)
-    mails = end_game(judge, uow, game, ending, actor)
+    if dod3_store.is_dod3(game):
+        mails = _end_dod3(judge, uow, game, ending, actor)
+    else:
+        mails = end_game(judge, uow, game, ending, actor)
     return Ended(game.name, how, tuple(chosen), tuple(book.name(p) for p in chosen), mails)
+
+
+def _end_dod3(judge: Judge, uow: UnitOfWork, game: Game, ending: Ending, actor: Actor) -> int:
+    """``results.ending.end_game`` for a DoD III game: kept, audited, and mailed once to each player."""
+    record_ending(game, ending)
+    audit(uow, actor, game, "game_over", at=judge.now(), how=ending.how, powers=list(ending.powers), by=ending.by,
+          phase=ending.phase, statement=ending.statement)
+    text = ending_text(judge, game, ending)
+    return mail_all(uow, judge, game, f"Diplomacy game {game.name} is over", lambda _reveal: (text, None), kind="end")

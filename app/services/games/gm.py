@@ -36,6 +36,7 @@ from app.services.ruleset.powers import full_stop
 from app.services.ruleset.timing import parse_when
 from app.services.seats.absence import absences_at, clear_of_absences, end_text
 from app.services.seats.takeover import new_player, requested_password_hash, tell_previous_player, welcome_text
+from app.services.seats.votes import draw_expiry_choice
 from app.services.turns.deadlines import resume_game
 
 __all__ = ["NMR_POLICIES", "PHASE_KINDS", "Replaced", "TimingKey", "TimingSet", "add_note", "eject", "pause", "replace", "resume",
@@ -210,7 +211,8 @@ def _press_value(game: Game, settings: dict[str, Any], value: str) -> str:
 
 
 def set_option(judge: Judge, uow: UnitOfWork, actor: Actor, key: str, value: str) -> str:
-    """A game option: nmr, layout, orders, press, timezone, reminder_hours; returns the value stored."""
+    """A game option: nmr, layout, orders, press, timezone, reminder_hours, draw_expires, ...; returns
+    the value stored.  A change is audited and told to the players (``setting_notice``)."""
     game = gm_game(uow, actor)
     value = value.strip().lower()
     before = option_shown(options_of(game), game.press, key) if key in OPTION_LABELS else ""
@@ -228,6 +230,8 @@ def set_option(judge: Judge, uow: UnitOfWork, actor: Actor, key: str, value: str
             raise DomainError("bad_option", "hours must be a number") from error
     elif key == "early_minutes":
         value = _early_value(value, settings)
+    elif key == "draw_expires":  # SET DRAW EXPIRES PHASE|NEVER (issue 28.12)
+        value = settings["draw_expires"] = draw_expiry_choice(value)
     elif key == "timezone":
         zone = value.title() if "/" in value else value.upper()
         try:

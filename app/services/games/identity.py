@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import select
+
 from app.db import queries
 from app.db.models import Game, Player
+from app.db.models_web import GmAccount
 from app.db.statuses import SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.games import lockout
+from app.services.games.co_masters import is_co_master
 from app.services.kernel.access import actor_seat, book_of, find_game, gm_game
 from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
@@ -45,6 +49,7 @@ class SignOn:
     power: str | None = None
     power_name: str | None = None
     record_address: str | None = None  # the address of record, told whenever someone signs on as it
+    co_master: bool = False  # a co-GM signed on as a GM of the game (with its own account's password)
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,10 @@ def sign_on(judge: Judge, uow: UnitOfWork, actor: Actor, target: SignOnTarget, p
             raise DomainError("no_player", f"{label} has no player in game '{game.name}'")
         registered, password_hash = player.email, player.password_hash
     lockout.check_not_locked(judge, uow, game, who, label)
-    if not verify_password(password_hash, password):
+    right = verify_password(password_hash, password)
+    if not right and player is None and _co_master_password(uow, game, actor, password):
+        return SignOn(game.id, game.name, Role.GM, record_address=actor.address, co_master=True)
+    if not right:
         lockout.record_failure(judge, uow, game, who, label, actor.address, registered)
         if player is None:
             raise DomainError("wrong_password", f"wrong master password for game '{game.name}'")
@@ -111,6 +119,19 @@ def sign_on(judge: Judge, uow: UnitOfWork, actor: Actor, target: SignOnTarget, p
     if player.status in (SeatStatus.RESIGNED, SeatStatus.ABANDONED):
         raise DomainError("vacant", f"{label} is vacant: take it over instead", power=label)
     return SignOn(game.id, game.name, Role.PLAYER, player.id, who, label, player.email)
+
+
+def _co_master_password(uow: UnitOfWork, game: Game, actor: Actor, password: str) -> bool:
+    """A co-GM signs on as a GM of the game with its own dashboard account's password, once that
+    account has proven the address by a mailed code (as on the dashboard): the sender's address
+    names the account, the password proves it (a ``From`` line alone proves nothing)."""
+    address = actor.address.strip().lower()
+    if not address or not is_co_master(uow, game, address):
+        return False
+    account = uow.session.scalar(select(GmAccount).where(GmAccount.email == address))
+    if account is None or account.proven_at is None or not account.password_hash:
+        return False
+    return verify_password(account.password_hash, password)
 
 
 def record_address(judge: Judge, uow: UnitOfWork, target: SignOnTarget) -> str | None:

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.db import queries
 from app.db.models import AuditEntry, Game
 from app.services.errors import DomainError
 from app.services.kernel.audit import audit
@@ -79,6 +80,7 @@ def record_failure(judge: Judge, uow: UnitOfWork, game: Game, seat: str, label: 
     subject = f"Diplomacy sign-on locked {game.name}"
     if record_address:
         enqueue(uow, judge, to=record_address, subject=subject, text=text, kind="lockout", game_id=game.id)
-    if game.master_email and game.master_email != record_address:
-        enqueue(uow, judge, to=game.master_email, subject=subject, text=text, kind="lockout", game_id=game.id)
+    for gm in queries.gm_addresses(uow.session, game):  # the master and its proven co-GMs
+        if gm != record_address:
+            enqueue(uow, judge, to=gm, subject=subject, text=text, kind="lockout", game_id=game.id)
     return lock

@@ -22,13 +22,14 @@ from app.services.kernel.context import Judge
 from app.services.kernel.uow import DomainEvent, UnitOfWork
 from app.services.mailout.notify import mail_game
 from app.services.ruleset.options import GameOptions, options_of
+from app.services.seats.votes import draw_expiry_words
 
 __all__ = ["OPTION_LABELS", "SettingChanged", "option_shown", "record_change", "tell_setting_changes",
            "timing_label", "timing_shown"]
 
 OPTION_LABELS = {"press": "press", "nmr": "NMR policy", "layout": "layout", "orders": "orders",
                  "timezone": "time zone", "reminder_hours": "reminder", "takeover": "takeover",
-                 "early_minutes": "early processing"}
+                 "early_minutes": "early processing", "draw_expires": "draw votes"}
 _TIMING_WORDS = {"next_hours": "hours to the deadline", "grace_hours": "grace", "at": "deadlines at",
                  "days": "deadline days"}
 
@@ -54,6 +55,8 @@ def option_shown(options: GameOptions, press: str, key: str) -> str:
         return rule + (" (observers may send press)" if options.observer_press else "")
     if key == "early_minutes":
         return f"after {options.early_minutes:g} minutes of quiet" if options.early else "off"
+    if key == "draw_expires":
+        return draw_expiry_words(options.draw_expires)
     if key == "reminder_hours":
         return _hours(options.reminder_hours) + " before the deadline" if options.reminder_hours > 0 else "none"
     return str(getattr(options, key))

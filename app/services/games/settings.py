@@ -1,6 +1,6 @@
 """A game's settings as the GM changes them on the dashboard (issue 21.13): grace, NMR policy,
 TAKEOVER policy, press rules (``postal`` included), phase timings, early processing, orders mode,
-time zone and reminders.  Each change goes through the use case of its mail command (``SET ...``:
+time zone, reminders and how long a draw vote stands (``SET DRAW EXPIRES``).  Each change goes through the use case of its mail command (``SET ...``:
 ``gm.set_option``, ``gm.set_timing``); values equal to the game's are left alone, so the audit log
 names only what changed.  The variants a game may be created with are listed here too."""
 
@@ -56,6 +56,7 @@ class GameSettings:
     layout: str = "judge"
     observer_press: bool = False  # observers may send (white) press: SET PRESS ... OBSERVERS
     rules: tuple[tuple[str, str], ...] = ()  # the game's own rule options (SET RULE), as set
+    draw_expires: str = "never"  # how long a draw vote stands: phase | never (SET DRAW EXPIRES)
 
 
 def settings_of(game: Game) -> GameSettings:
@@ -68,7 +69,7 @@ def settings_of(game: Game) -> GameSettings:
         nmr=options.nmr, takeover=options.takeover, press="postal" if options.postal_press else game.press,
         orders=options.orders, early=f"{options.early_minutes:g}" if options.early else "off",
         timezone=options.timezone, reminder_hours=options.reminder_hours, timing=rows, layout=options.layout,
-        observer_press=options.observer_press,
+        observer_press=options.observer_press, draw_expires=options.draw_expires,
         rules=tuple((str(k), _rule_text(v)) for k, v in sorted(((game.settings or {}).get("rules") or {}).items())))
 
 
@@ -91,6 +92,7 @@ class SettingsChange:
     layout: str | None = None
     observer_press: bool | None = None  # observers may send press (None: as it is)
     rule: tuple[str, str] | None = None  # (option, value as SET RULE takes it: on, off, default, ...)
+    draw_expires: str | None = None  # phase | never (SET DRAW EXPIRES)
 
 
 def _hours(text: str) -> float:
@@ -154,7 +156,8 @@ def change_settings(judge: Judge, uow: UnitOfWork, actor: Actor, change: Setting
                ("press", press, None, "press"), ("orders", change.orders, now.orders, "orders"),
                ("layout", change.layout, now.layout, "layout"),
                ("early_minutes", change.early, now.early, "early"), ("timezone", change.timezone, now.timezone, "timezone"),
-               ("reminder_hours", change.reminder_hours, now.reminder_hours, "reminder_hours"))
+               ("reminder_hours", change.reminder_hours, now.reminder_hours, "reminder_hours"),
+               ("draw_expires", change.draw_expires, now.draw_expires, "draw_expires"))
     for key, wanted, current, field in options:
         if wanted is None or not wanted.strip() or (current is not None and _same(current, wanted)):
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.db import queries
 from app.db.models import Game, Player
 from app.db.statuses import SeatRole, SeatStatus
 from app.services.kernel.context import Judge
@@ -23,14 +24,17 @@ def mail_seat(uow: UnitOfWork, judge: Judge, seat: Player, subject: str, text: s
 
 def mail_master(uow: UnitOfWork, judge: Judge, game: Game, subject: str, text: str, *, kind: str = "gm",
                 html: str | None = None, map_id: int | None = None) -> None:
-    enqueue(uow, judge, to=game.master_email, subject=subject, text=text, html=html, kind=kind, game_id=game.id,
-            map_id=map_id)
+    """To the game master of record and its proven co-GMs (``queries.gm_addresses``)."""
+    enqueue_all(uow, judge, [{"to": to, "subject": subject, "text": text, "html": html, "kind": kind,
+                              "game_id": game.id, "reply_to": None, "map_id": map_id}
+                             for to in queries.gm_addresses(uow.session, game)])
 
 
 def mail_game(uow: UnitOfWork, judge: Judge, game: Game, subject: str, text: str, *, html: str | None = None,
               kind: str = "broadcast", master: bool = True, observers: bool = True, map_id: int | None = None,
               skip: Player | None = None) -> int:
-    """One mail per seat (each with its personal reply address), plus the master; ``map_id``: the
+    """One mail per seat (each with its personal reply address), plus the master and its proven
+    co-GMs (``queries.gm_addresses``); ``map_id``: the
     stored map every one of them carries; ``skip``: a seat told otherwise.  Queued in one statement."""
     mails: list[dict[str, Any]] = []
     for seat in game.players:
@@ -42,6 +46,7 @@ def mail_game(uow: UnitOfWork, judge: Judge, game: Game, subject: str, text: str
                       "game_id": seat.game_id, "reply_to": judge.settings.token_address(seat.reply_token),
                       "map_id": map_id})
     if master:
-        mails.append({"to": game.master_email, "subject": subject, "text": text, "html": None, "kind": kind,
-                      "game_id": game.id, "reply_to": None, "map_id": map_id})
+        mails.extend({"to": to, "subject": subject, "text": text, "html": None, "kind": kind,
+                      "game_id": game.id, "reply_to": None, "map_id": map_id}
+                     for to in queries.gm_addresses(uow.session, game))
     return enqueue_all(uow, judge, mails)

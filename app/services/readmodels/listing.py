@@ -116,7 +116,8 @@ def game_history(judge: Judge, uow: UnitOfWork, actor: Actor, name: str, start: 
 
 
 def game_summary(judge: Judge, uow: UnitOfWork, actor: Actor, name: str) -> Summary:
-    """The centre counts after each processed phase. A Fall movement that retreats follow
+    """The centre counts after each processed phase (none in a game without a map: Days of Decision
+    III), the players, and how the game ended. A Fall movement that retreats follow
     counts who stands on each centre after the moves, and its retreat phase has its own row
     (the ownership the Winter adjustments use)."""
     db = uow.session
@@ -125,18 +126,18 @@ def game_summary(judge: Judge, uow: UnitOfWork, actor: Actor, name: str) -> Summ
     supply = Names(judge.variant_data(game.variant)).centres
     centres: list[tuple[str, tuple[int, ...]]] = []
     has_map = ruleset_for(game.variant).has_map
-    for phase in queries.phases_of(db, game.id):
+    for phase in queries.phases_of(db, game.id) if has_map else ():  # DoD III has no supply centres
         if not phase.state_after:
             continue
-        after = stored_state(phase.state_after) if has_map else None
+        after = stored_state(phase.state_after)
         held: Mapping[str, Sequence[str]] = after.centres if after is not None else {}
         if after is not None and _fall_before_retreats(phase.code, after):
             held = projected_centres(held, after.units, supply)
         centres.append((phase.code, tuple(len(held.get(p, ())) for p in book.ids)))
     players = tuple(SeatRow(book.name(s.power) if s.power else "?", s.status, s.email)
-                    for s in game.players if s.role == SeatRole.PLAYER)
+                    for s in game.players if s.role == SeatRole.PLAYER or (not has_map and s.power))
     ending = ending_of(game) if game.status == GameStatus.FINISHED else None
-    return Summary(game.name, game.variant, game.status, tuple(book.ids), tuple(centres), players,
+    return Summary(game.name, game.variant, game.status, tuple(book.ids) if has_map else (), tuple(centres), players,
                    ending_text(judge, game, ending, header=False) if ending is not None else None)
 
 

@@ -85,16 +85,22 @@ class PowerBook:
         return matches[0] if len(matches) == 1 else None
 
     def parse_list(self, text: str) -> tuple[list[str], list[str]]:
-        """Powers from ``France, Germany`` or ``FRA`` style initials; returns (powers, unknown words)."""
+        """Powers from ``France, Germany`` or ``FRA`` style initials; returns (powers, unknown words).
+        A name of several words counts whole between commas (``USA, Soviet Union``)."""
         found: list[str] = []
         unknown: list[str] = []
-        for word in text.replace(",", " ").replace("+", " ").split():
-            pid = self.find(word)
-            if pid is None and word.isalpha() and all(self.by_letter(c) for c in word):
-                found.extend(p for c in word if (p := self.by_letter(c)))
+        for chunk in text.replace("+", ",").split(","):
+            whole = self.find(chunk.strip()) if len(chunk.split()) > 1 else None
+            if whole is not None:
+                found.append(whole)
                 continue
-            if pid is None:
-                unknown.append(word)
-            else:
-                found.append(pid)
+            for word in chunk.split():
+                pid = self.find(word)
+                if pid is None and word.isalpha() and all(self.by_letter(c) for c in word):
+                    found.extend(p for c in word if (p := self.by_letter(c)))
+                    continue
+                if pid is None:
+                    unknown.append(word)
+                else:
+                    found.append(pid)
         return list(dict.fromkeys(found)), unknown

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from app.db import queries
 from app.db.statuses import GameStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
-from app.services.kernel.access import actor_game, actor_seat, book_of, power_seat
+from app.services.kernel.access import actor_game, actor_seat, book_of, power_seat, require_master
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
@@ -98,7 +98,9 @@ def set_password(judge: Judge, uow: UnitOfWork, actor: Actor, password: str) -> 
     if len(password.split()) != 1 or len(password) < MIN_PASSWORD:
         raise DomainError("bad_password", f"a password is one word of at least {MIN_PASSWORD} characters")
     if actor.is_gm and actor.seat_id is None:
-        actor_game(uow, actor).master_password_hash = hash_password(password)
+        game = actor_game(uow, actor)
+        require_master(actor, game)  # a co-GM's password is its own dashboard account's
+        game.master_password_hash = hash_password(password)
         return False
     seat = actor_seat(uow, actor)
     seat.password_hash = hash_password(password)
@@ -111,7 +113,9 @@ def set_address(judge: Judge, uow: UnitOfWork, actor: Actor, address: str) -> Ad
     cannot write to it."""
     address = check_player_address(address.strip() or actor.address, judge.settings.judge_address)
     if actor.is_gm and actor.seat_id is None:
-        actor_game(uow, actor).master_email = address
+        game = actor_game(uow, actor)
+        require_master(actor, game)  # the master of record's address, not a co-GM's
+        game.master_email = address
     else:
         actor_seat(uow, actor).email = address
     return AddressChanged(address)

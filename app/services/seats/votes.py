@@ -23,17 +23,16 @@ from dataclasses import dataclass
 from app.db.models import Game, Player
 from app.db.statuses import GameStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
-from app.services.kernel.access import actor_game, book_of, power_seat, require_gm
+from app.services.kernel.access import actor_game, book_of, power_seat
 from app.services.kernel.actor import Actor
-from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
-from app.services.mailout.notify import mail_game, mail_seat
+from app.services.mailout.notify import mail_seat
 from app.services.results.ending import Ending, end_game, names_text
-from app.services.ruleset.options import DRAW_EXPIRIES, check_settings, options_of
+from app.services.ruleset.options import DRAW_EXPIRIES, options_of
 
 __all__ = ["DIAS", "Concession", "DrawVote", "LapsedVote", "check_standing_votes", "draw_of", "set_concede",
-           "set_draw", "set_draw_expiry", "survivors", "voters"]
+           "draw_expiry_choice", "draw_expiry_words", "set_draw", "survivors", "voters"]
 
 DIAS = "*"  # a draw including all survivors, whoever they are when it passes
 
@@ -191,30 +190,20 @@ def check_standing_votes(judge: Judge, uow: UnitOfWork, game: Game, processed: s
     return tuple(lapsed)
 
 
-def set_draw_expiry(judge: Judge, uow: UnitOfWork, actor: Actor, value: str) -> str:
-    """``SET DRAW EXPIRES PHASE|NEVER`` (GM): how long a draw vote or a concession stands; the players
-    of a running game are told."""
-    game = actor_game(uow, actor)
-    require_gm(actor, game)
+def draw_expiry_choice(value: str) -> str:
+    """``SET DRAW EXPIRES PHASE|NEVER``'s word as the game's ``draw_expires`` option (the settings'
+    writer, ``gm.set_option``, stores it and tells the players with the game's other settings)."""
     choice = value.strip().lower()
     if choice in ("phase", "turn", "one phase"):
         choice = "phase"
     elif choice in ("never", "no", "off", "withdrawn"):
         choice = "never"
     if choice not in DRAW_EXPIRIES:
-        raise DomainError("bad_option", "say SET DRAW EXPIRES PHASE (a vote is good for one phase) or "
-                                        "SET DRAW EXPIRES NEVER (it stands until withdrawn)")
-    settings = {**(game.settings or {}), "draw_expires": choice}
-    check_settings(settings)
-    old = options_of(game).draw_expires
-    game.settings = settings
-    audit(uow, actor, game, "set_draw_expires", old=old, new=choice)
-    if old != choice and game.status in (GameStatus.ACTIVE, GameStatus.PAUSED):
-        mail_game(uow, judge, game, f"Diplomacy game {game.name}: draw votes {_words(choice)}",
-                  f"The master of '{game.name}' changed how long a draw vote or a concession stands:\n"
-                  f"it {_words(old)} before, it {_words(choice)} now.\n", kind="notice")
+        raise DomainError("bad_option", f"a draw vote stands for one phase (phase) or until withdrawn (never), "
+                                        f"not '{value.strip()}'", option="draw_expires")
     return choice
 
 
-def _words(choice: str) -> str:
-    return "is good for one phase" if choice == "phase" else "stands until withdrawn"
+def draw_expiry_words(choice: str) -> str:
+    """How long a vote stands, as the players read it."""
+    return "good for one phase" if choice == "phase" else "until withdrawn"
