@@ -272,6 +272,25 @@ def test_all_strangers_together_get_at_most_the_hourly_cap(harness: Harness) -> 
         assert len(held_mails(uow)) == 10
 
 
+def test_the_cap_holds_under_parallel_mails(harness: Harness) -> None:
+    """Eight strangers' mails at once (PostgreSQL: eight connections) against a cap of three."""
+    harness.judge.settings.stranger_cap = 3
+    mails = [make_mail(f"parallel{n}@third.test", "HELP") for n in range(8)]
+    barrier = threading.Barrier(len(mails))
+
+    def send(raw: bytes) -> None:
+        barrier.wait()
+        handle_raw(harness.judge, raw)
+
+    threads = [threading.Thread(target=send, args=(raw,)) for raw in mails]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    answers = [row for row in harness.outbox() if row.recipients[0].endswith("@third.test")]
+    assert len(answers) <= 3, [row.recipients for row in answers]
+
+
 def test_an_answer_to_a_stranger_quotes_nothing(harness: Harness) -> None:
     harness.send("someone@third.test", f"LIST {SPAM}\n{SPAM}\nHISTORY nosuch{SPAM[:10]}", subject=SPAM)
     answer = harness.outbox(to="someone@third.test")[-1]

@@ -22,6 +22,7 @@ from datetime import timedelta
 
 from sqlalchemy import func, select
 
+from app.db.locks import hold_locks
 from app.db.models import AuditEntry
 from app.services.kernel.audit import audit
 from app.services.kernel.context import Judge
@@ -67,7 +68,10 @@ CONFIRMATION = "confirmation"
 
 def stranger_hold(judge: Judge, uow: UnitOfWork, sender: str, *, asks_confirmation: bool) -> str | None:
     """Why a stranger's mail is held back this hour; ``None``: it is run and answered on the address's
-    answers; ``CONFIRMATION``: on its confirmations' allowance (a mail with a JOIN, OBSERVE, ...)."""
+    answers; ``CONFIRMATION``: on its confirmations' allowance (a mail with a JOIN, OBSERVE, ...).
+    The count and the answer's row are taken under one lock (PostgreSQL), held until the mail's unit
+    commits: two pollers at once never answer past the cap."""
+    hold_locks(uow.session, "stranger-answers")
     if _all_strangers(judge, uow) >= judge.settings.stranger_cap:
         _tell_keeper_once(judge, uow)
         return "held: the answers to unconfirmed addresses reached their hourly cap (JUDGE_STRANGER_CAP)"
