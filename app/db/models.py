@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from typing import Any
 
@@ -50,6 +51,11 @@ class Game(Base):
     )
 
 
+def new_leave_token() -> str:
+    """A seat's one-time unsubscribe token: lowercase letters and digits (``judge+u-<token>@``)."""
+    return "".join(secrets.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(20))
+
+
 class Player(Base):
     """A seat in a game: a power (or an observer) with its player's address and password."""
 
@@ -65,6 +71,9 @@ class Player(Base):
     status: Mapped[str] = mapped_column(String(16), default=SeatStatus.ACTIVE)
     # active | absent | cd | dummy | abandoned | resigned | eliminated
     reply_token: Mapped[str] = mapped_column(String(40), unique=True)
+    # The one-time address that stops the seat's mail (``judge+u-<token>@``, List-Unsubscribe),
+    # made with the seat (so that mailing every seat writes nothing to them); used once.
+    leave_token: Mapped[str | None] = mapped_column(String(40), unique=True, default=new_leave_token)
     preferences: Mapped[str] = mapped_column(Text, default="")  # power ids, as many as the variant has
     wait: Mapped[bool] = mapped_column(default=False)
     draw: Mapped[str | None] = mapped_column(Text)  # power ids, as many as the variant has
@@ -179,6 +188,10 @@ class OutboundMessage(Base):
     body_html: Mapped[str | None] = mapped_column(Text)
     in_reply_to: Mapped[str | None] = mapped_column(String(400))
     reply_to: Mapped[str | None] = mapped_column(String(320))
+    # The References of the mail answered, before its Message-ID (``in_reply_to``): space-separated.
+    thread_refs: Mapped[str | None] = mapped_column(Text)
+    # The one-time address a mail to which stops the seat's mail (List-Unsubscribe, RFC 2369).
+    unsubscribe: Mapped[str | None] = mapped_column(String(320))
     status: Mapped[str] = mapped_column(String(16), default=OutboundStatus.PENDING)
     # pending | sending | sent | failed
     attempts: Mapped[int] = mapped_column(default=0)

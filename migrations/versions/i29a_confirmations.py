@@ -2,7 +2,7 @@
 answer wait in ``confirmations`` until the address answers a one-time confirmation mail.
 
 Revision ID: i29a_confirmations
-Revises: 0010
+Revises: 0011
 Create Date: 2026-12-04
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "i29a_confirmations"
-down_revision = "0010"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

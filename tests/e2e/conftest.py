@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.databases import PostgresTemplate
+from tests.support.shown import shown_text
 from tests.support.xdist_groups import mail_ports
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,8 +181,9 @@ class Mailbox:
 
 
 def text_of(msg: EmailMessage) -> str:
+    """The plain text as a mail client shows it (a ``format=flowed`` text joined again)."""
     body = msg.get_body(preferencelist=("plain",))
-    return body.get_content() if body is not None else ""
+    return shown_text(body) if body is not None else ""
 
 
 def subject_has(word: str) -> Callable[[EmailMessage], bool]:

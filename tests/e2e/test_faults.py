@@ -78,10 +78,10 @@ def test_smtp_down_then_back_sends_exactly_once(pg_url: str, mail_services: None
         wait_until(tried, timeout=30, what="a failed send attempt")
     finally:
         assert mail_control("smtp-up").returncode == 0
-    ack = france.wait_for(subject_has("Diplomacy orders"), timeout=90, what="the delayed acknowledgement")
+    ack = france.wait_for(subject_has("Re: orders"), timeout=90, what="the delayed acknowledgement")
     assert "A PAR - BUR" in text_of(ack)
     time.sleep(3)
-    assert len([m for _, m in france.fetch_all() if "Diplomacy orders" in str(m["Subject"])]) == 1
+    assert len([m for _, m in france.fetch_all() if "Re: orders" in str(m["Subject"])]) == 1
     with judge.sessions.begin() as db:
         statuses = set(db.scalars(select(OutboundMessage.status)))
         assert statuses == {"sent"}
@@ -164,7 +164,7 @@ def test_bad_input_gets_answers_and_never_stops_the_poller(pg_url: str, mail_ser
     assert "there is no game called 'nosuchgame'" in text_of(replies["unknown"])
     assert "\n" not in str(replies["inject"]["Subject"])
     france = Mailbox(players["FRANCE"])
-    foreign = france.wait_for(subject_has("Diplomacy orders"), timeout=60, what="answer to foreign orders")
+    foreign = france.wait_for(subject_has("Re: test"), timeout=60, what="answer to foreign orders")
     assert "the unit at Munich is not yours" in text_of(foreign)
     with judge.sessions.begin() as db:
         robot = db.scalars(select(InboundMessage).where(InboundMessage.subject == "Out of office")).one()

@@ -76,7 +76,8 @@ def test_two_game_years_by_mail(pg_url: str, mail_services: None,
             extra = "PRESS TO ENGLAND\nShall we split the Channel?\nENDPRESS\n"
         if power == "ENGLAND":
             extra = "BROADCAST\nEngland wishes everyone a pleasant war.\nENDPRESS\n"
-        send_mail(boxes[power].address, judge, signon(power) + orders + "\n" + extra + "SIGNOFF\n-- \nsent from a phone")
+        send_mail(boxes[power].address, judge, signon(power) + orders + "\n" + extra + "SIGNOFF\n-- \nsent from a phone",
+                  subject="")  # no subject: the answer is titled by the judge (Diplomacy orders <game> <phase>)
     for power in S1901:
         ack = text_of(boxes[power].wait_for(subject_has("Diplomacy orders"), what="S1901M acknowledgement"))
         assert f"Current orders for {power.title()}:" in ack, ack
@@ -105,12 +106,13 @@ def test_two_game_years_by_mail(pg_url: str, mail_services: None,
     # ---- F1901M: everybody orders; England uses the personal reply address (no password).
     for power, orders in F1901.items():
         if power == "ENGLAND":
-            send_mail(boxes[power].address, reply_to[power], orders + "\n", subject="Re: Diplomacy results",
+            send_mail(boxes[power].address, reply_to[power], orders + "\n", subject=f"Re: Diplomacy results {game} S1901M",
                       envelope=judge)
             continue
-        send_mail(boxes[power].address, judge, signon(power) + orders + "\n")
-    for power in F1901:
-        ack = text_of(boxes[power].wait_for(subject_has("Diplomacy orders"), what="F1901M acknowledgement"))
+        send_mail(boxes[power].address, judge, signon(power) + orders + "\n", subject="")
+    for power in F1901:  # England's answer is Re: its subject, threaded with the results it answered
+        wanted = f"Re: Diplomacy results {game} S1901M" if power == "ENGLAND" else "Diplomacy orders"
+        ack = text_of(boxes[power].wait_for(subject_has(wanted), what="F1901M acknowledgement"))
         assert "All units have orders." in ack, ack
     for power in POWERS:
         results[power] = text_of(boxes[power].wait_for(subject_has("results"), what="F1901M results", timeout=90))
@@ -142,13 +144,13 @@ def test_two_game_years_by_mail(pg_url: str, mail_services: None,
     # ---- 1902: each power asks for its status, then orders every unit listed as missing: HOLD.
     for phase in ("S1902M", "F1902M"):
         for power in POWERS:
-            send_mail(boxes[power].address, judge, signon(power) + "STATUS\n")
+            send_mail(boxes[power].address, judge, signon(power) + "STATUS\n", subject="")
         for power in POWERS:
             ack = text_of(boxes[power].wait_for(subject_has(f"orders {game} {phase}"), what=f"{phase} status"))
             match = re.search(r"Units still without orders: (.*)\.", ack)
             assert match, ack
             holds = "\n".join(f"{unit} H" for unit in match.group(1).split(", "))
-            send_mail(boxes[power].address, judge, signon(power) + holds + "\n")
+            send_mail(boxes[power].address, judge, signon(power) + holds + "\n", subject="")
         for power in POWERS:
             boxes[power].wait_for(subject_has(f"orders {game} {phase}"), what=f"{phase} acknowledgement")
         for power in POWERS:
@@ -158,7 +160,7 @@ def test_two_game_years_by_mail(pg_url: str, mail_services: None,
     # ---- Every mailbox: six results, no duplicates.
     for power in POWERS:
         subjects = [str(m["Subject"]) for _, m in boxes[power].fetch_all()]
-        result_subjects = [s for s in subjects if "results" in s]
+        result_subjects = [s for s in subjects if s.startswith("Diplomacy results")]
         assert len(result_subjects) == 6, subjects
         assert len(set(result_subjects)) == 6, subjects
     # The GM's copy of the last results may be sent after the players' (the drain's order): wait for it.

@@ -1,4 +1,4 @@
-"""DoD III in the mail door: replies titled by the ruleset ("DoD3 game step"), and a plain STATUS or
+"""DoD III in the mail door: replies to a mail without a subject titled by the ruleset ("DoD3 game step"), and a plain STATUS or
 SUMMARY in a DoD III game answers with the game's status report."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from tests.server.conftest import Harness
 def test_a_dod3_reply_is_titled_by_its_ruleset(harness: Harness) -> None:
     create(harness)
     gm(harness, "DOD3 START")
-    harness.send(GM, f"SIGNON master@{GAME} masterpw\nSTATUS")
+    harness.send(GM, f"SIGNON master@{GAME} masterpw\nSTATUS", subject="")  # no subject: the ruleset's title
     reply = harness.outbox(to=GM, kind="reply")[-1]
     assert reply.subject.startswith(f"DoD3 {GAME} "), reply.subject
     assert "Diplomacy" not in reply.subject

@@ -14,6 +14,7 @@ import pytest
 from app.mail.outbound.drain import drain_once
 from app.mail.outbound.mailer import MemoryMailer
 from tests.server.conftest import POWERS, Harness, player, signon
+from tests.support.shown import shown_text, without_trailing_spaces
 
 GM = "gm@example.com"
 
@@ -45,7 +46,7 @@ def _check_results_mail(message: EmailMessage, stored_text: str, layout: str) ->
     picture = pictures[0]
     assert _png_width(picture.get_content()) >= 1000
     text = message.get_body(preferencelist=("plain",))
-    assert text is not None and text.get_content().replace("\r\n", "\n") == stored_text.replace("\r\n", "\n")
+    assert text is not None and shown_text(text) == without_trailing_spaces(stored_text)
     html = message.get_body(preferencelist=("html",))
     if layout == "zine":
         assert html is not None

@@ -17,6 +17,7 @@ from app.mail.commands.errors import CommandError, NeedsConfirmation
 from app.mail.commands.refusals import refusal_text
 from app.mail.replies.acks import advance_view, retreat_line
 from app.mail.replies.orders import too_many_warning
+from app.mail.replies.subjects import answer_subject
 from app.services.errors import DomainError
 from app.services.games import identity
 from app.services.kernel.actor import Actor, Role
@@ -467,7 +468,8 @@ class MailSession:
         return options_of(self.game).layout if self.game else GameOptions().layout
 
     def reply_subject(self) -> str:
+        """``Re: <the mail's subject>`` (threaded by clients); the judge's title when it had none."""
+        title = "Judge reply"
         if self.game is not None and self.game.phase:
-            return ruleset_for(self.game.variant).reply_subject(self.game.name, self.game.phase)
-        original = mask_passwords(self.subject.strip())  # a password typed into the subject is not shown
-        return f"Re: {original}" if original and not original.lower().startswith("re:") else (original or "Judge reply")
+            title = ruleset_for(self.game.variant).reply_subject(self.game.name, self.game.phase)
+        return answer_subject(self.subject, title)

@@ -31,6 +31,7 @@ from app.db.models import Game, MapImage, OutboundMessage
 from app.db.statuses import OutboundStatus
 from app.mail.outbound.mailer import Mailer, MailerDeferred, MailerRejected, MailerSession, MailerUnavailable
 from app.mail.reading.messages import Attachment, OutgoingMail, render_message
+from app.mail.reading.outgoing import AUTO_GENERATED, AUTO_REPLIED, list_id
 from app.services.bootstrap import transaction
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
@@ -63,6 +64,11 @@ class _Leased:
     reply_to: str | None
     map_id: int | None
     attempts: int
+    kind: str
+    thread_refs: str | None
+    unsubscribe: str | None
+    game_id: int | None
+    game: str | None = None  # the game's name (its List-Id)
 
 
 @dataclass(frozen=True)
@@ -100,7 +106,8 @@ def _due(status: OutboundStatus, limit: int, *conditions: Any) -> Any:
 
 _LEASED = (OutboundMessage.id, OutboundMessage.message_id, OutboundMessage.recipients, OutboundMessage.subject,
            OutboundMessage.body_text, OutboundMessage.body_html, OutboundMessage.in_reply_to, OutboundMessage.reply_to,
-           OutboundMessage.map_id, OutboundMessage.attempts)
+           OutboundMessage.map_id, OutboundMessage.attempts, OutboundMessage.kind, OutboundMessage.thread_refs,
+           OutboundMessage.unsubscribe, OutboundMessage.game_id)
 
 
 def _lease(judge: Judge, limit: int, known: set[int]) -> tuple[list[_Leased], dict[int, _Picture]]:
@@ -120,6 +127,10 @@ def _lease(judge: Judge, limit: int, known: set[int]) -> tuple[list[_Leased], di
                           .values(status=OutboundStatus.SENDING, lease_until=lease, attempts=OutboundMessage.attempts + 1)
                           .returning(*_LEASED).execution_options(synchronize_session=False)).all()
         leased = sorted((_Leased(**row._asdict()) for row in rows), key=lambda row: row.id)
+        games = {row.game_id for row in leased if row.game_id is not None}
+        if games:
+            names = {game_id: name for game_id, name in db.execute(select(Game.id, Game.name).where(Game.id.in_(games)))}
+            leased = [replace(row, game=names.get(row.game_id)) if row.game_id is not None else row for row in leased]
         wanted = {row.map_id for row in leased if row.map_id is not None} - known
         return leased, _pictures(unit, wanted)
 
@@ -149,7 +160,11 @@ def _render(row: _Leased, picture: _Picture | None, judge: Judge) -> bytes:
         html = without_inline_map(html)  # no picture after all: no broken image in the zine
     mail = OutgoingMail(to=row.recipients[0], subject=row.subject, text=row.body_text, html=html,
                         attachments=pictures, message_id=row.message_id, in_reply_to=row.in_reply_to,
-                        reply_to=row.reply_to, sender=judge.settings.judge_address)
+                        reply_to=row.reply_to, sender=judge.settings.judge_address,
+                        references=tuple((row.thread_refs or "").split()),
+                        auto_submitted=AUTO_REPLIED if row.kind == "reply" else AUTO_GENERATED,
+                        list_id=list_id(row.game, judge.settings.judge_domain) if row.game else None,
+                        unsubscribe=row.unsubscribe)
     if not pictures:
         return render_message(mail, judge.settings.judge_address)
     try:

@@ -22,6 +22,8 @@ from functools import lru_cache
 from app.mail.reading import OwnMarks, Reading, read_body
 from app.mail.reading.automatic import automatic_reasons
 from app.mail.reading.headers import addresses, bare_address, clean, decoded, first_address, forbidden_header_char
+from app.mail.reading.outgoing import AUTO_REPLIED, flowed, needs_flowing, unsubscribe_header
+from app.mail.reading.outgoing import references as thread_references
 from app.mail.reading.parts import arrived_cut_defect, walk
 
 __all__ = [
@@ -68,6 +70,7 @@ class IncomingMail:
     stopped_line: int = 0  # the line of the text as shown where it stopped (1-based)
     unread_lines: int = 0  # the non-blank lines from there on, not read
     unread_parts: tuple[str, ...] = ()  # parts that could have held text and were not read (attachments)
+    references: tuple[str, ...] = ()  # the Message-IDs of its References header, in order
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,10 @@ class OutgoingMail:
     in_reply_to: str | None = None
     reply_to: str | None = None
     sender: str = ""
+    references: tuple[str, ...] = ()  # the References of the mail answered (``in_reply_to``), before it
+    auto_submitted: str = AUTO_REPLIED  # RFC 3834: ``auto-generated`` for a mail that answers none
+    list_id: str | None = None  # RFC 2919: the game's (``outgoing.list_id``)
+    unsubscribe: str | None = None  # RFC 2369: the one-time address that stops a seat's mail
 
 
 # --------------------------------------------------------------------------- parsing
@@ -182,6 +189,7 @@ def _parse(raw: bytes, *, headers_only: bool = False, problem: str = "", own: Ow
         stopped_line=reading.stopped_line,
         unread_lines=reading.unread_lines,
         unread_parts=tuple(dict.fromkeys(reading.unread_parts)),
+        references=thread_references(clean(str(msg.get("References", "")), 20000), None),
     )
 
 
@@ -287,12 +295,17 @@ def render_message(mail: OutgoingMail, default_sender: str, *, date: datetime | 
         ("Message-ID", mail.message_id),
         ("In-Reply-To", mail.in_reply_to or ""),
         ("Reply-To", mail.reply_to or ""),
+        ("Auto-Submitted", mail.auto_submitted),
+        ("List-Id", mail.list_id or ""),
+        ("List-Unsubscribe", mail.unsubscribe or ""),
     ):
         _check_header(field, value)
     sender_address = _check_address("From", sender)
     _check_address("To", mail.to)
     if mail.reply_to:
         _check_address("Reply-To", mail.reply_to)
+    if mail.unsubscribe:
+        _check_address("List-Unsubscribe", mail.unsubscribe)
     if mail.message_id and not (mail.message_id.isascii() and _MSG_ID.fullmatch(mail.message_id)):
         raise ValueError(f"Message-ID must look like <id@domain>: {mail.message_id!r}")
 
@@ -305,10 +318,15 @@ def render_message(mail: OutgoingMail, default_sender: str, *, date: datetime | 
     in_reply_to = mail.in_reply_to or ""
     if in_reply_to.isascii() and _MSG_ID.fullmatch(in_reply_to):
         msg["In-Reply-To"] = in_reply_to
-        msg["References"] = in_reply_to
+        msg["References"] = " ".join(thread_references(mail.references, in_reply_to))
     if mail.reply_to:
         msg["Reply-To"] = mail.reply_to
-    msg["Auto-Submitted"] = "auto-replied"
+    msg["Auto-Submitted"] = mail.auto_submitted
+    msg["X-Auto-Response-Suppress"] = "All"  # Exchange and Outlook: no out-of-office or read receipt
+    if mail.list_id:
+        msg["List-Id"] = mail.list_id
+    if mail.unsubscribe:
+        msg["List-Unsubscribe"] = unsubscribe_header(mail.unsubscribe)
     body = _body(mail.text, mail.html, mail.attachments)
     for name, value in body.headers:
         msg[name] = value
@@ -348,7 +366,12 @@ def _body(text: str, html: str | None, attachments: tuple[Attachment, ...]) -> _
     """The MIME body of a mail, rendered once for every mail that carries the same text, HTML and
     pictures (a phase's results go to every player: the map is encoded once, not once a mail)."""
     part = EmailMessage(policy=SMTP)
-    part.set_content(_lines(text), subtype="plain", charset="utf-8", cte="quoted-printable")
+    text = _lines(text)
+    if needs_flowing(text):  # every line fits 78 columns, or the text is flowed (RFC 3676)
+        part.set_content(flowed(text), subtype="plain", charset="utf-8", cte="quoted-printable",
+                         params={"format": "flowed", "delsp": "no"})
+    else:
+        part.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
     if html is not None:
         part.add_alternative(_lines(html), subtype="html", charset="utf-8", cte="quoted-printable")
     for attachment in attachments:

@@ -27,7 +27,8 @@ from app.mail.reading import OwnMarks
 from app.mail.reading.auth_results import sender_failed_authentication
 from app.mail.reading.headers import clean, storable
 from app.mail.reading.messages import IncomingMail, message_id_of, parse_message
-from app.mail.runners import answer_budget
+from app.mail.replies.subjects import answer_subject
+from app.mail.runners import answer_budget, unsubscribe
 from app.mail.runners.strangers import quote_nothing, run_confirmed, tell_forged
 from app.services.bootstrap import transaction
 from app.services.kernel.context import Judge
@@ -164,6 +165,14 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
         mail = parse_message(row.raw, OwnMarks(judge.settings.judge_address))
         crash("inbound:parsed")
         own = _is_own_address(judge, mail.sender)
+        leaving = unsubscribe.leave_tokens(judge, mail)
+        if leaving:  # a seat's one-time address: it stops the seat's mail, whatever the mail says
+            done = unsubscribe.unsubscribe(judge, unit, mail, leaving, answer=not (mail.automatic or own))
+            row.game_id = next((told.game_id for told in done if told.game_id is not None), None)
+            row.status = InboundStatus.DONE if row.game_id is not None else InboundStatus.IGNORED
+            row.error = None if row.game_id is not None else "an unsubscribe address no seat has (used already?)"
+            row.processed_at = judge.now()
+            return InboundStatus(row.status)
         if mail.automatic or not mail.sender or own:
             row.status = InboundStatus.IGNORED
             row.error = "automatic mail" if mail.automatic else ("from the judge itself" if own else _no_sender(mail))
@@ -181,8 +190,8 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
         lines = split_lines(mail.text)
         if not ctx.sender_trusted:  # the judge knows the sender is forged: nothing of its mail runs (issue 29.3)
             return _forged(judge, unit, row, mail)
-        confirmed = [done for token in _confirm_tokens(judge, mail)
-                     if (done := use_confirmation(judge, unit, token)) is not None]
+        confirmed = [waiting for token in _confirm_tokens(judge, mail)
+                     if (waiting := use_confirmation(judge, unit, token)) is not None]
         if confirmed:  # a reply to a confirmation mail: its waiting mail runs; its own text is the quote
             return _answer(judge, unit, row, mail, None, confirmed)
         if _confirm_tokens(judge, mail):
@@ -218,7 +227,7 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
             answer_budget.record_stranger_answer(judge, unit, ctx.sender,
                                                  confirmation=held == answer_budget.CONFIRMATION)
             quote_nothing(ctx, mail)
-        confirmed = [done for token in ctx.confirming if (done := use_confirmation(judge, unit, token)) is not None]
+        confirmed = [waiting for token in ctx.confirming if (waiting := use_confirmation(judge, unit, token)) is not None]
         if ctx.confirming and not confirmed:
             ctx.echo("(CONFIRM)", [_STALE_CONFIRMATION])
         return _answer(judge, unit, row, mail, ctx, confirmed)
@@ -305,7 +314,7 @@ def _send_reply(judge: Judge, uow: UnitOfWork, ctx: MailSession, mail: IncomingM
     game_id = ctx.game.id if ctx.game else None
     to = ctx.sender
     enqueue(uow, judge, to=to, subject=ctx.reply_subject(), text=text, kind="reply", game_id=game_id,
-            in_reply_to=mail.message_id or None,
+            in_reply_to=mail.message_id or None, references=mail.references,
             reply_to=(judge.settings.confirm_address(ctx.confirmation) if ctx.confirmation else
                       _token_reply_to(judge, ctx, to, verified=ctx.sender_trusted)), map_id=ctx.map_id)
     for address in sorted(ctx.copies - {to}):
@@ -392,9 +401,9 @@ def _tell_sender(judge: Judge, uow: UnitOfWork, row: InboundMessage, mail: Incom
                      f"again,\nor send HELP for the list of commands.\n")
         return
     game = _game_of(judge, uow.session, mail)
-    subject = f"Re: {mail.subject}" if mail.subject and not mail.subject.lower().startswith("re:") else (
-        mail.subject or "Judge reply")
+    subject = answer_subject(mail.subject, "Judge reply")
     enqueue(uow, judge, to=mail.sender, subject=subject, kind="reply", in_reply_to=mail.message_id or None,
+            references=mail.references,
             game_id=game.id if game else None,
             text=f"Your mail{f' about game {game.name!r}' if game else ''} (subject: {mail.subject!r}) could "
                  f"not be processed:\nthe judge failed on it {row.attempts} times.  None of its commands "

@@ -70,7 +70,9 @@ def resend_mail(judge: Judge, uow: UnitOfWork, actor: Actor, game: Game, mail_id
     new = None
     for recipient in old.recipients:
         new = enqueue(uow, judge, to=recipient, subject=old.subject, text=old.body_text, html=old.body_html,
-                      kind=old.kind, game_id=game.id, reply_to=old.reply_to, map_id=old.map_id)
+                      kind=old.kind, game_id=game.id, reply_to=old.reply_to, map_id=old.map_id,
+                      in_reply_to=old.in_reply_to, references=tuple((old.thread_refs or "").split()),
+                      unsubscribe=old.unsubscribe)
     if new is None:
         raise DomainError("no_recipient", "that mail had no recipient")
     db.flush()

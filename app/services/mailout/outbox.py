@@ -38,11 +38,16 @@ def enqueue(
     in_reply_to: str | None = None,
     reply_to: str | None = None,
     map_id: int | None = None,
+    references: tuple[str, ...] = (),
+    unsubscribe: str | None = None,
 ) -> OutboundMessage:
     """Add one mail to the outbox; it is sent only if the caller's transaction commits.
-    ``map_id``: a stored map (``app.services.results.maps``) the mail carries as a picture."""
+    ``map_id``: a stored map (``app.services.results.maps``) the mail carries as a picture;
+    ``references``: the Message-IDs the mail answered (``in_reply_to``) referred to, before it;
+    ``unsubscribe``: the one-time address that stops the seat's mail (``mailout.leaving``)."""
     row = OutboundMessage(**_values(judge, to=to, subject=subject, text=text, html=html, kind=kind, game_id=game_id,
-                                    in_reply_to=in_reply_to, reply_to=reply_to, map_id=map_id))
+                                    in_reply_to=in_reply_to, reply_to=reply_to, map_id=map_id,
+                                    references=references, unsubscribe=unsubscribe))
     uow.enqueue(row)
     return row
 
@@ -65,7 +70,9 @@ def enqueue_all(uow: UnitOfWork, judge: Judge, mails: Sequence[Mapping[str, Any]
 
 def _values(judge: Judge, *, to: str, subject: str, text: str, html: str | None = None, kind: str = "reply",
             game_id: int | None = None, in_reply_to: str | None = None, reply_to: str | None = None,
-            map_id: int | None = None) -> dict[str, Any]:
+            map_id: int | None = None, references: tuple[str, ...] = (),
+            unsubscribe: str | None = None) -> dict[str, Any]:
+    refs = " ".join(references)
     return {
         "message_id": new_message_id(judge.settings.judge_domain),
         "kind": kind,
@@ -76,6 +83,8 @@ def _values(judge: Judge, *, to: str, subject: str, text: str, html: str | None 
         "body_html": html,
         "in_reply_to": in_reply_to if in_reply_to and len(in_reply_to) <= _ID_COLUMN else None,
         "reply_to": reply_to,
+        "thread_refs": refs if refs and in_reply_to and len(in_reply_to) <= _ID_COLUMN else None,
+        "unsubscribe": unsubscribe,
         "map_id": map_id,
         "status": OutboundStatus.PENDING,
         "next_try": judge.now(),
