@@ -35,16 +35,13 @@ _LISTED = re.compile(r" \(the first \d+ (?:is|are) listed below\)")
 _QUOTED = re.compile(r"'([^'\n]{1,80})'")
 
 
-def _quotes(text: str, mail: IncomingMail, *, args: bool = False) -> bool:
-    """Whether ``text`` repeats a line of the mail that is no command, or a long word of one; ``args``:
-    or the arguments of a command (an error about them; a game that exists is named in an answer)."""
+def _quotes(text: str, mail: IncomingMail) -> bool:
+    """Whether ``text`` repeats a line of the mail that is no command, or a long word of one."""
     for line in mail.text.splitlines():  # the subject is never repeated: the answer's is "Judge reply"
         line = line.strip()
         found = find(line)
         if found is not None:
-            if args and len(found.args) >= 3 and any(len(w) >= 3 and w in text for w in found.args.split()):
-                return True
-            continue
+            continue  # a command line: its words are checked by ``_error_quotes``
         if len(line) >= 12 and line in text:
             return True
         if any(len(word) >= 10 and word in text for word in line.split()):
@@ -55,8 +52,13 @@ def _quotes(text: str, mail: IncomingMail, *, args: bool = False) -> bool:
 def _error_quotes(ctx: MailSession, note: str, mail: IncomingMail) -> bool:
     """Whether an error repeats the mail: its arguments, or a quoted value found in the mail that is not
     the name of a game of this judge (``there is no game called 'NGLAND'`` for ``SIGNON ENGLAND``)."""
-    if '"' in note or _quotes(note, mail, args=True):
+    if '"' in note or _quotes(note, mail):
         return True
+    for line in mail.text.splitlines():
+        found = find(line.strip())
+        if found is not None and any(len(word) >= 3 and word in note and queries.game_by_name(ctx.db, word) is None
+                                     for word in found.args.split()):
+            return True  # an argument repeated, unless it names a game of this judge
     text = f"{mail.subject}\n{mail.text}".lower()
     return any(value.lower() in text and queries.game_by_name(ctx.db, value) is None
                for value in _QUOTED.findall(note))
