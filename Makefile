@@ -33,7 +33,9 @@ run: $(VENV)/.installed system-deps $(ENGINE)
 # The engine's own tests on its Python sources while the compiled engine builds (the build
 # keeps about one core busy: make -j2), then the whole suite on the compiled engine: both must
 # pass, and `native` fails at once on a stale build. The tests that run the compiled engine
-# themselves (marked compiled_engine) wait for the second run. One worker process a core
+# themselves (marked compiled_engine) wait for the second run. The guard rails (ENGINE_FREE:
+# mypy from a cold cache, the import contracts, the sizes) run no engine: they run beside the
+# build, once, not in the second run. One worker process a core
 # (pytest-xdist), each with its own mail servers; tests sharing a module's set-up stay in one
 # worker (--dist loadgroup, tests/conftest.py). HYPOTHESIS_PROFILE=thorough for the full
 # number of property examples (tests/support/hypothesis_profiles.py).
@@ -41,15 +43,17 @@ PYTEST_WORKERS ?= auto
 test: $(VENV)/.installed system-deps
 	$(BIN)/ruff check app tests benchmarks tools
 	$(MAKE) --no-print-directory -j2 $(ENGINE) test-python-engine test-servers
-	POSTAL_JUDGE_ENGINE=native $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
+	POSTAL_JUDGE_ENGINE=native $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup \
+		$(addprefix --ignore=,$(ENGINE_FREE))
 
 # What the server and browser tests take from Debian (chromium, dovecot), one apt-get after the
 # other, while the engine builds; both scripts do nothing when it is there.
 test-servers: browser
 	bash scripts/mail-services.sh install
 
+ENGINE_FREE := tests/test_architecture.py
 test-python-engine: $(VENV)/.installed
-	POSTAL_JUDGE_ENGINE=python $(BIN)/python -m pytest -q -m "not compiled_engine" tests/engine
+	POSTAL_JUDGE_ENGINE=python $(BIN)/python -m pytest -q -m "not compiled_engine" tests/engine $(ENGINE_FREE)
 
 # The benchmark peer (MILA's diplomacy package) lives in its own virtualenv:
 # a yardstick, never a dependency of the judge.

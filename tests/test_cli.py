@@ -42,7 +42,7 @@ DISLODGE = {"id": "c2", "variant": "standard", "phase": "S1901M",
 NO_UNITS = {"id": 3, "orders": {"FRANCE": ["Army Paris moves to Burgundy"]}}
 
 # (line as sent, what the answer must show: None = a result, "error" = an error object)
-STREAM = [
+STREAM: list[tuple[str, dict[str, object]]] = [
     (json.dumps(OPENING), {"id": "c1", "next_phase": "F1901M"}),
     ("{this is not json", {"id": None, "error": True}),
     (json.dumps(DISLODGE), {"id": "c2", "next_phase": "S1901R"}),
@@ -281,7 +281,7 @@ def test_the_command_table_is_what_the_modules_register() -> None:
         importlib.import_module(module).register(sub)
         assert tuple(sub.choices) == names, module
     assert set(build_parser().parse_args(["variant", "list"]).__dict__) >= {"command", "handler"}
-    full = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    full = next(a.choices for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     assert set(full) == {name for names in COMMANDS.values() for name in names}
 
 

@@ -7,7 +7,11 @@ from pathlib import Path
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["make_engine", "make_sessionmaker"]
+__all__ = ["READ_ONLY", "make_engine", "make_sessionmaker"]
+
+READ_ONLY = "postal_judge_read_only"
+"""An execution option of a connection whose transaction only reads (``UnitOfWork(read_only=True)``):
+on SQLite it begins without taking the write lock."""
 
 
 def make_engine(url: str, *, echo: bool = False) -> Engine:
@@ -28,7 +32,10 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
 
         @event.listens_for(engine, "begin")
         def _sqlite_begin(connection):  # type: ignore[no-untyped-def]
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            # A writer takes the write lock at its BEGIN (no deadlock upgrading a read lock later); a
+            # reader takes none: in WAL mode it reads its snapshot while the poller or a turn writes.
+            read_only = connection.get_execution_options().get(READ_ONLY, False)
+            connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return engine
     return create_engine(url, echo=echo, pool_pre_ping=True)

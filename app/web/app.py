@@ -13,7 +13,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.services.bootstrap import unit_of_work
+from app.services.bootstrap import read_only
 from app.services.errors import DomainError
 from app.services.kernel.context import Judge
 from app.web import (
@@ -105,7 +105,7 @@ def create_app(judge: Judge, *, keeper_address: str | None = None, secure_cookie
     def healthz() -> JSONResponse:
         database: dict[str, object] = {"healthy": True}
         try:
-            with unit_of_work(judge) as unit:
+            with read_only(judge) as unit:  # no write lock: it answers while a turn is being processed
                 unit.session.execute(text("SELECT 1"))
         except (SQLAlchemyError, OSError) as error:  # the database is down: a 503 that says so, never a 500
             database = {"healthy": False, "error": type(error).__name__,

@@ -20,7 +20,7 @@ from starlette.datastructures import FormData
 
 from app.db import queries
 from app.db.models import Game
-from app.services.bootstrap import unit_of_work
+from app.services.bootstrap import read_only, transaction
 from app.services.errors import DomainError
 from app.services.games.gm_accounts import GmPrincipal, gm_actor, principal_for_session
 from app.services.kernel.actor import Actor
@@ -83,14 +83,14 @@ def get_config(request: Request) -> WebConfig:
 JudgeDep = Annotated[Judge, Depends(get_judge)]
 
 
-def get_uow(judge: JudgeDep) -> Iterator[UnitOfWork]:
+def get_uow(request: Request, judge: JudgeDep) -> Iterator[UnitOfWork]:
     """One unit of work per request (``app.services.kernel.uow``), committed when the route returns
     and before the response is sent (``scope="function"``): a commit that fails answers 500, never
     the route's 200 or 303.  The use cases' events (orders changed -> early processing) are
-    handled at that commit, as the mail door's are."""
-    with unit_of_work(judge) as unit:
+    handled at that commit, as the mail door's are.  A read (GET, HEAD) runs in a read-only unit:
+    on embedded SQLite it takes no write lock, so a page never waits for the poller or a turn."""
+    with (read_only if request.method in SAFE_METHODS else transaction)(judge) as unit:
         yield unit
-        unit.commit()
 
 
 Uow = Annotated[UnitOfWork, Depends(get_uow, scope="function")]

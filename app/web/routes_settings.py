@@ -4,7 +4,7 @@ the deadline with its "set it anyway" checkbox, and absence grants.
 A refused value (issue 28.3) is answered on purpose: the page comes back, status 400, filled in
 with what the GM posted and the refusal beside its field, worded for the web
 (``app/web/refusals.py``: a "Process now" button, never "use PROCESS"); nothing of the request is
-written or told (``kernel.uow.savepoint``)."""
+written or told (``UnitOfWork.savepoint``)."""
 
 from __future__ import annotations
 

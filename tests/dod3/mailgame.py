@@ -4,6 +4,7 @@ mail and read the state (the database and the memory outbox are the server tests
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -112,6 +113,20 @@ def phase_row(h: Harness, code: str) -> Phase:
         rows = [p for p in queries.phases_of(db, game.id) if p.code == code]
         assert rows, f"no processed step {code}"
         return rows[-1]
+
+
+def state_after(h: Harness, code: str) -> dict[str, Any]:
+    """The state stored after the processed step ``code``."""
+    state = phase_row(h, code).state_after
+    assert state is not None, f"step {code} stored no state"
+    return state
+
+
+def deadline_of(h: Harness) -> datetime:
+    """The game's deadline (the game has one)."""
+    deadline = game_row(h).deadline
+    assert deadline is not None
+    return deadline
 
 
 def create(h: Harness, **options: Any) -> None:

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from app.db.models import Game
 from app.mail.reading.messages import OutgoingMail, render_message
 from tests.server.conftest import Harness
-from tests.web.conftest import make_harness, postgres_url
+from tests.web.conftest import make_harness
 
 GM = "dodgm@example.com"
 
@@ -23,7 +23,7 @@ def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Harness]:
     if request.param == "sqlite":
         yield make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
     else:
-        for url in postgres_url():
+        with request.getfixturevalue("postgres_template").copy() as url:
             h = make_harness(url)
             yield h
             h.judge.sessions.kw["bind"].dispose()

@@ -224,7 +224,9 @@ def test_democrats_move_down_one_after_another_each_told_what_the_ones_before_di
 def _pass_to_step_e(harness: Harness) -> None:
     code, state = open_state(harness)
     while code[6:].startswith("C"):
-        power = state.political.current_power  # type: ignore[union-attr]
+        assert state.political is not None
+        power = state.political.current_power
+        assert power is not None
         send(harness, OWNER[power], f"PASS {power}")
         code, state = open_state(harness)
 

@@ -21,6 +21,7 @@ from tests.dod3.mailgame import (
     PLAYERS,
     Seeds,
     create,
+    deadline_of,
     find_seed,
     flat,
     game_row,
@@ -29,6 +30,7 @@ from tests.dod3.mailgame import (
     phase_row,
     play_first_turn_passing,
     send,
+    state_after,
 )
 from tests.server.conftest import Harness
 
@@ -45,7 +47,7 @@ def test_created_game_is_stored_as_game_settings_and_phase_rows(harness: Harness
     assert setup["players"]["USA/China"] == ["US", "CH"]
     with harness.judge.sessions.begin() as db:
         seats = queries.seats_of(db, game.id)
-        assert sorted(s.power for s in seats) == sorted(PE)
+        assert sorted(s.power or "" for s in seats) == sorted(PE)
         assert {s.email for s in seats if s.power in ("US", "CH")} == {"usc@example.com"}
     reply = gm(harness, "DOD3 START")
     assert "The game has started" in flat(reply)
@@ -110,6 +112,7 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
     assert seeds.drawn[0] in report1.body_text  # turn 1's seed revealed
     code, state = open_state(harness)
     assert code == "MA1936A" and state.turn == 1
+    assert state.dice_commitment is not None
     assert state.dice_commitment in report1.body_text  # turn 2's commitment published with it
 
     # --- Mar/Apr 1936, A: the rule 6 second-turn example -----------------------------------
@@ -128,10 +131,9 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
     notices = [m.body_text for m in harness.outbox(to="usc@example.com")]
     assert not any("RU 3" in text or "bid 3" in text for text in notices)
 
-    harness.clock.now = game_row(harness).deadline + timedelta(minutes=1)  # type: ignore[operator]
+    harness.clock.now = deadline_of(harness) + timedelta(minutes=1)
     assert tick(harness.judge).processed == [GAME]  # the deadline reveals the bids
-    revealed = phase_row(harness, "MA1936A")
-    initiative = revealed.state_after["initiative"]
+    initiative = state_after(harness, "MA1936A")["initiative"]
     assert [e["power"] for e in initiative["entries"]] == ["IT", "RU", "CW", "FR", "JA", "GE", "US", "CH"]
     assert initiative["last_card"] == 5 and initiative["last_card_power"] == "JA"
     finals = {e["power"]: e["final_bid"] for e in initiative["entries"]}
@@ -179,7 +181,7 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
     assert "political affairs end (no roll)" in reply
     code, state = open_state(harness)
     assert code == "MA1936E"
-    rolls = phase_row(harness, "MA1936C4").state_after["political"]["rolls"]
+    rolls = state_after(harness, "MA1936C4")["political"]["rolls"]
     assert rolls[3] == {"die": 6, "previous_options": 3, "previous_mp0": 0, "rule_8_6": False, "subtracted": 3,
                         "powers_at_war": 5, "at_war_bonus": 1, "all_at_war": False, "all_at_war_bonus": 0,
                         "modified": 4, "ends": False, "automatic": False, "passed": None}
@@ -207,7 +209,9 @@ def test_several_turns_by_mail(harness: Harness, seeds: Seeds) -> None:
                      "USA: ? (PE face down)", "Germany: 1.5 (rounds to 2)", "Japan: 0.25 (rounds to 0)",
                      "Germany remilitarises the Rhineland", "MJ1936A"):
         assert expected in text, expected
-    dice = phase_row(harness, "MA1936E").results["dice"]
+    results = phase_row(harness, "MA1936E").results
+    assert results is not None
+    dice = results["dice"]
     assert dice["seed"] in text and dice["commitment"] in text
     assert verify_rolls(dice["seed"], dice["commitment"], [Roll.from_dict(r) for r in dice["rolls"]]) == []
     assert [r["result"] for r in dice["rolls"]][4] == 6
@@ -283,7 +287,8 @@ def test_bids_stay_secret_and_foreign_bids_are_refused(harness: Harness, seeds: 
     assert "wrong password" in harness.last_reply("stranger@example.com")
     with harness.judge.sessions.begin() as db:
         game = queries.game_by_name(db, GAME)
-        rows = [r for r in db.query(OrderRow).filter(OrderRow.game_id == game.id)]  # type: ignore[union-attr]
+        assert game is not None
+        rows = [r for r in db.query(OrderRow).filter(OrderRow.game_id == game.id)]
     assert [(r.power, r.order) for r in rows] == [("RU", "3/1")]
     # The GM's view counts bids but never shows them; other players' mail never names them.
     assert "RU 3" not in gm(harness, "DOD3 STATUS")
@@ -313,7 +318,7 @@ def test_bitter_end_goes_on(harness: Harness, seeds: Seeds) -> None:
     send(harness, "Axis", "BID GE 1")
     send(harness, "France/Commonwealth", "BID CW 1")
     gm(harness, "DOD3 PROCESS")
-    revealed = phase_row(harness, "MA1936A").state_after["initiative"]
+    revealed = state_after(harness, "MA1936A")["initiative"]
     assert "RU" not in [e["power"] for e in revealed["entries"]]  # conquered: off the track
 
 
@@ -338,7 +343,7 @@ def test_option_cost_and_credit_limit_checked(harness: Harness, seeds: Seeds) ->
 def test_deadlines_pass_silent_powers_and_keep_the_track(harness: Harness, seeds: Seeds) -> None:
     create(harness)
     gm(harness, "DOD3 START")
-    harness.clock.now = game_row(harness).deadline + timedelta(minutes=1)  # type: ignore[operator]
+    harness.clock.now = deadline_of(harness) + timedelta(minutes=1)
     assert tick(harness.judge).processed == [GAME]
     code, state = open_state(harness)
     assert code == "JF1936C2" and state.political is not None and state.political.current_power == "IT"
@@ -355,9 +360,9 @@ def test_deadlines_pass_silent_powers_and_keep_the_track(harness: Harness, seeds
     assert code == "MA1936AM"
     reply = send(harness, "France/Commonwealth", "MOVEDOWN CW BELOW GE")  # GE 1+4 = 5 is above CW 1+3 = 4
     assert "Commonwealth cannot move down: CW can only move down: GE is above it" in reply
-    harness.clock.now = game_row(harness).deadline + timedelta(minutes=1)  # type: ignore[operator]
+    harness.clock.now = deadline_of(harness) + timedelta(minutes=1)
     assert tick(harness.judge).processed == [GAME]  # the short sub-deadline passes
-    settled = phase_row(harness, "MA1936AM").state_after["initiative"]
+    settled = state_after(harness, "MA1936AM")["initiative"]
     assert settled["move_downs_done"] is True
     assert settled["track"][:2] == ["GE", "CW"]
     assert settled["last_card"] == 2

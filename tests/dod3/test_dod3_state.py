@@ -6,6 +6,7 @@ from fractions import Fraction
 import pytest
 
 from app.dod3.dice import DiceRoller, verify_rolls
+from app.dod3.political import PoliticalAffairs
 from app.dod3.state import (
     GameSetup,
     GameState,
@@ -47,6 +48,12 @@ SETUP = {
 }
 
 
+def affairs(state: GameState) -> PoliticalAffairs:
+    """The political phase under way (the state is in one)."""
+    assert state.political is not None
+    return state.political
+
+
 def round_trip(state: GameState) -> GameState:
     again = GameState.from_dict(json.loads(json.dumps(state.to_dict())))
     assert again == state
@@ -77,7 +84,7 @@ def test_several_turns():
     state = round_trip(record_weather(state, die=8))
     assert state.weather == "fine"
     state = round_trip(start_political_phase(advance(state)))
-    assert state.political.slots == ("GE", "IT", "CW", "FR", "RU", "JA", "US", "CH")
+    assert affairs(state).slots == ("GE", "IT", "CW", "FR", "RU", "JA", "US", "CH")
     state = choose_option(state, "GE", "GE 1", effects="Rhineland reoccupied")
     assert state.power("GE").money == 2
     with pytest.raises(ValueError):
@@ -87,7 +94,7 @@ def test_several_turns():
     state = round_trip(roll_political_end(state, 3))  # 3 - 1 (GE's option) = 2: go on
     state = choose_option(state, "CW", "MP 0(f)")
     state = round_trip(roll_political_end(state, 3))  # 3 - 2 = 1: ends
-    assert state.political.ended
+    assert affairs(state).ended
     state = round_trip(apply_bonus_bid_points(advance(state)))
     # GE, IT, CW played; FR +2, RU +2, JA +1, US +1 bid points; China loses 1 money
     assert state.power("FR").bid_points == 8 and state.power("GE").bid_points == 6
@@ -118,13 +125,13 @@ def test_several_turns():
     roller = DiceRoller(seed=SEED, game="dod3-test", turn=turn_key(state.turn))
     state = record_weather(state, die=roller.roll("weather"))
     state = start_political_phase(advance(state))
-    assert state.political.order == (("IT", 1), ("RU", 1), ("CW", 1), ("JA", 2), ("FR", 1))
+    assert affairs(state).order == (("IT", 1), ("RU", 1), ("CW", 1), ("JA", 2), ("FR", 1))
     state = gm_adjust(state, "JA", at_war_with=["CH"])
     state = gm_adjust(state, "CH", at_war_with=["JA"])
     assert wars_summary(state) == (2, False)
     state = choose_option(state, "IT", "IPO 2")
     state = roll_political_end(state, roller.roll("end roll after IT IPO 2"))
-    if not state.political.ended:
+    if not affairs(state).ended:
         with pytest.raises(ValueError, match="credit limit"):
             choose_option(state, "RU", "IPO 9", cost=20)
     assert verify_rolls(SEED, roller.commitment, [r.to_dict() for r in roller.rolls]) == []
@@ -208,7 +215,7 @@ def test_pending_option_paid_only_on_success_and_ipo2_default_cost():
     assert state.power("IT").money == -2
     state = settle_option(state, "GE", "GE 3", succeeded=True)
     assert state.power("GE").money == 3
-    assert round_trip(state).political.plays[0].status == "succeeded"
+    assert affairs(round_trip(state)).plays[0].status == "succeeded"
 
 
 def test_face_down_pe_is_hidden_from_the_public_report():

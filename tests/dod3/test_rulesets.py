@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from types import SimpleNamespace
 
 import pytest
@@ -35,8 +36,12 @@ def test_ruleset_for_a_variant(variant: str, ruleset: object, has_map: bool, ord
 def test_each_ruleset_processes_turns_with_its_own_service(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, tuple[object, ...], dict[str, object]]] = []
 
-    def fake(name: str):  # type: ignore[no-untyped-def]
-        return lambda *args, **kwargs: calls.append((name, args, kwargs)) or name
+    def fake(name: str) -> Callable[..., str]:
+        def process(*args: object, **kwargs: object) -> str:
+            calls.append((name, args, kwargs))
+            return name
+
+        return process
 
     monkeypatch.setattr(turns, "process_turn", fake("map"))
     monkeypatch.setattr(dod3, "process_turn", fake("dod3"))

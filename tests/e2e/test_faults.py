@@ -36,6 +36,21 @@ def append_to_inbox(judge_address: str, raw: bytes) -> None:
         client.append("INBOX", raw)
 
 
+def quiet(judge_address: str, judge) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the judge is done: its IMAP inbox empty (a handled mail leaves it, a copy too) and
+    every mail it queued sent (the test SMTP server delivers before it says 250): no more mail
+    will come of what was sent so far."""
+    from imapclient import IMAPClient
+
+    with IMAPClient("127.0.0.1", port=IMAP_PORT, ssl=False, timeout=30) as client:
+        client.login(judge_address, "secret")
+        client.select_folder("INBOX", readonly=True)
+        if client.search(["ALL"]):
+            return False
+    with judge.sessions.begin() as db:
+        return not db.scalar(select(func.count()).select_from(OutboundMessage).where(OutboundMessage.status != "sent"))
+
+
 def test_same_message_twice_is_processed_once(pg_url: str, mail_services: None,
                                               server_factory: Callable[..., ServerProcess]) -> None:
     judge_address = unique("judge")
@@ -45,9 +60,9 @@ def test_same_message_twice_is_processed_once(pg_url: str, mail_services: None,
     send_mail(player.address, judge_address, "LIST\n", message_id=message_id)
     send_mail(player.address, judge_address, "LIST\n", message_id=message_id)
     player.wait_for(lambda m: True, what="the answer")
-    time.sleep(3)
-    assert len(player.fetch_all()) == 1
     judge = local_judge(pg_url)
+    wait_until(lambda: quiet(judge_address, judge), timeout=60, what="both copies handled, every answer sent")
+    assert len(player.fetch_all()) == 1
     with judge.sessions.begin() as db:
         assert db.scalar(select(func.count()).select_from(InboundMessage)) == 1
 
@@ -80,7 +95,7 @@ def test_smtp_down_then_back_sends_exactly_once(pg_url: str, mail_services: None
         assert mail_control("smtp-up").returncode == 0
     ack = france.wait_for(subject_has("Re: orders"), timeout=90, what="the delayed acknowledgement")
     assert "A PAR - BUR" in text_of(ack)
-    time.sleep(3)
+    wait_until(lambda: quiet(judge_address, judge), timeout=60, what="every answer sent")
     assert len([m for _, m in france.fetch_all() if "Re: orders" in str(m["Subject"])]) == 1
     with judge.sessions.begin() as db:
         statuses = set(db.scalars(select(OutboundMessage.status)))
@@ -195,5 +210,5 @@ def test_imap_connection_dropped_while_mail_arrives(pg_url: str, mail_services: 
 
     wait_until(all_done, timeout=90, what="every mail despite the dropped connections")
     wait_until(lambda: len(player.fetch_all()) == count, timeout=60, what="one answer per mail")
-    time.sleep(2)
+    wait_until(lambda: quiet(judge_address, judge), timeout=60, what="every answer sent")
     assert len(player.fetch_all()) == count

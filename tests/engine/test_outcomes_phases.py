@@ -13,7 +13,7 @@ from app.engine.orders import Unit
 from app.variants import load_variant
 
 # Issue 8.1's game: the Turkish fleet in Ankara is dislodged with every way out blocked.
-ANKARA = {
+ANKARA: dict[str, Any] = {  # a JSON request
     "variant": "standard",
     "units": {"RUSSIA": ["A ARM", "F BLA"], "TURKEY": ["F ANK", "A CON", "A SMY", "A BUL"]},
     "centers": {"RUSSIA": ["SEV"], "TURKEY": ["ANK", "CON", "SMY"]},

@@ -10,10 +10,10 @@ from collections.abc import Iterator
 
 import pytest
 from imapclient import SEEN
-from mail_proxy import CuttingProxy
 
 from app.mail.inbox import ImapInbox, Inbox, InboxUnavailable
 from app.mail.reading.messages import parse_message
+from tests.mail.mail_proxy import CuttingProxy
 from tests.support.mail_services import MailServices
 
 

@@ -30,7 +30,7 @@ from app.mail.runners.poller import poll_once, run_poller
 from benchmarks.fuzz_headers import python_charsets
 from tests.server.conftest import Harness
 from tests.support.mail_services import MailServices
-from tests.web.conftest import make_harness, postgres_url
+from tests.web.conftest import make_harness
 
 SURROGATE_SUBJECT = "=?utf-7?q?+2AA-?="
 
@@ -41,7 +41,7 @@ def harness(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[Harnes
         url = f"sqlite:///{tmp_path}/judge.sqlite3"
         yield make_harness(url)
     else:
-        for url in postgres_url():
+        with request.getfixturevalue("postgres_template").copy() as url:
             h = make_harness(url)
             yield h
             h.judge.sessions.kw["bind"].dispose()

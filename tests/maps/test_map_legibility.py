@@ -5,6 +5,8 @@ a unit, and the full names and coast labels keep clear of both. Boxes are the re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from shapely.geometry import Point, Polygon, box
 
@@ -17,7 +19,8 @@ ABBR_EM, NAME_EM = 0.72, 0.58  # average advance per character, in ems (bold cap
 SLACK = 3.0  # square units (at 1,000 px) of overlap tolerated: antialiasing, not a collision
 
 
-def _text(x: float, y: float, chars: int, font: float, em: float) -> Polygon:
+def _text(at: Sequence[float], chars: int, font: float, em: float) -> Polygon:
+    x, y = at
     w, h = chars * em * font / 2, font / 2
     return box(x - w, y - h, x + w, y + h)
 
@@ -28,14 +31,14 @@ def _drawn(folder: str) -> tuple[dict[str, Polygon], dict[str, Polygon], list[tu
     names = {pid: p.name for pid, p in load_variant(SETUP[folder]).map.provinces.items()}
     abbrs, full, coasts, units = {}, {}, {}, []
     for pid, info in data["provinces"].items():
-        abbrs[pid] = _text(*info["label"], len(pid), 11 * px, ABBR_EM)
+        abbrs[pid] = _text(info["label"], len(pid), 11 * px, ABBR_EM)
         for k, again in enumerate(info.get("more_labels", [])):
-            abbrs[f"{pid}#{k + 2}"] = _text(*again, len(pid), 11 * px, ABBR_EM)
+            abbrs[f"{pid}#{k + 2}"] = _text(again, len(pid), 11 * px, ABBR_EM)
         for coast, where in info.get("coasts", {}).items():
             if where.get("label") is not None:
-                coasts[f"{pid}/{coast}"] = _text(*where["label"], 2, 8 * px, NAME_EM)
+                coasts[f"{pid}/{coast}"] = _text(where["label"], 2, 8 * px, NAME_EM)
         if "name_label" in info:
-            full[pid] = _text(*info["name_label"], len(names[pid]), 8.5 * px, NAME_EM)
+            full[pid] = _text(info["name_label"], len(names[pid]), 8.5 * px, NAME_EM)
         if info["kind"] != "impassable":
             r = 9.5 * px
             for x, y in [info["unit"], *(c["unit"] for c in info.get("coasts", {}).values())]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from functools import cache
+from typing import Any
 
 from app.maps import Drawing, DrawingError, drawing_from_data, load_drawing
 from app.variants import load_variant
@@ -21,7 +22,7 @@ def grid_drawing(variant_name: str) -> Drawing:
     columns = 12
     for i, (pid, province) in enumerate(sorted(variant.map.provinces.items())):
         x, y = (i % columns) * CELL, (i // columns) * CELL
-        entry = {
+        entry: dict[str, Any] = {
             "kind": province.terrain.value,
             "shape": [[[[x, y], [x + CELL, y], [x + CELL, y + CELL], [x, y + CELL]]]],
             "label": [x + 50, y + 15],

@@ -29,7 +29,7 @@ def _results_svg(variant: str, request: dict[str, Any], *, real: bool = False) -
 
 # -- destroyed for lack of a retreat ---------------------------------------------------------------
 
-NO_RETREAT = {
+NO_RETREAT: dict[str, Any] = {  # a JSON request
     "variant": "standard", "phase": "F1901M",
     "units": {"GERMANY": ["A HOL", "A RUH", "A KIE"], "FRANCE": ["A BEL", "F NTH"]},
     "orders": {"GERMANY": ["A HOL H", "A RUH H", "A KIE H"], "FRANCE": ["A BEL - HOL", "F NTH S A BEL - HOL"]},

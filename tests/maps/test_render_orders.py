@@ -126,10 +126,10 @@ def test_waived_builds_get_a_legend_row_of_their_own():
     texts = list(legend.iter("{http://www.w3.org/2000/svg}text"))
     (waived,) = [t for t in texts if "order-waive" in classes(t)]
     assert waived.text == "Waived builds: France"
-    key_rows = {float(t.get("y")) for t in texts if t.text in ("army", "– neutral", "move", "× removed, disbanded or destroyed")}
-    assert float(waived.get("y")) > max(key_rows)
-    height = float(parse(svg).get("height"))
-    assert float(waived.get("y")) < height
+    key_rows = {float(t.attrib["y"]) for t in texts if t.text in ("army", "– neutral", "move", "× removed, disbanded or destroyed")}
+    assert float(waived.attrib["y"]) > max(key_rows)
+    height = float(parse(svg).attrib["height"])
+    assert float(waived.attrib["y"]) < height
 
 
 # Two dislodged units retreat to the same province: both bounce and are destroyed (issue 28.18).

@@ -29,7 +29,7 @@ def test_zeus5_hidden_build_site_is_not_drawn_on_its_results_map():
     (secret,) = [u for u in groups(root, "unit") if "F NYK/CAL" in title_of(u)]
     assert "mark-built" in classes(secret)
     drawing = drawing_for("zeus5")
-    letters = [(float(t.get("x")), float(t.get("y"))) for t in secret.iter(f"{SVG}text") if "letter" in classes(t)]
+    letters = [(float(t.attrib["x"]), float(t.attrib["y"])) for t in secret.iter(f"{SVG}text") if "letter" in classes(t)]
     assert sorted(letters) == sorted([drawing.provinces["NYK"].unit, drawing.provinces["CAL"].unit])
     for text in ("F NYK ", "F NYK<", "F CAL", "BUILD F NYK\"", "(F NYK)"):
         assert text not in maps["NYK"]
@@ -65,7 +65,7 @@ def test_small_world_hidden_starts_are_drawn_undeclared(variant):
         (drawn,) = [u for u in groups(root, "unit") if f"F {province})" in title_of(u)]
         assert "not declared" in title_of(drawn)
         letter = next(t for t in drawn.iter(f"{SVG}text") if "letter" in classes(t))
-        assert (float(letter.get("x")), float(letter.get("y"))) == pytest.approx(drawing.provinces[province].unit)
+        assert (float(letter.attrib["x"]), float(letter.attrib["y"])) == pytest.approx(drawing.provinces[province].unit)
     (china,) = [u for u in groups(root, "unit") if "PEK" in title_of(u)]
     assert "type-undeclared" in classes(china)
     assert "Army" not in title_of(china) and "Fleet" not in title_of(china)

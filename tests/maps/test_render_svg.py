@@ -26,7 +26,7 @@ def test_every_text_is_escaped():
     root = parse(svg)  # well-formed despite the title
     assert NASTY in texts(root)
     assert "<script>" not in svg
-    assert root.find(f"{SVG}title").text.startswith(NASTY)
+    assert root.findtext(f"{SVG}title", "").startswith(NASTY)
 
 
 def test_the_legend_names_game_phase_and_each_power_with_its_centres():
@@ -110,7 +110,7 @@ def test_seven_player_small_world_has_no_hawaii_centre():
     seven = parse(render_svg("smallworld7", None, drawing=drawing_for("smallworld7")))
     eight = parse(render_svg("smallworld8", None, drawing=drawing_for("smallworld8")))
     def hawaii(root):
-        return [c for c in groups(root, "centre") if (c.find(f"{SVG}title").text or "").startswith("HAW:")]
+        return [c for c in groups(root, "centre") if c.findtext(f"{SVG}title", "").startswith("HAW:")]
     assert not hawaii(seven) and len(hawaii(eight)) == 1
 
 
@@ -148,9 +148,9 @@ def test_type_reads_at_1000_pixels_wide_whatever_the_drawing_width(variant):
     """Sizes are chosen for the picture 1,000 px wide: scaled to that width, an abbreviation
     is 11 px and a full name 8.5 px tall, on every map (a wider drawing gets larger type)."""
     root = parse(render_svg(variant, jsonapi.initial_state(variant)))
-    to_pixels = 1000 / float(root.get("width"))
+    to_pixels = 1000 / float(root.attrib["width"])
     sizes = {
-        kind: {round(float(t.get("font-size")) * to_pixels, 1) for t in root.iter(f"{SVG}text") if t.get("class") == kind}
+        kind: {round(float(t.attrib["font-size"]) * to_pixels, 1) for t in root.iter(f"{SVG}text") if t.get("class") == kind}
         for kind in ("abbr", "name")
     }
     assert sizes == {"abbr": {11.0}, "name": {8.5}}
@@ -163,5 +163,5 @@ def test_a_province_drawn_in_several_parts_is_labelled_on_each_listed_part():
     nao = grid.provinces["NAO"]
     twice = replace(grid, provinces={**grid.provinces, "NAO": replace(nao, more_labels=((5.0, 6.0),))})
     root = parse(render_svg("standard", None, drawing=twice))
-    placed = [(float(t.get("x")), float(t.get("y"))) for t in root.iter(f"{SVG}text") if t.get("class") == "abbr" and t.text == "NAO"]
+    placed = [(float(t.attrib["x"]), float(t.attrib["y"])) for t in root.iter(f"{SVG}text") if t.get("class") == "abbr" and t.text == "NAO"]
     assert placed == [nao.label, (5.0, 6.0)]

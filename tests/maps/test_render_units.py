@@ -70,7 +70,7 @@ def test_every_power_s_units_and_centres_carry_its_letter(variant):
 def _letter_xy(root, cls: str) -> tuple[float, float]:
     (drawn,) = groups(root, cls)
     letter = next(t for t in drawn.iter(f"{SVG}text") if "letter" in classes(t))
-    return float(letter.get("x")), float(letter.get("y"))
+    return float(letter.attrib["x"]), float(letter.attrib["y"])
 
 
 @pytest.mark.parametrize("coast", ["NC", "SC"])

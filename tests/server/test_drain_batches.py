@@ -305,12 +305,12 @@ def test_a_mail_never_waits_for_another_game_s_map(harness: Harness, monkeypatch
 def test_two_painters_never_draw_the_same_map(pg_harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """While one painter draws a map (its transaction holds it), another takes the next map at
     once: each map is drawn once (FOR UPDATE SKIP LOCKED)."""
+    from app.maps import phase_map_png as real  # what app.services.results.maps draws with
     from app.services.results import maps
 
     harness = pg_harness
     first, second = _maps(harness, 2)
     drawing, release = threading.Event(), threading.Event()
-    real = maps.phase_map_png
     titles: list[str] = []
 
     def slow(*args: Any, **kwargs: Any) -> bytes:

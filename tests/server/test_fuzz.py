@@ -21,7 +21,7 @@ LINES = st.lists(st.lists(WORDS, max_size=6).map(" ".join) | st.text(max_size=40
 @given(lines=LINES)
 def test_commands_never_raise(started: Harness, lines: list[str]) -> None:
     judge = started.judge
-    with unit(judge, commit=False) as uow:
+    with unit(judge, commit=False) as uow:  # rolled back
         ctx = MailSession(judge, uow, sender="fuzz@example.com", subject="", message_id="<f@x>")
         run_commands(ctx, split_lines("\n".join(lines)))
         ctx.status_views()

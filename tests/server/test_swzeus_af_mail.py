@@ -57,5 +57,5 @@ def test_af_forms_by_mail(harness: Harness, power: str, units: list[str], lines:
         game = db.scalar(select(Game).where(Game.name == "swaf"))
         assert game is not None
         done = queries.phases_of(db, game.id)[-1]
-        assert done.code == "S02M"
+        assert done.code == "S02M" and done.state_after is not None
         assert sorted(done.state_after["units"][power]) == sorted(after), done.results

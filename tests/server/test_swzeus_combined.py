@@ -61,7 +61,7 @@ def test_fall_retreats_and_winter_adjustments_are_one_deadline(harness: Harness)
         assert game is not None and game.phase == "S03M"
         phases = queries.phases_of(db, game.id)
         winter = phases[-1]
-        assert winter.code == "W02A"
+        assert winter.code == "W02A" and winter.state_after is not None
         assert sorted(winter.state_after["units"]["AFRICA"]) == ["A ETH", "A WAF"]
 
 

@@ -71,7 +71,8 @@ def test_a_failed_fast_ferry_landing_says_the_army_stayed_aboard(harness: Harnes
     with harness.judge.sessions.begin() as db:
         game = db.scalar(select(Game).where(Game.name == "swmap"))
         assert game is not None
-        assert queries.phases_of(db, game.id)[-1].state_after["units"]["WESTERN_EUROPE"] == ["A/F NTH"]
+        state = queries.phases_of(db, game.id)[-1].state_after
+        assert state is not None and state["units"]["WESTERN_EUROPE"] == ["A/F NTH"]
 
 
 def test_an_af_through_the_panama_canal_is_refused_at_acknowledgement(harness: Harness) -> None:

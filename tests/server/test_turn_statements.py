@@ -118,8 +118,10 @@ def test_a_deadline_turn_asks_the_database_a_bounded_number_of_times(started: Ha
         assert seen["UPDATE phases"] == 1, seen  # with its results text
         assert seen["INSERT outbound_messages"] == 1 + notice, seen  # the results (and the notice), all at once
         tick_itself = 4  # the outage guard (2), the due games, the reminders
-        # HOLD: 10, and the seats' misses; CD: who is late, the seats put in civil disorder and the notice.
-        assert sum(seen.values()) - tick_itself <= {"hold": 11, "cd": 14}[policy], seen
+        # HOLD: 10, and the seats' misses; CD: who is late, the seats put in civil disorder and the notice;
+        # both: the co-GMs who get the master's mail (issue 28.5), read once for the results and the notice.
+        assert seen["SELECT co_masters"] == 1, seen
+        assert sum(seen.values()) - tick_itself <= {"hold": 12, "cd": 15}[policy], seen
         version += 1
         assert _game(started).version == version  # one up a turn
 
@@ -237,14 +239,15 @@ def test_a_mail_to_every_seat_is_one_insert_in_the_order_queued(started: Harness
         with _statements(_engine(started)) as seen:
             count = mail_game(uow, started.judge, game, "everyone", "to all\n", html="<p>to all</p>", kind="notice")
         assert count == len(POWERS) + 1
-        assert seen == Counter({"INSERT outbound_messages": 2}), seen  # the pending one first, then all at once
+        # the pending one first, then all at once; and the co-GMs who get the master's mail (issue 28.5)
+        assert seen == Counter({"INSERT outbound_messages": 2, "SELECT co_masters": 1}), seen
     rows = started.outbox(kind="notice")[-(count + 1):]
     assert [row.subject for row in rows] == ["first"] + ["everyone"] * count
     master = rows[-1]
     assert master.recipients == ["gm@example.com"] and master.reply_to is None and master.body_html is None
     seat_rows = rows[1:-1]
     assert {row.recipients[0] for row in seat_rows} == {player(power) for power in POWERS}
-    assert all(row.reply_to and row.reply_to.startswith("judge+") and row.body_html.startswith("<p>to all</p>")
+    assert all(row.reply_to and row.reply_to.startswith("judge+") and (row.body_html or "").startswith("<p>to all</p>")
                and row.status == "pending" and row.attempts == 0 and row.created_at is not None
                for row in seat_rows)
 

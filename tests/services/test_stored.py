@@ -115,7 +115,7 @@ def test_a_result_stored_before_outcomes_and_a_rulings_list_are_read() -> None:
     assert read.rulings[0].adjudicated_as == "A PAR H" and read.rulings[0].order is None
 
 
-MALFORMED_STATES = [
+MALFORMED_STATES: list[tuple[Any, str]] = [  # JSON documents, each wrong somewhere
     (None, "not an object"),
     ({"units": {}}, "no 'phase'"),
     ({"phase": 1901}, "'phase' is 1901"),

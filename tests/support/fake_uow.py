@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, event
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -22,11 +22,19 @@ __all__ = ["FakeUnitOfWork", "fake_judge"]
 
 
 def fake_judge(**settings: Any) -> Judge:
-    """A judge over a fresh in-memory database (one connection, kept for the judge's life)."""
+    """A judge over a fresh in-memory database (one connection, kept for the judge's life), with
+    the pragmas of the real one (``app.db.session``): foreign keys are checked."""
     engine = create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
+    event.listen(engine, "connect", _pragmas)
     Base.metadata.create_all(engine)
     return Judge(settings=Settings(database_url="sqlite://", **settings),
                  sessions=sessionmaker(engine, expire_on_commit=False))
+
+
+def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
 
 
 class FakeUnitOfWork(UnitOfWork):

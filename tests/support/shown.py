@@ -9,11 +9,11 @@ from app.mail.reading.flowed import unflow
 __all__ = ["shown_text", "without_trailing_spaces"]
 
 
-def shown_text(part: Message) -> str:
-    """The text of a ``text/plain`` part (``EmailMessage``), its soft line breaks joined."""
+def shown_text(part: Message | None) -> str:
+    """The text of a ``text/plain`` part (``EmailMessage``; there is one), its soft line breaks joined."""
     assert isinstance(part, EmailMessage)
     text = str(part.get_content()).replace("\r\n", "\n")
-    if part.get_param("format", "").lower() == "flowed":
+    if str(part.get_param("format", "")).lower() == "flowed":
         text = unflow(text, str(part.get_param("delsp", "no")).lower() == "yes")
     return text
 

@@ -95,6 +95,7 @@ def make_scheduler(config: pytest.Config, log: Any) -> Any:
     folder = os.environ.get(_FOLDER)
     if config.getoption("dist", "no") != "loadgroup" or folder is None:
         return None
+    root = Path(folder)
     from xdist.scheduler import LoadScopeScheduling
 
     class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]
@@ -105,7 +106,7 @@ def make_scheduler(config: pytest.Config, log: Any) -> Any:
             # Called once every worker has sent its collection, so every file is written.
             if self.groups is None:
                 self.groups = {}
-                for path in sorted(Path(folder).glob("*.json")):
+                for path in sorted(root.glob("*.json")):
                     self.groups.update({key: (group, slow) for key, (group, slow) in json.loads(path.read_text()).items()})
             return self.groups.get(nodeid) or (nodeid.split("::", 1)[0], False)
 

@@ -324,10 +324,11 @@ def test_rules_7_8_13_14_moves(variant, unit, line, legal):
     r = adjudicate(variant, "S02M", units, {"WESTERN_EUROPE": [line]})
     if legal:
         assert outcome(r, line) == "succeeds", entry(r, line)
-        assert owner_of(r, target)[0] == "WESTERN_EUROPE"
+        owner = owner_of(r, target)
     else:
         assert outcome(r, line) == "invalid", entry(r, line)
-        assert owner_of(r, start)[0] == "WESTERN_EUROPE"
+        owner = owner_of(r, start)
+    assert owner is not None and owner[0] == "WESTERN_EUROPE"
 
 
 def test_rule8_support_across_a_direct_passage():

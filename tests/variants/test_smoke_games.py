@@ -136,7 +136,8 @@ def adjustment_orders(rng: random.Random, state: dict, power: str, what: dict, b
             lines += [f"BUILD A {site}", f"BUILD F {site}"]
             lines += [f"BUILD F {c['id']}" for c in board.provinces[site]["coasts"]]
         ok = [c["line"] for c in jsonapi.check_orders(state, power, lines) if c["ok"]] if lines else []
-        orders, used = [], set()
+        orders: list[str] = []
+        used: set[str] = set()
         for line in ok:
             site = line.split()[-1].split("/")[0]
             if site in used or len(orders) >= what["builds"]:

@@ -43,11 +43,13 @@ def one_move(power: str, unit: str, line: str, phase: str = "S1940M", others: di
 def assert_move(result, power: str, line: str, start: str, target: str, ok: bool) -> None:
     if ok:
         assert outcome(result, line) == "succeeds", entry(result, line)
-        assert owner_of(result, target) is not None and owner_of(result, target)[0] == power
+        owner = owner_of(result, target)
+        assert owner is not None and owner[0] == power
         assert owner_of(result, start) is None
     else:
         assert outcome(result, line) == "invalid", entry(result, line)
-        assert owner_of(result, start) is not None and owner_of(result, start)[0] == power
+        owner = owner_of(result, start)
+        assert owner is not None and owner[0] == power
 
 
 # -- rule 2: 41 centres, 21 to win ------------------------------------------------

@@ -3,9 +3,9 @@ PostgreSQL database), the app over it, and browsers signed in as various people.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from app.services.kernel.context import Judge
 from app.settings import Settings
 from app.web import create_app
 from tests.server.conftest import POWERS, Clock, Harness, player, signon
-from tests.support.databases import copy_sqlite, migrate
+from tests.support.databases import PostgresTemplate, copy_sqlite, migrate, prepared_sqlite
 from tests.support.units import unit
 
 KEEPER = "keeper@example.com"
@@ -34,29 +34,11 @@ EVIL = "<script>alert('x')</script><b>bold</b>"
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
-def postgres_url() -> Iterator[str]:
-    from tests.e2e.conftest import create_database, database_url, drop_database
-
-    try:
-        name = create_database()
-    except Exception as error:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is required in CI: {error}")
-        pytest.skip(reason=f"no PostgreSQL on 127.0.0.1:5432: {error}")
-    try:
-        yield database_url(name)
-    finally:
-        drop_database(name)
-
-
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A migrated database (a copy of the template: tests/conftest.py) for the module's world."""
-    if request.param == "sqlite":
-        yield copy_sqlite(request.getfixturevalue("sqlite_template"), tmp_path_factory.mktemp("web") / "judge.sqlite3")
-    else:
-        with request.getfixturevalue("postgres_template").copy() as url:
-            yield url
+    """The database of the module's world: a copy of the template after ``play_games`` (below)."""
+    with played_url(request, request.param, tmp_path_factory.mktemp("web") / "judge.sqlite3") as url:
+        yield url
 
 
 def make_harness(url: str) -> Harness:
@@ -84,6 +66,45 @@ def play_games(h: Harness) -> None:
     h.send(player("RUSSIA"), signon("RUSSIA") + f"F Sev - Bla\nPRESS TO TURKEY\nPrivate {EVIL}\nENDPRESS")
     gm_account(h, GM, GM_PASSWORD, "alpha")
     gm_account(h, OTHER_GM, OTHER_PASSWORD, "beta")
+
+
+def _play_games_in(url: str) -> None:
+    harness = make_harness(url)
+    try:
+        play_games(harness)
+    finally:
+        harness.judge.sessions.kw["bind"].dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_played_template(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The SQLite template after ``play_games`` (the mails sent once per test process; the clock is
+    the harness's, which starts at the same time for every harness)."""
+    return prepared_sqlite(sqlite_template, tmp_path_factory.mktemp("played") / "judge.sqlite3", _play_games_in)
+
+
+@pytest.fixture(scope="session")
+def postgres_played_template(postgres_template: PostgresTemplate) -> Iterator[PostgresTemplate]:
+    """The PostgreSQL template after ``play_games`` (once per test process)."""
+    template = PostgresTemplate(based_on=postgres_template, prepare=_play_games_in)
+    yield template
+    template.drop()
+
+
+@contextmanager
+def played_url(request: pytest.FixtureRequest, kind: str, path: Path) -> Iterator[str]:
+    """A database of ``kind`` (sqlite, at ``path``, or postgresql) that holds what ``play_games``
+    leaves: a copy of the played template."""
+    if kind == "sqlite":
+        yield copy_sqlite(request.getfixturevalue("sqlite_played_template"), path)
+    else:
+        with request.getfixturevalue("postgres_played_template").copy() as url:
+            yield url
+
+
+def played(template: Path, path: Path) -> Harness:
+    """A harness on a copy at ``path`` of ``sqlite_played_template``: what ``play_games`` leaves."""
+    return make_harness(copy_sqlite(template, path))
 
 
 def gm_account(h: Harness, address: str, password: str, *games: str) -> None:
@@ -115,8 +136,7 @@ class World:
 
 @pytest.fixture(scope="module")
 def world(database: str) -> Iterator[World]:
-    harness = make_harness(database)
-    play_games(harness)
+    harness = make_harness(database)  # the games are played (``database``)
     inbox: list[bytes] = []
     yield World(harness, create_app(harness.judge, keeper_address=KEEPER, inbox_writer=inbox.append), inbox)
     harness.judge.sessions.kw["bind"].dispose()

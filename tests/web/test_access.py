@@ -4,6 +4,7 @@ the game's GM and the judgekeeper; CSRF on every form; sign-in, its limit, and s
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import fastapi.routing
@@ -25,8 +26,7 @@ from tests.web.conftest import (
     World,
     csrf_of,
     keeper_account,
-    make_harness,
-    play_games,
+    played,
     sign_in,
     signed_in,
 )
@@ -229,9 +229,8 @@ def test_next_only_goes_to_a_local_page(world: World) -> None:
 
 
 @pytest.fixture
-def fresh(tmp_path) -> World:  # type: ignore[no-untyped-def]
-    harness = make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    play_games(harness)
+def fresh(sqlite_played_template: Path, tmp_path) -> World:  # type: ignore[no-untyped-def]
+    harness = played(sqlite_played_template, tmp_path / "judge.sqlite3")
     return World(harness, create_app(harness.judge, keeper_address=KEEPER))
 
 

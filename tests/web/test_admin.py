@@ -5,6 +5,7 @@ mailbox writes a player's mail to the judge and reads what the judge sent."""
 from __future__ import annotations
 
 from email import message_from_bytes
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,17 +21,15 @@ from tests.web.conftest import (
     World,
     csrf_of,
     keeper_account,
-    make_harness,
-    play_games,
+    played,
     proven_by_code,
     signed_in,
 )
 
 
 @pytest.fixture
-def fresh(tmp_path) -> World:  # type: ignore[no-untyped-def]
-    harness = make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    play_games(harness)
+def fresh(sqlite_played_template: Path, tmp_path) -> World:  # type: ignore[no-untyped-def]
+    harness = played(sqlite_played_template, tmp_path / "judge.sqlite3")
     inbox: list[bytes] = []
     return World(harness, create_app(harness.judge, keeper_address=KEEPER, inbox_writer=inbox.append), inbox)
 

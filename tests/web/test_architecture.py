@@ -42,7 +42,7 @@ def web_routes(app: FastAPI) -> list[Any]:
     contexts = getattr(fastapi.routing, "iter_route_contexts", None)
     routes = list(contexts(app.routes)) if contexts is not None else list(app.routes)
     return [route for route in routes if isinstance(getattr(route, "dependant", None), Dependant)
-            and getattr(route.endpoint, "__module__", "").startswith("app.web")]
+            and getattr(getattr(route, "endpoint", None), "__module__", "").startswith("app.web")]
 
 
 def on_the_loop(app: FastAPI) -> list[str]:

@@ -12,11 +12,15 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from app.web import create_app, make_server
-from tests.web.conftest import ARTEFACTS, GM, GM_PASSWORD, KEEPER, make_harness, play_games
+from tests.web.conftest import ARTEFACTS, GM, GM_PASSWORD, KEEPER, played
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 CHROMIUM = os.environ.get("JUDGE_CHROMIUM", "/usr/bin/chromium")
 SHOTS = ARTEFACTS / "dashboard"
@@ -57,9 +61,8 @@ def browser_path() -> str:
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    harness = make_harness(f"sqlite:///{tmp_path_factory.mktemp('browser') / 'judge.sqlite3'}")
-    play_games(harness)
+def base_url(sqlite_played_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    harness = played(sqlite_played_template, tmp_path_factory.mktemp('browser') / "judge.sqlite3")
     port = _free_port()
     server = make_server(create_app(harness.judge, keeper_address=KEEPER), host="127.0.0.1", port=port)
     thread = threading.Thread(target=server.run, name="dashboard", daemon=True)
@@ -74,7 +77,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def chromium(browser_path: str) -> Iterator[object]:
+def chromium(browser_path: str) -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -83,24 +86,24 @@ def chromium(browser_path: str) -> Iterator[object]:
         browser.close()
 
 
-def _shot(page: object, name: str, *, full_page: bool = True) -> Path:
+def _shot(page: Page, name: str, *, full_page: bool = True) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full_page)  # type: ignore[attr-defined]
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 
-def _sign_in(page: object, base_url: str) -> None:
-    page.goto(f"{base_url}/games/alpha")  # type: ignore[attr-defined]
-    assert "/signin?next=/games/alpha" in page.url  # type: ignore[attr-defined]
-    page.get_by_label("Address").fill(GM)  # type: ignore[attr-defined]
-    page.get_by_label("Password").fill(GM_PASSWORD)  # type: ignore[attr-defined]
-    page.get_by_role("button", name="Sign in").click()  # type: ignore[attr-defined]
-    page.wait_for_url(f"{base_url}/games/alpha")  # type: ignore[attr-defined]
+def _sign_in(page: Page, base_url: str) -> None:
+    page.goto(f"{base_url}/games/alpha")
+    assert "/signin?next=/games/alpha" in page.url
+    page.get_by_label("Address").fill(GM)
+    page.get_by_label("Password").fill(GM_PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base_url}/games/alpha")
 
 
-def test_sign_in_overview_game_phase_and_public_page(chromium: object, base_url: str) -> None:
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+def test_sign_in_overview_game_phase_and_public_page(chromium: Browser, base_url: str) -> None:
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
@@ -136,8 +139,8 @@ def test_sign_in_overview_game_phase_and_public_page(chromium: object, base_url:
     context.close()
 
 
-def test_phone_layout(chromium: object, base_url: str) -> None:
-    context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,  # type: ignore[attr-defined]
+def test_phone_layout(chromium: Browser, base_url: str) -> None:
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
                                    is_mobile=True, has_touch=True)
     page = context.new_page()
     _sign_in(page, base_url)
@@ -171,9 +174,9 @@ def _luminance(css: str) -> float:
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
 
-def test_the_mail_logs_buttons_can_be_read(chromium: object, base_url: str) -> None:
+def test_the_mail_logs_buttons_can_be_read(chromium: Browser, base_url: str) -> None:
     """Issue 21, item 9: the mail log's resend buttons were white on white (WCAG 1.4.3)."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     _sign_in(page, base_url)
     buttons = page.locator("button.link", has_text="resend")

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.web.test_browser import _shot, _sign_in, base_url, browser_path, chromium  # noqa: F401  (fixtures)
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
+
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+SIZES: dict[str, ViewportSize] = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
 def _axe_source() -> str:
@@ -23,26 +27,26 @@ def _axe_source() -> str:
     return (Path(axe.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
 
 
-def _violations(page: object) -> list[str]:
-    page.evaluate(_axe_source())  # type: ignore[attr-defined]
-    result = page.evaluate(  # type: ignore[attr-defined]
+def _violations(page: Page) -> list[str]:
+    page.evaluate(_axe_source())
+    result = page.evaluate(
         "async (tags) => await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})",
         AXE_TAGS)
     return [f"{v['id']} ({v['impact']}): {v['help']} at " + json.dumps([n["target"] for n in v["nodes"]][:4])
             for v in result["violations"]]
 
 
-def _context(chromium: object, size: str) -> object:  # noqa: F811
+def _context(chromium: Browser, size: str) -> BrowserContext:  # noqa: F811
     if size == "phone":
-        return chromium.new_context(viewport=SIZES[size], device_scale_factor=2, is_mobile=True,  # type: ignore[attr-defined]
+        return chromium.new_context(viewport=SIZES[size], device_scale_factor=2, is_mobile=True,
                                     has_touch=True)
-    return chromium.new_context(viewport=SIZES[size])  # type: ignore[attr-defined]
+    return chromium.new_context(viewport=SIZES[size])
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_every_page_passes_axe_wcag21_aa(chromium: object, base_url: str, size: str) -> None:  # noqa: F811
+def test_every_page_passes_axe_wcag21_aa(chromium: Browser, base_url: str, size: str) -> None:  # noqa: F811
     context = _context(chromium, size)
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     found: dict[str, list[str]] = {}
     page.goto(f"{base_url}/signin")
     found["sign-in"] = _violations(page)
@@ -59,14 +63,14 @@ def test_every_page_passes_axe_wcag21_aa(chromium: object, base_url: str, size: 
     page.wait_for_load_state()
     assert "Override alpha S1901M" in page.get_by_role("heading", level=1).inner_text()
     found["override preview"] = _violations(page)
-    context.close()  # type: ignore[attr-defined]
+    context.close()
     assert not {k: v for k, v in found.items() if v}, json.dumps({k: v for k, v in found.items() if v}, indent=1)
 
 
-def test_the_phase_review_fits_a_phone(chromium: object, base_url: str) -> None:  # noqa: F811
+def test_the_phase_review_fits_a_phone(chromium: Browser, base_url: str) -> None:  # noqa: F811
     """The "Why" column of the review is on screen at 390 px (the table is laid out as cards)."""
     context = _context(chromium, "phone")
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     _sign_in(page, base_url)
     page.goto(f"{base_url}/games/alpha/phases/S1901M")
     cells = page.locator(".review-table tbody td:nth-child(4)")  # the "Why" column
@@ -76,18 +80,19 @@ def test_the_phase_review_fits_a_phone(chromium: object, base_url: str) -> None:
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     _shot(page, "phase-phone")
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
 def test_the_mail_log_is_paged_and_addresses_do_not_wrap_a_letter_a_line(
-        chromium: object, base_url: str) -> None:  # noqa: F811
+        chromium: Browser, base_url: str) -> None:  # noqa: F811
     context = _context(chromium, "phone")
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     _sign_in(page, base_url)
     rows = page.locator("#mail table.mail-log tbody tr")
     assert 0 < rows.count() <= 25
     _shot(page, "game-phone-full")
     address = page.locator("#mail .addr").first
     box = address.bounding_box()
-    assert box is not None and box["width"] >= 120, f"an address column {box['width']} px wide"
-    context.close()  # type: ignore[attr-defined]
+    assert box is not None
+    assert box["width"] >= 120, f"an address column {box['width']} px wide"
+    context.close()

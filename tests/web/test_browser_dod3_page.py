@@ -5,6 +5,7 @@ JF1936B"), and the GM report's NEXT block names the open step and its deadline."
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -13,6 +14,9 @@ from tests.web.conftest import KEEPER, gm_account, make_harness
 from tests.web.test_browser import _shot, browser_path, chromium, serving  # noqa: F401  -- fixtures
 from tests.web.test_browser_flow import Served
 from tests.web.test_browser_gm_status import signed_in
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 GM = "dodgm@example.com"
 PASSWORD = "secretpw"
@@ -30,7 +34,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield Served(url, h, [])
 
 
-def test_a_days_of_decision_page_has_no_map_game_parts(chromium: object, served: Served) -> None:  # noqa: F811
+def test_a_days_of_decision_page_has_no_map_game_parts(chromium: Browser, served: Served) -> None:  # noqa: F811
     base = served.url
     context, page = signed_in(chromium, base, address=GM, password=PASSWORD)
     page.goto(f"{base}/games/decision")
@@ -49,10 +53,10 @@ def test_a_days_of_decision_page_has_no_map_game_parts(chromium: object, served:
     page.wait_for_url(f"{base}/games/decision/process*")
     assert "adjudicates" not in page.content() and "closes step JF1936B now" in page.content()
     assert page.get_by_role("heading", name="Powers that will be defaulted").count() == 0
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_the_gm_ends_a_days_of_decision_game_from_its_page(chromium: object, served: Served) -> None:  # noqa: F811
+def test_the_gm_ends_a_days_of_decision_game_from_its_page(chromium: Browser, served: Served) -> None:  # noqa: F811
     """Issue 28.8 in DoD III: the End the game page lists its major powers; the ruling is mailed once
     to each player (a player of two powers gets one copy) and SUMMARY keeps it."""
     base, h = served.url, served.harness
@@ -68,7 +72,7 @@ def test_the_gm_ends_a_days_of_decision_game_from_its_page(chromium: object, ser
     page.get_by_label("I mean it: end the game and mail every player").check()
     page.get_by_role("button", name="End the game").click()
     page.wait_for_url(f"{base}/games/decision?done=*")
-    context.close()  # type: ignore[attr-defined]
+    context.close()
     ended = [m.recipients[0] for m in h.outbox(kind="end")]
     assert sorted(ended) == sorted([GM] + [f"p{i}@example.com" for i in range(5)])  # one copy each
     h.send("p4@example.com", "SUMMARY decision")

@@ -5,28 +5,32 @@ HISTORY keep it.  Refusals come back as the error page and change nothing."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from app.db import queries
 from app.web import create_app
 from tests.server.conftest import player
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, make_harness, play_games, signed_in
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, played, signed_in
 from tests.web.test_browser import _shot, browser_path, chromium, serving  # noqa: F401  -- fixtures
 from tests.web.test_browser_flow import Served
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    harness = make_harness(f"sqlite:///{tmp_path_factory.mktemp('ending') / 'judge.sqlite3'}")
-    play_games(harness)
+def served(sqlite_played_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    harness = played(sqlite_played_template, tmp_path_factory.mktemp('ending') / "judge.sqlite3")
     with serving(create_app(harness.judge, keeper_address=KEEPER), "dashboard-ending") as url:
         yield Served(url, harness, [])
 
 
-def test_the_gm_declares_a_draw_from_the_game_page(chromium: object, served: Served) -> None:  # noqa: F811
+def test_the_gm_declares_a_draw_from_the_game_page(chromium: Browser, served: Served) -> None:  # noqa: F811
     base, h = served.url, served.harness
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(f"{base}/games/alpha")
     page.get_by_label("Address").fill(GM)

@@ -10,13 +10,18 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from app.web import create_app, make_server
 from tests.server.conftest import POWERS, Harness, player
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, make_harness, play_games
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, played
 from tests.web.test_browser import _free_port, _shot, browser_path, chromium  # noqa: F401  -- fixtures
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 EVIL_CONTEST = "<script>window.__pwned=1</script>Germany never ordered Munich to Burgundy"
 
@@ -29,9 +34,8 @@ class Served:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    harness = make_harness(f"sqlite:///{tmp_path_factory.mktemp('flow') / 'judge.sqlite3'}")
-    play_games(harness)
+def served(sqlite_played_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    harness = played(sqlite_played_template, tmp_path_factory.mktemp('flow') / "judge.sqlite3")
     inbox: list[bytes] = []
     port = _free_port()
     server = make_server(create_app(harness.judge, keeper_address=KEEPER, inbox_writer=inbox.append),
@@ -51,9 +55,9 @@ def _mail(h: Harness, power: str, body: str) -> None:
     assert h.send(player(power), f"SIGNON {power[0]}delta pw{power.lower()}\n{body}").status == "done"
 
 
-def test_a_contested_turn_from_creation_to_correction(chromium: object, served: Served) -> None:  # noqa: F811
+def test_a_contested_turn_from_creation_to_correction(chromium: Browser, served: Served) -> None:  # noqa: F811
     base, h = served.url, served.harness
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)

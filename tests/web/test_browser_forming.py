@@ -4,6 +4,8 @@ joined by mail with their preferences, assigns a power and starts the game with 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from sqlalchemy import select
@@ -11,22 +13,24 @@ from sqlalchemy import select
 from app.db.models import Game
 from app.web import create_app
 from tests.server.conftest import POWERS, player
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, make_harness, play_games
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, played
 from tests.web.test_browser import _shot, browser_path, chromium, serving  # noqa: F401  -- fixtures
 from tests.web.test_browser_flow import Served
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    harness = make_harness(f"sqlite:///{tmp_path_factory.mktemp('forming') / 'judge.sqlite3'}")
-    play_games(harness)
+def served(sqlite_played_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    harness = played(sqlite_played_template, tmp_path_factory.mktemp('forming') / "judge.sqlite3")
     with serving(create_app(harness.judge, keeper_address=KEEPER), "dashboard-forming") as url:
         yield Served(url, harness, [])
 
 
-def test_the_gm_sees_who_joined_assigns_a_power_and_starts_the_game(chromium: object, served: Served) -> None:  # noqa: F811
+def test_the_gm_sees_who_joined_assigns_a_power_and_starts_the_game(chromium: Browser, served: Served) -> None:  # noqa: F811
     base, h = served.url, served.harness
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(f"{base}/")
     page.get_by_label("Address").fill(GM)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from sqlalchemy import select
@@ -14,24 +16,26 @@ from sqlalchemy import select
 from app.db.models import Game
 from app.web import create_app
 from tests.server.conftest import POWERS, Harness, player, signon
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, make_harness, play_games
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, played
 from tests.web.test_browser import _shot, browser_path, chromium, serving  # noqa: F401  -- fixtures
 from tests.web.test_browser_flow import Served
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 GAME = "gmflow"
 DOD = "dodflow"
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    harness = make_harness(f"sqlite:///{tmp_path_factory.mktemp('gmflows') / 'judge.sqlite3'}")
-    play_games(harness)
+def served(sqlite_played_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    harness = played(sqlite_played_template, tmp_path_factory.mktemp('gmflows') / "judge.sqlite3")
     with serving(create_app(harness.judge, keeper_address=KEEPER), "dashboard-gm-flows") as url:
         yield Served(url, harness, [])
 
 
-def _signed_in_page(browser: object, base: str) -> tuple[object, object]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+def _signed_in_page(browser: Browser, base: str) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(f"{base}/")
     page.get_by_label("Address").fill(GM)
@@ -41,15 +45,15 @@ def _signed_in_page(browser: object, base: str) -> tuple[object, object]:
     return context, page
 
 
-def _create(page: object, base: str, name: str, variant: str, grouping: str | None = None) -> None:
-    page.get_by_role("link", name="Create a game").click()  # type: ignore[attr-defined]
-    page.get_by_label("Name").fill(name)  # type: ignore[attr-defined]
-    page.get_by_label("Master password").fill(f"{name}pw")  # type: ignore[attr-defined]
-    page.get_by_label("Variant").select_option(variant)  # type: ignore[attr-defined]
+def _create(page: Page, base: str, name: str, variant: str, grouping: str | None = None) -> None:
+    page.get_by_role("link", name="Create a game").click()
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Master password").fill(f"{name}pw")
+    page.get_by_label("Variant").select_option(variant)
     if grouping:
-        page.get_by_label("Players and their powers (rule 3.1 grouping)").select_option(grouping)  # type: ignore[attr-defined]
-    page.get_by_role("button", name="Create the game").click()  # type: ignore[attr-defined]
-    page.wait_for_url(f"{base}/games/{name}?done=created*")  # type: ignore[attr-defined]
+        page.get_by_label("Players and their powers (rule 3.1 grouping)").select_option(grouping)
+    page.get_by_role("button", name="Create the game").click()
+    page.wait_for_url(f"{base}/games/{name}?done=created*")
 
 
 def _orders(h: Harness, power: str, body: str) -> None:
@@ -57,20 +61,20 @@ def _orders(h: Harness, power: str, body: str) -> None:
     assert outcome.status == "done", outcome.error
 
 
-def _process(page: object, base: str, phase: str) -> None:
+def _process(page: Page, base: str, phase: str) -> None:
     """Process the open phase from the game page, through its confirmation page."""
-    page.goto(f"{base}/games/{GAME}")  # type: ignore[attr-defined]
-    page.get_by_role("button", name=f"Review processing {phase}").click()  # type: ignore[attr-defined]
-    page.wait_for_url(f"{base}/games/{GAME}/process?")  # type: ignore[attr-defined]
-    assert page.get_by_role("heading", name="Powers that will be defaulted").count() == 1  # type: ignore[attr-defined]
+    page.goto(f"{base}/games/{GAME}")
+    page.get_by_role("button", name=f"Review processing {phase}").click()
+    page.wait_for_url(f"{base}/games/{GAME}/process?")
+    assert page.get_by_role("heading", name="Powers that will be defaulted").count() == 1
     if phase == "S1901M":
         _shot(page, "gm-flow-process-confirm", full_page=False)
-    page.get_by_role("button", name=f"Process {phase} now").click()  # type: ignore[attr-defined]
-    page.wait_for_url(f"{base}/games/{GAME}?done=processed#admin")  # type: ignore[attr-defined]
+    page.get_by_role("button", name=f"Process {phase} now").click()
+    page.wait_for_url(f"{base}/games/{GAME}?done=processed#admin")
 
 
 def test_a_standard_game_from_forming_through_two_years_with_an_older_phase_corrected(
-        chromium: object, served: Served) -> None:  # noqa: F811
+        chromium: Browser, served: Served) -> None:  # noqa: F811
     base, h = served.url, served.harness
     context, page = _signed_in_page(chromium, base)
     _create(page, base, GAME, "standard")
@@ -143,7 +147,7 @@ def test_a_standard_game_from_forming_through_two_years_with_an_older_phase_corr
 
 
 def test_a_dod3_game_from_the_new_game_form_to_its_first_reveal_of_bids(
-        chromium: object, served: Served) -> None:  # noqa: F811
+        chromium: Browser, served: Served) -> None:  # noqa: F811
     base, h = served.url, served.harness
     context, page = _signed_in_page(chromium, base)
     _create(page, base, DOD, "dod3", grouping="4b")
@@ -186,12 +190,12 @@ def test_a_dod3_game_from_the_new_game_form_to_its_first_reveal_of_bids(
     page.reload()
     dod3 = page.locator("#dod3")
     assert "MA1936A" in dod3.locator("p.facts").inner_text()
-    number = page.locator("form", has=page.get_by_role("heading", name="A power's number"))
+    number_form = page.locator("form", has=page.get_by_role("heading", name="A power's number"))
     for code in sorted(addresses):
-        number.get_by_label("Power (code or name)").fill(code)
-        number.get_by_label("Number", exact=True).select_option(label="Bid points")
-        number.get_by_label("Value (+2 or -1/2 adds, 4 sets)").fill("8")
-        number.get_by_role("button", name="Change").click()
+        number_form.get_by_label("Power (code or name)").fill(code)
+        number_form.get_by_label("Number", exact=True).select_option(label="Bid points")
+        number_form.get_by_label("Value (+2 or -1/2 adds, 4 sets)").fill("8")
+        number_form.get_by_role("button", name="Change").click()
         page.wait_for_url(f"{base}/games/{DOD}?done=number*")
 
     # step A of Mar/Apr 1936: the bids stay hidden from the GM until every power has bid

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from sqlalchemy import select
@@ -19,18 +21,20 @@ from app.services.games.gm_accounts import GmPrincipal, link_game
 from app.web import create_app
 from tests.server.conftest import POWERS, Harness, player, signon
 from tests.support.units import unit
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, make_harness, play_games
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, played
 from tests.web.test_browser import _shot, browser_path, chromium, serving  # noqa: F401  -- fixtures
 from tests.web.test_browser_flow import Served
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 _CODE = re.compile(r"Your code: ([A-Z0-9]{5}-[A-Z0-9]{5})")
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    harness = make_harness(f"sqlite:///{tmp_path_factory.mktemp('gmstatus') / 'judge.sqlite3'}")
+def served(sqlite_played_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    harness = played(sqlite_played_template, tmp_path_factory.mktemp('gmstatus') / "judge.sqlite3")
     harness.judge.settings = harness.judge.settings.model_copy(update={"creates_per_day": 100})  # a game a test
-    play_games(harness)
     with serving(create_app(harness.judge, keeper_address=KEEPER), "dashboard-gm-status") as url:
         yield Served(url, harness, [])
 
@@ -48,9 +52,9 @@ def new_game(h: Harness, name: str, variant: str = "", *, powers: list[str] | No
         link_game(h.judge, uow, GmPrincipal(account.id, GM, False, "fixture"), name, GM_PASSWORD, client="fixture")
 
 
-def signed_in(browser: object, base: str, *, width: int = 1280, address: str = GM,
-              password: str = GM_PASSWORD) -> tuple[object, object]:
-    context = browser.new_context(viewport={"width": width, "height": 900})  # type: ignore[attr-defined]
+def signed_in(browser: Browser, base: str, *, width: int = 1280, address: str = GM,
+              password: str = GM_PASSWORD) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.goto(f"{base}/signin")
     page.locator("#address").fill(address)
@@ -77,7 +81,7 @@ def _audit(h: Harness, name: str) -> list[tuple[str, str, dict[str, object]]]:
 
 
 def test_the_settings_page_saves_every_setting_tells_the_players_once_and_audits_old_and_new(
-        chromium: object, served: Served) -> None:  # noqa: F811
+        chromium: Browser, served: Served) -> None:  # noqa: F811
     """Items 1, 2 and 4: one save of layout, press with observers, the NMR policy, a grace and a rule
     option mails every player and observer ONE notice (old -> new, in the game's new layout), is printed
     with the next results, and the audit log says `movement grace 24 h → 0 h`."""
@@ -124,16 +128,16 @@ def test_the_settings_page_saves_every_setting_tells_the_players_once_and_audits
     assert row.get_by_text(GM).count() == 1
     assert page.locator("tr", has_text="NMR policy cd → hold").count() == 1
     _shot(page, "audit-detail", full_page=False)
-    context.close()  # type: ignore[attr-defined]
+    context.close()
     phone, small = signed_in(chromium, base, width=390)
-    small.goto(f"{base}/games/setg/settings")  # type: ignore[attr-defined]
-    assert small.evaluate("document.documentElement.scrollWidth") <= 390  # type: ignore[attr-defined]
+    small.goto(f"{base}/games/setg/settings")
+    assert small.evaluate("document.documentElement.scrollWidth") <= 390
     _shot(small, "settings-page-phone", full_page=False)
-    phone.close()  # type: ignore[attr-defined]
+    phone.close()
 
 
 def test_a_refused_setting_comes_back_filled_in_with_the_error_beside_its_field(
-        chromium: object, served: Served) -> None:  # noqa: F811
+        chromium: Browser, served: Served) -> None:  # noqa: F811
     """Item 3: `movement hours 500` no longer answers a bare 400 page that loses the other edits."""
     base, h = served.url, served.harness
     new_game(h, "refg")
@@ -156,11 +160,11 @@ def test_a_refused_setting_comes_back_filled_in_with_the_error_beside_its_field(
     game = _game(h, "refg")
     assert "nmr" not in game.settings or game.settings["nmr"] == "cd"  # nothing of the refused save
     assert game.settings.get("timezone", "UTC") == "UTC"
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
 def test_a_deadline_inside_an_absence_takes_the_set_it_anyway_box_and_a_past_one_offers_process_now(
-        chromium: object, served: Served) -> None:  # noqa: F811
+        chromium: Browser, served: Served) -> None:  # noqa: F811
     """Items 4 and 27.2: no `CONFIRM` typed into the date field, no "use PROCESS" on a web page; and the
     absence's end is told alike by mail and on the dashboard (item 21: 23:59, not 00:00)."""
     base, h = served.url, served.harness
@@ -193,10 +197,10 @@ def test_a_deadline_inside_an_absence_takes_the_set_it_anyway_box_and_a_past_one
     assert "PROCESS" not in page.content()
     page.get_by_role("button", name="Process now").click()
     page.wait_for_url(f"{base}/games/absg/process*")
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_an_absence_is_granted_on_the_settings_page(chromium: object, served: Served) -> None:  # noqa: F811
+def test_an_absence_is_granted_on_the_settings_page(chromium: Browser, served: Served) -> None:  # noqa: F811
     """Item 4: GRANT ABSENCE from the settings page."""
     base, h = served.url, served.harness
     new_game(h, "grag")
@@ -212,11 +216,11 @@ def test_an_absence_is_granted_on_the_settings_page(chromium: object, served: Se
     page.get_by_role("button", name="Grant the absence").click()
     page.wait_for_load_state()
     assert "grant between 0 and 365 days" in page.locator("#err-days").inner_text()
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
 def test_a_co_gm_runs_the_game_and_is_handed_it_and_the_audit_says_who_did_what(
-        chromium: object, served: Served) -> None:  # noqa: F811
+        chromium: Browser, served: Served) -> None:  # noqa: F811
     """Item 5: a co-GM added by address, proven by a code mailed to it, pauses the game; only the
     master hands it over; the audit names each GM."""
     base, h = served.url, served.harness
@@ -230,7 +234,7 @@ def test_a_co_gm_runs_the_game_and_is_handed_it_and_the_audit_says_who_did_what(
     assert page.locator("#masters").get_by_text(co).count() == 1
     assert [m.subject for m in h.outbox(to=co)] == ["Diplomacy game cogm: you are a co-GM"]
     # the co-GM proves the address with a mailed code, then finds the game among its games
-    helper = chromium.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    helper = chromium.new_context(viewport={"width": 1280, "height": 900})
     other = helper.new_page()
     other.goto(f"{base}/signin")
     other.get_by_label("Mail a code to").fill(co)
@@ -266,10 +270,10 @@ def test_a_co_gm_runs_the_game_and_is_handed_it_and_the_audit_says_who_did_what(
     assert other.locator("tr", has_text="handover").get_by_text(f"new master {co}").count() == 1
     _shot(other, "audit-co-gm", full_page=False)
     helper.close()
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_the_gm_mails_one_player_from_the_game_page(chromium: object, served: Served) -> None:  # noqa: F811
+def test_the_gm_mails_one_player_from_the_game_page(chromium: Browser, served: Served) -> None:  # noqa: F811
     """Item 6: GM press to one power, in the mail log and the audit."""
     base, h = served.url, served.harness
     new_game(h, "onep")
@@ -288,10 +292,10 @@ def test_the_gm_mails_one_player_from_the_game_page(chromium: object, served: Se
                for _, what, detail in _audit(h, "onep"))
     page.goto(f"{base}/games/onep/audit")
     assert page.get_by_text("to France: Your orders bounce").count() == 1
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_civil_disorder_by_hand_and_revival_are_told_to_the_board(chromium: object, served: Served) -> None:  # noqa: F811
+def test_civil_disorder_by_hand_and_revival_are_told_to_the_board(chromium: Browser, served: Served) -> None:  # noqa: F811
     """Item 7: DUMMY and REVIVE from the game page."""
     base, h = served.url, served.harness
     new_game(h, "dumg")
@@ -318,10 +322,10 @@ def test_civil_disorder_by_hand_and_revival_are_told_to_the_board(chromium: obje
     with h.judge.sessions() as db:
         seat = db.scalar(select(Player).join(Game).where(Game.name == "dumg", Player.power == "ITALY"))
         assert seat is not None and seat.status == "active"
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_on_a_phone_the_mail_log_cards_fit_the_screen(chromium: object, served: Served) -> None:  # noqa: F811
+def test_on_a_phone_the_mail_log_cards_fit_the_screen(chromium: Browser, served: Served) -> None:  # noqa: F811
     """Item 10: the mail log's cards were 702 px wide in a 366 px scroller at 390 px."""
     base, h = served.url, served.harness
     new_game(h, "phon")
@@ -334,10 +338,10 @@ def test_on_a_phone_the_mail_log_cards_fit_the_screen(chromium: object, served: 
     widths = cards.evaluate_all("rows => rows.map(r => r.getBoundingClientRect().width)")
     assert max(widths) <= 390, widths
     _shot(page, "mail-log-phone", full_page=False)
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_a_disabled_start_button_looks_disabled(chromium: object, served: Served) -> None:  # noqa: F811
+def test_a_disabled_start_button_looks_disabled(chromium: Browser, served: Served) -> None:  # noqa: F811
     """Item 10: the Start button of a game not yet full looked like every other button."""
     base, h = served.url, served.harness
     new_game(h, "phoneform", powers=["FRANCE"])  # forming: one player of seven
@@ -349,10 +353,10 @@ def test_a_disabled_start_button_looks_disabled(chromium: object, served: Served
     enabled = page.get_by_role("button", name="Send the invitation").evaluate(
         "b => getComputedStyle(b).backgroundColor")
     assert look[0] != enabled and look[1] == "not-allowed", (look, enabled)
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_the_correction_preview_names_no_order_key(chromium: object, served: Served) -> None:  # noqa: F811
+def test_the_correction_preview_names_no_order_key(chromium: Browser, served: Served) -> None:  # noqa: F811
     """Item 21: a WAIVE was shown as `#WAIVE#10` in the correction preview's unit column."""
     base, h = served.url, served.harness
     new_game(h, "waiv")
@@ -371,14 +375,14 @@ def test_the_correction_preview_names_no_order_key(chromium: object, served: Ser
     diff = page.locator("#order-diff")
     assert diff.get_by_text("BUILD A PAR").count() >= 1
     assert "#WAIVE" not in diff.inner_text() and "#" not in diff.locator("td:nth-child(2)").all_inner_texts()
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
 SMALL_WORLD = ["NORTH_AMERICA", "AFRICA", "CHINA", "ISLAM", "RUSSIA", "SOUTH_AMERICA", "WESTERN_EUROPE", "PACIFIC_EMPIRE"]
 
 
 @pytest.mark.parametrize("width", [1280, 768])
-def test_long_power_names_keep_the_players_table_in_its_columns(chromium: object, served: Served,  # noqa: F811
+def test_long_power_names_keep_the_players_table_in_its_columns(chromium: Browser, served: Served,  # noqa: F811
                                                                 width: int) -> None:
     """Item 21: Small World's "North America", "Western Europe" broke over two lines, and the players'
     table ran out of its box on a tablet."""
@@ -393,4 +397,4 @@ def test_long_power_names_keep_the_players_table_in_its_columns(chromium: object
     box = page.locator("#players .table-wrap").evaluate("e => [e.clientWidth, e.scrollWidth]")
     assert box[1] <= box[0] + 1, box
     _shot(page, f"players-small-world-{width}", full_page=False)
-    context.close()  # type: ignore[attr-defined]
+    context.close()

@@ -7,6 +7,7 @@ a deadline within 24 hours, a quiet game, a forming one.  Screenshots: overview-
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from sqlalchemy import select
@@ -19,6 +20,9 @@ from tests.web.conftest import GM, GM_PASSWORD, KEEPER, gm_account, make_harness
 from tests.web.test_browser import _shot, browser_path, chromium, serving  # noqa: F401  -- fixtures
 from tests.web.test_browser_flow import Served
 from tests.web.test_browser_gm_status import signed_in
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 MASTER = f"SIGNON master@{{}} {GM_PASSWORD}\n"
 GAMES = ("gone", "late", "soon", "calm", "contested", "vacant", "forming")
@@ -56,11 +60,11 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield Served(url, h, [])
 
 
-def _rows(page: object) -> list[str]:
-    return page.locator("table.games tbody th[scope=row] a").all_inner_texts()  # type: ignore[attr-defined]
+def _rows(page: Page) -> list[str]:
+    return page.locator("table.games tbody th[scope=row] a").all_inner_texts()
 
 
-def test_the_overview_lists_what_needs_the_gm_today_first(chromium: object, served: Served) -> None:  # noqa: F811
+def test_the_overview_lists_what_needs_the_gm_today_first(chromium: Browser, served: Served) -> None:  # noqa: F811
     base = served.url
     context, page = signed_in(chromium, base)
     assert _rows(page) == ["contested", "vacant", "gone", "late", "soon", "calm", "forming"]
@@ -76,21 +80,22 @@ def test_the_overview_lists_what_needs_the_gm_today_first(chromium: object, serv
     assert late.get_by_text("passed; grace ends Wed Mar 04 2026 12:00 UTC").count() == 1  # not "—"
     assert page.get_by_text("5 needing you today").count() == 1
     _shot(page, "overview-today", full_page=False)
-    phone = chromium.new_context(viewport={"width": 390, "height": 900})  # type: ignore[attr-defined]
+    phone = chromium.new_context(viewport={"width": 390, "height": 900})
     small = phone.new_page()
-    small.goto(page.url)  # type: ignore[attr-defined]
-    for cookie in context.cookies():  # type: ignore[attr-defined]
-        phone.add_cookies([cookie])
+    small.goto(page.url)
+    phone.add_cookies([{"name": cookie["name"], "value": cookie["value"], "domain": cookie["domain"], "path": cookie["path"],
+                        "httpOnly": cookie["httpOnly"], "secure": cookie["secure"], "sameSite": cookie["sameSite"]}
+                       for cookie in context.cookies()])
     small.goto(f"{base}/")
     assert _rows(small)[:2] == ["contested", "vacant"]
     width = small.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width
     _shot(small, "overview-today-phone", full_page=False)
     phone.close()
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_several_games_are_paused_at_once_and_resumed(chromium: object, served: Served) -> None:  # noqa: F811
+def test_several_games_are_paused_at_once_and_resumed(chromium: Browser, served: Served) -> None:  # noqa: F811
     base, h = served.url, served.harness
     context, page = signed_in(chromium, base)
     assert page.locator("tr", has=page.locator("th >> text='forming'")).get_by_role("checkbox").count() == 0
@@ -111,4 +116,4 @@ def test_several_games_are_paused_at_once_and_resumed(chromium: object, served: 
     assert page.get_by_role("status").inner_text() == "Done: resumed soon, calm."
     with h.judge.sessions() as db:
         assert {g.status for g in db.scalars(select(Game).where(Game.name.in_(("calm", "soon"))))} == {"active"}
-    context.close()  # type: ignore[attr-defined]
+    context.close()

@@ -4,6 +4,7 @@ never the 303 of a change that was rolled back."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,13 +14,12 @@ from sqlalchemy.orm import Session
 from app.db.models import Game
 from app.db.models_web import GmAccount
 from app.web import create_app
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, make_harness, play_games, sign_in
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, played, sign_in
 
 
 @pytest.fixture
-def fresh(tmp_path) -> Iterator[World]:  # type: ignore[no-untyped-def]
-    harness = make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    play_games(harness)
+def fresh(sqlite_played_template: Path, tmp_path) -> Iterator[World]:  # type: ignore[no-untyped-def]
+    harness = played(sqlite_played_template, tmp_path / "judge.sqlite3")
     yield World(harness, create_app(harness.judge, keeper_address=KEEPER))
 
 

@@ -30,8 +30,7 @@ from tests.web.conftest import (
     keeper_account,
     mailed_codes,
     make_harness,
-    play_games,
-    postgres_url,
+    played_url,
     sign_in,
     signed_in,
     use_code,
@@ -40,14 +39,12 @@ from tests.web.conftest import (
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def fresh(request: pytest.FixtureRequest, tmp_path) -> Iterator[World]:  # type: ignore[no-untyped-def]
-    """A judge of its own per test, on SQLite and on a throwaway PostgreSQL database."""
-    urls = iter([f"sqlite:///{tmp_path / 'judge.sqlite3'}"]) if request.param == "sqlite" else postgres_url()
-    url = next(urls)
-    harness = make_harness(url)
-    play_games(harness)
-    yield World(harness, create_app(harness.judge, keeper_address=KEEPER))
-    harness.judge.sessions.kw["bind"].dispose()
-    next(urls, None)  # drops the PostgreSQL database
+    """A judge of its own per test, on SQLite and on PostgreSQL, the games played (a copy of the
+    played template: tests/web/conftest.py)."""
+    with played_url(request, request.param, tmp_path / "judge.sqlite3") as url:
+        harness = make_harness(url)
+        yield World(harness, create_app(harness.judge, keeper_address=KEEPER))
+        harness.judge.sessions.kw["bind"].dispose()
 
 
 def _client(world: World, host: str = "testclient") -> TestClient:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import re
 from email.message import EmailMessage
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -26,7 +27,7 @@ from tests.web.conftest import (
     gm_account,
     keeper_account,
     make_harness,
-    play_games,
+    played,
     signed_in,
 )
 
@@ -76,9 +77,8 @@ def test_bid_amounts_are_hidden(text: str, shown: str) -> None:
 
 
 @pytest.fixture
-def fresh(tmp_path) -> World:  # type: ignore[no-untyped-def]
-    harness = make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    play_games(harness)
+def fresh(sqlite_played_template: Path, tmp_path) -> World:  # type: ignore[no-untyped-def]
+    harness = played(sqlite_played_template, tmp_path / "judge.sqlite3")
     inbox: list[bytes] = []
     return World(harness, create_app(harness.judge, keeper_address=KEEPER, inbox_writer=inbox.append), inbox)
 

@@ -5,19 +5,20 @@ new-game form (which no longer checks a range of its own)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.db.models import Game
 from app.web import create_app
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, make_harness, play_games, signed_in
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, played, signed_in
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    harness = make_harness(f"sqlite:///{tmp_path_factory.mktemp('timing') / 'judge.sqlite3'}")
-    play_games(harness)
+def world(sqlite_played_template: Path, tmp_path_factory: pytest.TempPathFactory) -> World:
+    harness = played(sqlite_played_template, tmp_path_factory.mktemp('timing') / "judge.sqlite3")
     return World(harness, create_app(harness.judge, keeper_address=KEEPER))
 
 

@@ -6,6 +6,7 @@ missed deadlines; a mail log searched, filtered and paged."""
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,13 +16,12 @@ from app.db.models import Game, OrderRow, OutboundMessage, Phase
 from app.services.readmodels.mail_log import MAIL_PAGE_SIZE
 from app.web import create_app
 from tests.server.conftest import player, signon
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, make_harness, play_games, signed_in
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, World, csrf_of, played, signed_in
 
 
 @pytest.fixture
-def fresh(tmp_path) -> World:  # type: ignore[no-untyped-def]
-    harness = make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    play_games(harness)
+def fresh(sqlite_played_template: Path, tmp_path) -> World:  # type: ignore[no-untyped-def]
+    harness = played(sqlite_played_template, tmp_path / "judge.sqlite3")
     return World(harness, create_app(harness.judge, keeper_address=KEEPER))
 
 

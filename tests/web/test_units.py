@@ -18,7 +18,7 @@ from app.web.charts import centre_chart
 from app.web.deps import safe_next
 from app.web.reasons import review_orders
 from tests.support.units import unit
-from tests.web.conftest import GM, GM_PASSWORD, KEEPER, OTHER_GM, make_harness, play_games
+from tests.web.conftest import GM, GM_PASSWORD, KEEPER, OTHER_GM, played
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,9 +57,8 @@ def test_chart_geometry() -> None:
 
 
 @pytest.fixture
-def judge(tmp_path: Path):  # type: ignore[no-untyped-def]
-    harness = make_harness(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    play_games(harness)
+def judge(sqlite_played_template: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+    harness = played(sqlite_played_template, tmp_path / "judge.sqlite3")
     return harness
 
 

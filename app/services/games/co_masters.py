@@ -109,6 +109,7 @@ def add_co_master(judge: Judge, uow: UnitOfWork, actor: Actor, address: str) -> 
         raise DomainError("too_many_co_masters", f"at most {ADDS_PER_DAY} co-GMs are added to a game in a day",
                           limit=ADDS_PER_DAY)
     db.add(CoMaster(game_id=game.id, email=address, added_by=actor.address, added_at=now))
+    uow.gm_mail.clear()  # who gets the GM's mail changed (mailout.notify reads it once a unit)
     audit(uow, actor, game, "co_master_add", at=now, address=address)
     subject, body = judge.templates.notice("co_master_added", game=game.name, master=game.master_email)
     enqueue(uow, judge, to=address, subject=subject, text=body, kind="notice", game_id=game.id)
@@ -124,6 +125,7 @@ def remove_co_master(judge: Judge, uow: UnitOfWork, actor: Actor, address: str) 
     if not is_co_master(uow, game, address):
         raise DomainError("no_co_master", f"{address} is no co-GM of '{game.name}'", address=address)
     db.execute(delete(CoMaster).where(CoMaster.game_id == game.id, CoMaster.email == address))
+    uow.gm_mail.clear()  # who gets the GM's mail changed (mailout.notify reads it once a unit)
     audit(uow, actor, game, "co_master_remove", address=address)
     subject, body = judge.templates.notice("co_master_removed", game=game.name)
     enqueue(uow, judge, to=address, subject=subject, text=body, kind="notice", game_id=game.id)
@@ -149,6 +151,7 @@ def hand_over(judge: Judge, uow: UnitOfWork, actor: Actor, address: str) -> Hand
     game.master_password_hash = hash_password(password)
     db.execute(delete(CoMaster).where(CoMaster.game_id == game.id, CoMaster.email == address))
     db.add(CoMaster(game_id=game.id, email=old, added_by=actor.address, added_at=judge.now()))
+    uow.gm_mail.clear()  # who gets the GM's mail changed (mailout.notify reads it once a unit)
     account = db.scalar(select(GmAccount).where(GmAccount.email == address))
     if account is not None and db.get(GmAccountGame, (account.id, game.id)) is None:
         db.add(GmAccountGame(account_id=account.id, game_id=game.id, linked_at=judge.now()))

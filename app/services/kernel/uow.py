@@ -11,6 +11,11 @@ open phases already read (``phases``: ``open_phase_of``) and the games locked (`
 (``app.services.handlers``): ``OrdersChanged`` -> early processing, whichever door the orders came
 through.  Recording an event on a unit that is not open is an error, never a silent drop.
 
+A read-only unit (``read_only=True``: the dashboard's GETs, ``/healthz``) takes no write lock: on
+SQLite it begins with a plain ``BEGIN`` instead of ``BEGIN IMMEDIATE`` (the lock the poller and
+the scheduler need), on PostgreSQL its transaction is ``READ ONLY``; it records no event, and one
+that wrote is an error at its commit (SQLite counts the rows changed).
+
 Modelled on Cosmic Python's ``unit_of_work.py`` and ``messagebus.py``.  ``FakeUnitOfWork`` (for
 use-case tests) is the same unit over a private in-memory database, and counts its commits.
 """
@@ -23,10 +28,12 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self
 
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db import queries
 from app.db.models import Game, Phase
+from app.db.session import READ_ONLY
 
 __all__ = ["DomainEvent", "Handlers", "MoveDownsChanged", "OrdersChanged", "UnitOfWork"]
 
@@ -60,13 +67,17 @@ class UnitOfWork:
     """``with UnitOfWork(judge.sessions, handlers) as uow: ...; uow.commit()``; leaving the block
     without a commit rolls everything back."""
 
-    def __init__(self, sessions: sessionmaker[Session], handlers: Handlers | None = None) -> None:
+    def __init__(self, sessions: sessionmaker[Session], handlers: Handlers | None = None, *,
+                 read_only: bool = False) -> None:
         self._sessions = sessions
+        self.read_only = read_only
+        self._changes: int | None = None  # SQLite's count of rows changed, when a read-only unit began
         self._handlers: Handlers = handlers or {}
         self.events: list[DomainEvent] = []
         self.held: list[Any] | None = None  # outbox rows kept back (app.services.mailout.outbox)
         self.phases: queries.OpenPhases = {}
         self.locked: queries.LockedGames = {}
+        self.gm_mail: dict[int, list[str]] = {}  # a game's master and proven co-GMs, read once a unit
         self.commits = 0
         self._session: Session | None = None
 
@@ -80,6 +91,12 @@ class UnitOfWork:
         session = self._sessions()
         session.begin()
         self._session = session
+        if self.read_only:
+            connection = session.connection(execution_options={READ_ONLY: True})
+            if connection.dialect.name == "postgresql":
+                connection.exec_driver_sql("SET TRANSACTION READ ONLY")
+            else:
+                self._changes = _rows_changed(connection)
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
@@ -97,6 +114,8 @@ class UnitOfWork:
         an event nobody would handle is a bug, not something to drop."""
         if self._session is None:
             raise RuntimeError(f"event {event!r} recorded outside an open unit of work")
+        if self.read_only:
+            raise RuntimeError(f"event {event!r} recorded in a read-only unit of work")
         if event not in self.events:
             self.events.append(event)
 
@@ -110,6 +129,10 @@ class UnitOfWork:
     def commit(self) -> None:
         """Handle what is left of the events, then commit: once, before the door answers."""
         self.publish()
+        if self.read_only:
+            self.session.flush()
+            if self._changes is not None and _rows_changed(self.session.connection()) != self._changes:
+                raise RuntimeError("a read-only unit of work wrote")
         self.session.commit()
         self.commits += 1
 
@@ -173,3 +196,9 @@ class UnitOfWork:
 
     def remember_open_phase(self, game: Game, phase: Phase) -> None:
         queries.remember_open_phase(self.session, self.phases, game, phase)
+
+
+def _rows_changed(connection: Connection) -> int:
+    """The rows this SQLite connection has changed since it opened (``sqlite3.Connection.total_changes``)."""
+    changes: int = getattr(connection.connection.dbapi_connection, "total_changes", 0)
+    return changes

@@ -27,12 +27,20 @@ def mail_seat(uow: UnitOfWork, judge: Judge, seat: Player, subject: str, text: s
             unsubscribe=leave_address(judge, seat))
 
 
+def gm_addresses(uow: UnitOfWork, game: Game) -> list[str]:
+    """Where the GM's mail of a game goes (``queries.gm_addresses``), read once a unit of work: a
+    turn mails the GMs its results and may mail them a notice too."""
+    if game.id not in uow.gm_mail:
+        uow.gm_mail[game.id] = queries.gm_addresses(uow.session, game)
+    return uow.gm_mail[game.id]
+
+
 def mail_master(uow: UnitOfWork, judge: Judge, game: Game, subject: str, text: str, *, kind: str = "gm",
                 html: str | None = None, map_id: int | None = None) -> None:
     """To the game master of record and its proven co-GMs (``queries.gm_addresses``)."""
     enqueue_all(uow, judge, [{"to": to, "subject": subject, "text": text, "html": html, "kind": kind,
                               "game_id": game.id, "reply_to": None, "map_id": map_id}
-                             for to in queries.gm_addresses(uow.session, game)])
+                             for to in gm_addresses(uow, game)])
 
 
 def mail_game(uow: UnitOfWork, judge: Judge, game: Game, subject: str, text: str, *, html: str | None = None,
@@ -59,5 +67,5 @@ def mail_game(uow: UnitOfWork, judge: Judge, game: Game, subject: str, text: str
     if master:
         mails.extend({"to": to, "subject": subject, "text": text, "html": None, "kind": kind,
                       "game_id": game.id, "reply_to": None, "map_id": map_id}
-                     for to in queries.gm_addresses(uow.session, game))
+                     for to in gm_addresses(uow, game))
     return enqueue_all(uow, judge, mails)
