@@ -55,6 +55,11 @@ JUDGE_ANSWER_BUDGET            3                                      answers an
                                                                       have no command (loop guard)
 JUDGE_STRANGER_BUDGET          5                                      answers an hour in all to an address that
                                                                       is no player, observer or GM of record
+JUDGE_STRANGER_CAP             30                                     answers an hour to all such addresses
+                                                                      together (confirmations included); past
+                                                                      it mail is held, the judgekeeper told once
+JUDGE_CONFIRM_HOURS            48                                     a confirmation (JOIN, OBSERVE, CREATE,
+                                                                      TAKEOVER by mail) expires after this
 JUDGE_CREATES_PER_DAY          5                                      games one address may CREATE in 24 hours
 JUDGE_OBSERVER_SEATS           10                                     observer seats one address may hold
 JUDGE_ABSENCE_CAP_DAYS         14                                     days of absence a player may take in any
@@ -129,6 +134,8 @@ class Settings(BaseSettings):
     authserv_id: str = ""
     answer_budget: int = 3
     stranger_budget: int = 5
+    stranger_cap: int = 30
+    confirm_hours: int = 48
     creates_per_day: int = 5
     observer_seats: int = 10
     absence_cap_days: int = 14
@@ -160,6 +167,10 @@ class Settings(BaseSettings):
     @property
     def judge_local(self) -> str:
         return self.judge_address.rpartition("@")[0]
+
+    def confirm_address(self, token: str) -> str:
+        """The one-time address whose reply confirms a waiting command (``judge+c-<token>@``)."""
+        return f"{self.judge_local}+c-{token}@{self.judge_domain}"
 
     def token_address(self, token: str) -> str:
         """The personal reply address that signs a player on without a password."""

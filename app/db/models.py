@@ -253,6 +253,25 @@ class AuditEntry(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
+class Confirmation(Base):
+    """A command that gives an address a seat, a game or a standing answer, waiting for that address
+    to prove its mailbox (confirmed opt-in, issue 29): the judge mailed it a one-time ``token``; a
+    reply to ``judge+c-<token>@`` or ``CONFIRM <token>`` runs the mail's commands from ``line`` on.
+    Single-use (``used_at``), and it expires."""
+
+    __tablename__ = "confirmations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(40), unique=True)
+    address: Mapped[str] = mapped_column(String(320), index=True)
+    inbound_id: Mapped[int] = mapped_column(ForeignKey("inbound_messages.id", ondelete="CASCADE"))
+    line: Mapped[int] = mapped_column(default=0)  # the index of the first line to run (``split_lines``)
+    what: Mapped[str] = mapped_column(String(40))  # join | observe | create | takeover: for the dashboard
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
 class JudgeState(Base):
     """Server-wide values, such as the time of the last scheduler tick (the outage guard)."""
 

@@ -63,7 +63,9 @@ class InboundStatus(StrEnum):
 
     RECEIVED = "received"  # stored, not yet run
     DONE = "done"
-    IGNORED = "ignored"  # stored, neither run nor answered (an answer budget spent, a bounce)
+    IGNORED = "ignored"  # stored, neither run nor answered (a bounce, automatic mail, a loop)
+    HELD = "held"  # held back by an answer budget (a stranger's): listed for the judgekeeper; run when its
+    # sender confirms its address
     FAILED = "failed"  # a try failed; tried again until done or quarantined
     QUARANTINED = "quarantined"  # failed too often: the GM (or the keeper) looks at it
     DUPLICATE = "duplicate"  # an outcome only: the Message-ID was stored before

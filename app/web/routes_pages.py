@@ -20,7 +20,7 @@ from app.services.kernel.actor import Actor, Role
 from app.services.override.review import PhaseOrders, phase_orders
 from app.services.readmodels.corrections import audit_log, corrections_of
 from app.services.readmodels.dashboard import list_games, show_game, show_mail, show_phase
-from app.services.readmodels.mail_log import MailFilter, mail_log_page
+from app.services.readmodels.mail_log import MailFilter, held_mail, mail_log_page
 from app.services.readmodels.seats import seat_board
 from app.services.ruleset.kinds import DOD3, ruleset_for
 from app.web.deps import JudgeDep, PageGame, PageGm, Uow, game_row
@@ -47,8 +47,9 @@ def overview(request: Request, judge: JudgeDep, uow: Uow, principal: PageGm) -> 
     actor = Actor(principal.email, Role.KEEPER if principal.keeper else Role.GM)
     games = list_games(judge, uow, actor, co_games=principal.proven)
     mailbox = judge.settings.mail_mode == "embedded" and getattr(request.app.state, "inbox_writer", None) is not None
+    held = held_mail(uow, actor) if principal.keeper else ()
     return pages(request).render(request, "overview.html.j2", title="Your games", games=games, mailbox=mailbox,
-                                 done=request.query_params.get("done", ""))
+                                 done=request.query_params.get("done", ""), held=held)
 
 
 @router.get("/games/{name}")

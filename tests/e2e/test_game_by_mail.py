@@ -49,12 +49,21 @@ def test_two_game_years_by_mail(pg_url: str, mail_services: None,
     def signon(power: str) -> str:
         return f"SIGNON {power[0]}{game} pw{power.lower()}\n"
 
+    def confirm(box: Mailbox, what: str) -> None:
+        """Issue 29: a CREATE or JOIN by mail waits for its address to answer the confirmation mail."""
+        asked = box.wait_for(lambda m: "+c-" in str(m["Reply-To"] or ""), what=f"{what} confirmation")
+        assert "Waiting for your confirmation" in text_of(asked)
+        send_mail(box.address, str(asked["Reply-To"]), "Yes, that was me.\n", subject="Re: confirm", envelope=judge)
+
     send_mail(gm.address, judge, f"CREATE {game} masterpw\nSET NMR hold\nSET REMINDER 0\nSET EARLY 0\nSIGNOFF\n")
+    confirm(gm, "CREATE")
     created = text_of(gm.wait_for(lambda m: True, what="CREATE reply"))
     assert f"Game '{game}' (standard) created" in created
 
     for power in POWERS:
         send_mail(boxes[power].address, judge, f"JOIN {game} pw{power.lower()} {power}\n")
+    for power in POWERS:
+        confirm(boxes[power], "JOIN")
     for power in POWERS:
         box = boxes[power]
         start = text_of(box.wait_for(subject_has("has started"), what="start notice"))

@@ -10,7 +10,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from app import jsonapi
 from app.db.models import OutboundMessage
@@ -65,8 +65,31 @@ class Harness:
                        and has_drawing(db.get_one(Game, row.game_id).variant)]
         assert not missing, f"results mails without their map: {missing}"
 
-    def send(self, sender: str, body: str, **kwargs: object) -> InboundOutcome:
-        return handle_raw(self.judge, make_mail(sender, body, **kwargs))  # type: ignore[arg-type]
+    def send(self, sender: str, body: str, *, confirm: bool = True, **kwargs: object) -> InboundOutcome:
+        """Mail the judge; ``confirm``: when the answer asks the address to confirm a JOIN, OBSERVE,
+        CREATE or TAKEOVER (issue 29), reply to its one-time address, as its owner would (the outcome
+        is then the reply's)."""
+        before = self._last_out() if confirm else 0
+        outcome = handle_raw(self.judge, make_mail(sender, body, **kwargs))  # type: ignore[arg-type]
+        address = self.confirmation_address(sender, after=before) if confirm else None
+        if address is not None:
+            return handle_raw(self.judge, make_mail(sender, "Yes, that was me.", to=address, subject="Re: confirm"))
+        return outcome
+
+    def _last_out(self) -> int:
+        with self.judge.sessions.begin() as db:
+            return db.scalar(select(func.max(OutboundMessage.id))) or 0
+
+    def confirmation_address(self, sender: str, *, after: int = 0) -> str | None:
+        """The one-time confirmation address of the judge's last answer to ``sender`` (after mail ``after``)."""
+        with self.judge.sessions.begin() as db:
+            rows = db.scalars(select(OutboundMessage).where(
+                OutboundMessage.id > after, OutboundMessage.kind == "reply",
+                OutboundMessage.reply_to.like("judge+c-%")).order_by(OutboundMessage.id.desc()))
+            for row in rows:
+                if row.recipients[0] == sender.lower():
+                    return row.reply_to
+        return None
 
     def outbox(self, to: str | None = None, kind: str | None = None) -> list[OutboundMessage]:
         with self.judge.sessions.begin() as db:

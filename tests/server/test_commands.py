@@ -86,8 +86,8 @@ def test_other_sender_with_password_copies_player_of_record(started: Harness) ->
 def test_foreign_units_and_unknown_game_refused(started: Harness) -> None:
     started.send(player("FRANCE"), signon("FRANCE") + "A Mun-Ruh")
     assert "the unit at Munich is not yours" in started.last_reply(player("FRANCE"))
-    started.send("x@example.com", "SIGNON Fnogame pw\nA Par-Bur")
-    reply = started.last_reply("x@example.com")
+    started.send(player("ITALY"), "SIGNON Fnogame pw\nA Par-Bur")  # of record: its answers quote it
+    reply = started.last_reply(player("ITALY"))
     assert "there is no game called 'nogame'" in reply and "Unprocessed portion" in reply
 
 
@@ -115,7 +115,8 @@ def test_failing_message_is_retried_then_quarantined(harness: Harness, monkeypat
 
     harness.send("gm@example.com", "CREATE beta pw")
     monkeypatch.setattr(variant_data, "variant_data", broken)
-    outcomes = [harness.send("x@example.com", "JOIN beta pw", message_id="<boom@test>").status for _ in range(3)]
+    outcomes = [harness.send("gm@example.com", "SIGNON master@beta pw\nJOIN beta pw", message_id="<boom@test>",
+                             confirm=False).status for _ in range(3)]
     assert outcomes == ["failed", "failed", "quarantined"]
     with harness.judge.sessions.begin() as db:
         row = db.scalars(select(InboundMessage).where(InboundMessage.message_id == "<boom@test>")).one()

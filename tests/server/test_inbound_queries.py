@@ -35,7 +35,7 @@ def _statements(harness: Harness) -> Iterator[Counter[str]]:
 def test_an_order_mail_by_reply_address_asks_for_the_open_phase_once(started: Harness) -> None:
     token = token_address(started, "FRANCE")
     with _statements(started) as seen:
-        out = started.send(player("FRANCE"), "A PAR-BUR\nA MAR-SPA\nF BRE-MAO", to=token)
+        out = started.send(player("FRANCE"), "A PAR-BUR\nA MAR-SPA\nF BRE-MAO", to=token, confirm=False)
     assert out.status == "done"
     assert "A PAR - BUR" in started.last_reply(player("FRANCE"))
     assert seen["SELECT phases"] == 1, seen

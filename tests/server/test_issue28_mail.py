@@ -37,8 +37,8 @@ def test_the_join_echo_shows_the_preferences_and_hides_the_password(harness: Har
 
 def test_list_counts_the_observers_apart_from_the_powers(started: Harness) -> None:
     started.send("watcher@example.com", "OBSERVE alpha watchpw1")
-    started.send("x@example.com", "LIST alpha")
-    listed = started.last_reply("x@example.com")
+    started.send(player("ITALY"), "LIST alpha")
+    listed = started.last_reply(player("ITALY"))
     rows = listed.split("> LIST alpha\n", 1)[1].splitlines()
     assert [row.split()[0] for row in rows[2:9]] == [p.title() for p in POWERS], listed
     assert rows[9] == "Observers: 1.", listed

@@ -55,8 +55,9 @@ NEAR_MISSES = ["SIGN-ON Falpha {pw}", "SIGNIN Falpha {pw}", "S1GNON Falpha {pw}"
 def test_a_near_miss_of_a_sign_on_never_echoes_the_password(harness: Harness, line: str) -> None:
     """The line is no command, so it is echoed: its password is masked, in the body and the Subject."""
     line = line.format(pw="Tr0ub4dor")
-    harness.send("someone@example.com", line, subject=line)
-    (answer,) = harness.outbox(to="someone@example.com", kind="reply")
+    sender = harness.judge.settings.admin_address  # of record: a stranger's answer quotes nothing at all (i29a)
+    harness.send(sender, line, subject=line)
+    (answer,) = harness.outbox(to=sender, kind="reply")
     assert "Tr0ub4dor" not in answer.body_text and "Tr0ub4dor" not in answer.subject
     assert "****" in answer.body_text
 

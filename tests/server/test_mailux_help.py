@@ -44,8 +44,8 @@ def test_help_in_a_dod3_game_shows_its_commands(harness: Harness) -> None:
 
 
 def test_list_answers_under_its_own_line(started: Harness) -> None:
-    started.send("stranger@example.com", "LIST\nLIST alpha\nHISTORY alpha")
-    reply = started.last_reply("stranger@example.com")
+    started.send(player("ITALY"), "LIST\nLIST alpha\nHISTORY alpha")
+    reply = started.last_reply(player("ITALY"))
     assert reply.index("> LIST\n") < reply.index("Games on this judge") < reply.index("> LIST alpha")
     assert reply.index("> LIST alpha") < reply.index("Game 'alpha'") < reply.index("> HISTORY alpha")
 

@@ -145,6 +145,9 @@ BOUNDED = {
     "contests.phase": "the code of a processed phase", "contests.power": _POWER, "contests.address": _ADDRESS,
     "contests.status": _JUDGES, "contests.answered_by": _ADDRESS,
     "co_masters.email": _ADDRESS + " (check_player_address)", "co_masters.added_by": _ADDRESS,
+    "players.leave_token": _JUDGES, "outbound_messages.unsubscribe": "the judge's own one-time address",
+    "confirmations.token": _JUDGES, "confirmations.what": _JUDGES,
+    "confirmations.address": _ADDRESS + " (a mail's sender, cut to 320 where it is stored)",
 }
 
 

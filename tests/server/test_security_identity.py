@@ -156,8 +156,8 @@ def test_replace_does_not_show_the_new_password_to_the_gm(started: Harness) -> N
 
 
 def test_lines_left_unread_after_a_failed_signon_are_masked(started: Harness) -> None:
-    started.send("x@example.com", "SIGNON Falpha wrong\nSIGNON Galpha secret99")
-    reply = started.last_reply("x@example.com")
+    started.send(player("ENGLAND"), "SIGNON Falpha wrong\nSIGNON Galpha secret99")
+    reply = started.last_reply(player("ENGLAND"))
     assert "Unprocessed" in reply and "secret99" not in reply
 
 
@@ -181,15 +181,15 @@ def test_authentication_results_parser(header: str, failed: bool) -> None:
 
 
 def test_spoofed_player_address_is_a_stranger(started: Harness) -> None:
+    """Issue 29 item 3: a sender the judge knows to be forged changes nothing, its password right or not;
+    it gets a short notice (no personal reply address), and the token still works for the real player."""
     started.judge.settings.authserv_id = "mx.judge.test"
     spoof = {"Authentication-Results": "mx.judge.test; dmarc=fail header.from=example.com"}
     started.send(player("FRANCE"), signon("FRANCE") + "A Par H", headers=spoof)
     answer = started.outbox(to=player("FRANCE"), kind="reply")[-1]
-    assert "A PAR H" in answer.body_text  # may still sign on with the password...
-    assert answer.reply_to is None  # ...but never gets the token
-    for number in range(10):
-        started.send(f"evil{number}@example.com", f"SIGNON Falpha guess{number}")
-    started.send(player("FRANCE"), signon("FRANCE") + "A Par-Bur", headers=spoof)
-    assert "too many wrong passwords" in started.outbox(to=player("FRANCE"), kind="reply")[-1].body_text
+    assert "ran none of\nits commands" in answer.body_text and "A PAR H" not in answer.body_text
+    assert answer.reply_to is None  # never the token
+    started.send(player("FRANCE"), "A Par-Bur", to=token_address(started, "FRANCE"), headers=spoof)
+    assert "A PAR - BUR" not in started.outbox(to=player("FRANCE"), kind="reply")[-1].body_text
     started.send(player("FRANCE"), "A Par-Bur", to=token_address(started, "FRANCE"))  # the token still works
     assert "A PAR - BUR" in started.outbox(to=player("FRANCE"), kind="reply")[-1].body_text

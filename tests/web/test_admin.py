@@ -226,3 +226,14 @@ def test_a_deadline_in_the_past_is_refused_and_nobody_is_mailed(fresh: World) ->
         # the web's own words (issue 27.2): the Process now button, never the mail's "use PROCESS"
         assert "Process now</button>" in response.text and "PROCESS" not in response.text  # type: ignore[attr-defined]
     assert len(fresh.harness.outbox()) == before
+
+
+def test_the_keeper_sees_the_held_mail_and_a_gm_does_not(fresh: World) -> None:
+    """Issue 29 item 4: a mail an answer budget held back is listed for the judgekeeper."""
+    for number in range(fresh.judge.settings.stranger_budget + 1):
+        fresh.harness.send("pest@third.test", "HELP", subject=f"held subject {number}", confirm=False)
+    keeper_account(fresh)
+    page = signed_in(fresh, KEEPER, "keeper-secret").get("/").text
+    assert "Held mail" in page and "pest@third.test" in page and "JUDGE_STRANGER_BUDGET" in page
+    assert f"held subject {fresh.judge.settings.stranger_budget}" in page
+    assert "pest@third.test" not in signed_in(fresh, GM, GM_PASSWORD).get("/").text

@@ -183,6 +183,7 @@ class Dod3Create(Dod3Command):
         if len(words) < 2:
             raise CommandError("usage: DOD3 CREATE <game> <password> [PRESET <grouping> [SOVIETS <side>]]")
         ctx.require_authenticated_sender("create a game")
+        ctx.require_confirmed("create")
         upper = [w.upper() for w in words]
         preset = words[upper.index("PRESET") + 1] if "PRESET" in upper[2:-1] else None
         soviets = words[upper.index("SOVIETS") + 1] if "SOVIETS" in upper[2:-1] else None

@@ -53,6 +53,18 @@ class SignOn(Command):
 
 
 @register
+class Confirm(Command):
+    names = ("CONFIRM",)
+    help = ("CONFIRM code -- runs a waiting JOIN, OBSERVE, CREATE or TAKEOVER: the code is in the judge's "
+            "confirmation mail (or reply to that mail).")
+
+    def process(self, ctx: MailSession, args: str) -> None:
+        words = _words(args, 1, "CONFIRM <code>")
+        ctx.confirming.append(words[0])
+        ctx.add_note("The waiting mail's commands run now; their answer comes in a mail of its own.")
+
+
+@register
 class Help(Command):
     names = ("HELP", "GET HELP")
     help = "HELP -- mails you this list of commands."
@@ -142,6 +154,7 @@ class Create(Command):
     def process(self, ctx: MailSession, args: str) -> None:
         words = _words(args, 2, "CREATE <game> <master password> [variant]")
         ctx.require_authenticated_sender("create a game")
+        ctx.require_confirmed("create")
         variant = words[2].lower() if len(words) > 2 else DEFAULT_VARIANT
         created = lobby.create_game(ctx.judge, ctx.uow, ctx.actor(), words[0], words[1], variant)
         ctx.enter_as_creator(created.game_id)
@@ -149,6 +162,7 @@ class Create(Command):
 
 
 def _join(ctx: MailSession, target: str, password: str, preferences: str = "", *, observe: bool = False) -> None:
+    ctx.require_confirmed("observe" if observe else "join")
     power, at, name = target.partition("@")
     joined = lobby.join_game(ctx.judge, ctx.uow, ctx.actor(), name if at else target, password,
                              power=power if at and not observe else None, preferences=preferences, observe=observe)
@@ -191,6 +205,7 @@ class Takeover(Command):
         words = _words(args, 2, "TAKEOVER <power>@<game> <password>")
         if "@" not in words[0]:
             raise CommandError("say which power: TAKEOVER power@game password")
+        ctx.require_confirmed("takeover")
         power, _, name = words[0].partition("@")
         took = lobby.takeover(ctx.judge, ctx.uow, ctx.actor(), name, power, words[1])
         if isinstance(took, lobby.TakeoverAsked):

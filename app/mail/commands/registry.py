@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from app.mail.commands.errors import CommandError
+from app.mail.commands.errors import CommandError, NeedsConfirmation
 from app.mail.commands.refusals import refusal_text
 from app.mail.commands.session import CommandRole, MailSession
 from app.services.errors import DomainError
@@ -178,6 +178,13 @@ def run_commands(ctx: MailSession, lines: Iterable[str]) -> int:
         try:
             ctx.require(found.command.role)
             found.command.process(ctx, found.args)
+        except NeedsConfirmation as waiting:
+            ctx.ask_confirmation(number, waiting.what)
+            rest = sum(1 for line in all_lines[number + 1:] if line.strip())
+            if rest:
+                ctx.echo(f"(the {rest} non-blank line{'s' if rest != 1 else ''} after it wait for the confirmation "
+                         f"too)", [])
+            break
         except (CommandError, DomainError) as error:
             ctx.add_note(f"Error: {refusal_text(error)}")
             found.command.refused(ctx, error)

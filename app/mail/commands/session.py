@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from app.db import queries
 from app.db.models import Game, Phase, Player
 from app.db.statuses import RUNNING, SeatRole
-from app.mail.commands.errors import CommandError
+from app.mail.commands.errors import CommandError, NeedsConfirmation
 from app.mail.commands.refusals import refusal_text
 from app.mail.replies.acks import advance_view, retreat_line
 from app.mail.replies.orders import too_many_warning
@@ -32,6 +32,10 @@ from app.services.ruleset.kinds import ruleset_for
 from app.services.ruleset.options import GameOptions, options_of
 from app.services.ruleset.phases import PhaseKind, parse_phase_words
 from app.services.ruleset.powers import PowerBook
+from app.services.seats import confirmations
+
+_WHAT = {"join": "a seat in a game", "observe": "the results of a game", "create": "a new game, you its master",
+         "takeover": "a power in a game"}
 
 __all__ = ["Collector", "CommandRole", "EchoItem", "MailSession", "parse_sign_on_target"]
 
@@ -108,6 +112,11 @@ class MailSession:
         self.orders_accepted = 0  # order lines read without error (a mail with none and no command: the answer budget)
         self.sender_trusted = True  # False: the sender failed SPF/DMARC (Authentication-Results): a stranger
         self.of_record = True  # False: a stranger (no player, observer or GM of record; no personal reply address)
+        self.proven = False  # the mail proved its mailbox: a personal reply address, a sign-on with the password of
+        # a seat (or game) of this very address, or the confirmation of a waiting mail (issue 29)
+        self.inbound_id: int | None = None  # the stored mail (a waiting command points at it)
+        self.confirmation: str | None = None  # the token of the confirmation this mail asked for
+        self.confirming: list[str] = []  # tokens of waiting mails this mail confirms (CONFIRM <token>)
 
     # -- reply building -------------------------------------------------------------------
     def echo(self, line: str, notes: list[str]) -> EchoItem:
@@ -171,6 +180,26 @@ class MailSession:
             raise CommandError(f"{what} is mailed only to the players, observers and game masters of this judge "
                                f"(their registered addresses, or a reply to a personal reply address)")
 
+    def require_confirmed(self, what: str) -> None:
+        """A command that gives this address a seat, a game or a standing answer runs only on a mail
+        that proved its mailbox; otherwise it waits for the address's confirmation (issue 29)."""
+        if not self.proven:
+            raise NeedsConfirmation(what)
+
+    def ask_confirmation(self, line: int, what: str) -> None:
+        """This mail's commands from ``line`` on wait for the address's confirmation."""
+        if self.inbound_id is None:
+            raise CommandError("this command needs a confirmation of your address, which this mail cannot get")
+        self.confirmation = confirmations.ask_confirmation(self.judge, self.uow, self.sender, self.inbound_id, line,
+                                                           what)
+        self.audit("confirmation_asked", what=what)
+        address = self.judge.settings.confirm_address(self.confirmation)
+        self.add_note(f"Waiting for your confirmation: this command ({_WHAT.get(what, what)}) runs only once this "
+                      f"address confirms it wants it.  Reply to this mail (its reply address, {address}, works "
+                      f"once), or send the line CONFIRM {self.confirmation} to {self.judge.settings.judge_address}, "
+                      f"within {self.judge.settings.confirm_hours} hours.  If you did not write to the judge, "
+                      f"ignore this mail: nothing happens, and you get no more mail for it.")
+
     def require(self, role: CommandRole) -> None:
         if role == CommandRole.PLAYER and self.game is None:
             raise CommandError("you must sign on first")
@@ -198,6 +227,8 @@ class MailSession:
         # guessed at locks, and its player is told once (``app.services.games.lockout``).
         signed = identity.sign_on(self.judge, self.uow, self.actor(), target, password)
         self.enter(signed)
+        if self.sender_trusted and self._own_seat():
+            self.proven = True  # the password of a seat (or game) of this very address
         if signed.co_master:
             self.add_note(f"Signed on as a co-GM of game '{signed.game_name}'.")
         elif signed.role == Role.GM:
@@ -206,6 +237,12 @@ class MailSession:
             self.add_note(f"Signed on as an observer of game '{signed.game_name}'.")
         else:
             self.add_note(f"Signed on as {signed.power_name} in game '{signed.game_name}'.")
+
+    def _own_seat(self) -> bool:
+        """Whether the seat (or game) signed on to is registered to the sender's address."""
+        if self.master:
+            return self.game is not None and (self.game.master_email or "").lower() == self.sender
+        return self.seat is not None and self.seat.email.lower() == self.sender
 
     def sign_on_token(self, token: str) -> bool:
         """A personal reply address: sign its seat on without a password."""

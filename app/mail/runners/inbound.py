@@ -20,6 +20,7 @@ from app.db import queries
 from app.db.models import Game, InboundMessage
 from app.db.statuses import InboundStatus
 from app.mail.commands.catalogue import run_commands, split_lines
+from app.mail.commands.registry import find
 from app.mail.commands.reply import reply_context, reply_template
 from app.mail.commands.session import MailSession, parse_sign_on_target
 from app.mail.reading import OwnMarks
@@ -28,12 +29,14 @@ from app.mail.reading.headers import clean, storable
 from app.mail.reading.messages import IncomingMail, message_id_of, parse_message
 from app.mail.replies.subjects import answer_subject
 from app.mail.runners import answer_budget, unsubscribe
+from app.mail.runners.strangers import quote_nothing, run_confirmed, tell_forged
 from app.services.bootstrap import transaction
 from app.services.kernel.context import Judge
 from app.services.kernel.limits import address_of_record
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.addresses import deliverable
 from app.services.mailout.outbox import enqueue, queue_held
+from app.services.seats.confirmations import Confirmed, use_confirmation
 
 __all__ = ["InboundOutcome", "handle_raw", "process_stored", "report_unreadable", "store_raw"]
 
@@ -48,7 +51,8 @@ class InboundOutcome:
 
     @property
     def finished(self) -> bool:
-        return self.status in (InboundStatus.DONE, InboundStatus.IGNORED, InboundStatus.DUPLICATE, InboundStatus.QUARANTINED)
+        return self.status in (InboundStatus.DONE, InboundStatus.IGNORED, InboundStatus.HELD, InboundStatus.DUPLICATE,
+                               InboundStatus.QUARANTINED)
 
 
 def store_raw(judge: Judge, raw: bytes, uid: str | None = None) -> tuple[int, bool]:
@@ -122,6 +126,20 @@ _NO_COMMAND = ("Error: no commands found in your mail (it was empty, or had only
                "commands, LIST for the games on this judge.")
 
 
+_CONFIRMED_WORDS = ("JOIN", "OBSERVE", "WATCH", "MONITOR", "CREATE", "TAKEOVER", "OVER")
+"""The last word of the commands that may wait for a confirmation (``SIGNON ?game`` is a JOIN too)."""
+_STALE_CONFIRMATION = ("Error: this confirmation was used already, or it expired (or its code is mistyped): "
+                       "nothing was run.  Send the command again for a new confirmation.")
+
+
+def _confirm_tokens(judge: Judge, mail: IncomingMail) -> list[str]:
+    """The tokens of the one-time confirmation addresses (``judge+c-<token>@domain``) the mail was sent to."""
+    local = re.escape(judge.settings.judge_local.lower())
+    domain = re.escape(judge.settings.judge_domain.lower())
+    pattern = re.compile(rf"^{local}\+c-([a-z0-9]+)@{domain}$")
+    return [m.group(1) for address in mail.to if (m := pattern.match(address.strip().lower()))]
+
+
 def _reply_tokens(judge: Judge, mail: IncomingMail) -> list[str]:
     """The tokens of the personal reply addresses (``judge+<token>@domain``) the mail was sent to."""
     local = re.escape(judge.settings.judge_local.lower())
@@ -166,21 +184,34 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
             row.error = f"a sender address the judge cannot write to ({unusable})"[:1000]
             return InboundStatus.IGNORED
         ctx = MailSession(judge, unit, sender=mail.sender, subject=mail.subject, message_id=row.message_id)
-        unit.hold()  # what the commands cause (results, notices) is queued after the answer to the mail
+        ctx.inbound_id = row.id
         ctx.sender_trusted = not sender_failed_authentication(mail.auth_results, judge.settings.authserv_id,
                                                               mail.sender)
+        lines = split_lines(mail.text)
+        if not ctx.sender_trusted:  # the judge knows the sender is forged: nothing of its mail runs (issue 29.3)
+            return _forged(judge, unit, row, mail)
+        confirmed = [waiting for token in _confirm_tokens(judge, mail)
+                     if (waiting := use_confirmation(judge, unit, token)) is not None]
+        if confirmed:  # a reply to a confirmation mail: its waiting mail runs; its own text is the quote
+            return _answer(judge, unit, row, mail, None, confirmed)
+        if _confirm_tokens(judge, mail):
+            ctx.echo("(confirmation address)", [_STALE_CONFIRMATION])
         tokens = _reply_tokens(judge, mail)
         by_token = bool(tokens) and any(ctx.sign_on_token(token) for token in tokens)
         if tokens and not by_token:
             ctx.echo("(personal reply address)", [_STALE_TOKEN])
-        ctx.of_record = by_token or (ctx.sender_trusted and address_of_record(judge, unit, ctx.sender))
-        if not ctx.of_record and not answer_budget.may_answer_stranger(judge, unit, ctx.sender):
-            row.status, row.error, row.processed_at = InboundStatus.IGNORED, "stranger: answer budget spent", judge.now()
-            return InboundStatus.IGNORED  # neither run nor answered: the judge is no mail cannon
+        ctx.proven = by_token
+        ctx.of_record = by_token or address_of_record(judge, unit, ctx.sender)
+        held = None
+        if not ctx.of_record:
+            held = answer_budget.stranger_hold(judge, unit, ctx.sender, asks_confirmation=_asks_confirmation(lines))
+            if held not in (None, answer_budget.CONFIRMATION):  # neither run nor answered (the judge is no mail
+                row.status, row.error, row.processed_at = InboundStatus.HELD, held, judge.now()  # cannon), but kept
+                return InboundStatus.HELD
+        unit.hold()  # what the commands cause (results, notices) is queued after the answer to the mail
         for cut in mail.cuts:
             ctx.echo("(this mail was cut)", [f"Warning: {cut}.  What was not read was not run: send it "
                                              f"again (in a shorter mail, if it was too long)."])
-        lines = split_lines(mail.text)
         found = run_commands(ctx, lines)
         crash("inbound:commands_run")
         if found == 0 and ctx.orders_accepted == 0:  # no command, no valid order: an auto-responder?
@@ -193,19 +224,59 @@ def _run(judge: Judge, inbound_id: int) -> InboundStatus:
                                                                 else "")])
         _note_reading(ctx, mail)
         if not ctx.of_record:
-            answer_budget.record_stranger_answer(judge, unit, ctx.sender)
-        db.flush()
-        crash("inbound:flushed")
-        unit.publish()  # what the commands' events cause (early processing), before the answer tells of it
-        caused = unit.take_held()
+            answer_budget.record_stranger_answer(judge, unit, ctx.sender,
+                                                 confirmation=held == answer_budget.CONFIRMATION)
+            quote_nothing(ctx, mail)
+        confirmed = [waiting for token in ctx.confirming if (waiting := use_confirmation(judge, unit, token)) is not None]
+        if ctx.confirming and not confirmed:
+            ctx.echo("(CONFIRM)", [_STALE_CONFIRMATION])
+        return _answer(judge, unit, row, mail, ctx, confirmed)
+
+
+def _answer(judge: Judge, unit: UnitOfWork, row: InboundMessage, mail: IncomingMail, ctx: MailSession | None,
+            confirmed: list[Confirmed]) -> InboundStatus:
+    """Run the confirmed waiting mails, then queue the answers: this mail's (``ctx``), each waiting
+    mail's, then what their commands caused."""
+    unit.hold()  # what the commands cause (results, notices) is queued after the answers
+    runs = [run for done in confirmed if (run := run_confirmed(judge, unit, done)) is not None]
+    unit.session.flush()
+    judge.crash("inbound:flushed")
+    unit.publish()  # what the commands' events cause (early processing), before the answer tells of it
+    caused = unit.take_held()
+    if ctx is not None:
         _send_reply(judge, unit, ctx, mail)
-        queue_held(unit, caused)
-        crash("inbound:reply_queued")
-        row.status = InboundStatus.DONE
-        row.game_id = ctx.game.id if ctx.game else None
-        row.processed_at = judge.now()
-        row.error = None
-        return InboundStatus.DONE
+    for run_ctx, run_mail in runs:
+        _send_reply(judge, unit, run_ctx, run_mail)
+    queue_held(unit, caused)
+    judge.crash("inbound:reply_queued")
+    row.status = InboundStatus.DONE
+    game = ctx.game if ctx is not None else next((run.game for run, _ in runs if run.game), None)
+    row.game_id = game.id if game else None
+    row.processed_at = judge.now()
+    row.error = None
+    return InboundStatus.DONE
+
+
+def _asks_confirmation(lines: list[str]) -> bool:
+    """Whether a line of the mail is a command that waits for a confirmation of a stranger's address."""
+    for line in lines[:200]:
+        found = find(line.strip())
+        if found is not None and (found.name.split()[-1] in _CONFIRMED_WORDS or (
+                found.name in ("SIGNON", "SIGN ON") and found.args.startswith("?"))):
+            return True
+    return False
+
+
+def _forged(judge: Judge, unit: UnitOfWork, row: InboundMessage, mail: IncomingMail) -> InboundStatus:
+    """A sender that failed SPF/DMARC: nothing runs; a short notice, within the strangers' caps."""
+    row.processed_at = judge.now()
+    if answer_budget.stranger_hold(judge, unit, mail.sender, asks_confirmation=False) is not None:
+        row.status, row.error = InboundStatus.IGNORED, "sender failed SPF/DMARC; answers to strangers spent"
+        return InboundStatus.IGNORED
+    answer_budget.record_stranger_answer(judge, unit, mail.sender.lower())
+    tell_forged(judge, unit, mail)
+    row.status, row.error = InboundStatus.DONE, "sender failed SPF/DMARC: nothing was run"
+    return InboundStatus.DONE
 
 
 def _no_sender(mail: IncomingMail) -> str:
@@ -244,7 +315,8 @@ def _send_reply(judge: Judge, uow: UnitOfWork, ctx: MailSession, mail: IncomingM
     to = ctx.sender
     enqueue(uow, judge, to=to, subject=ctx.reply_subject(), text=text, kind="reply", game_id=game_id,
             in_reply_to=mail.message_id or None, references=mail.references,
-            reply_to=_token_reply_to(judge, ctx, to, verified=ctx.sender_trusted), map_id=ctx.map_id)
+            reply_to=(judge.settings.confirm_address(ctx.confirmation) if ctx.confirmation else
+                      _token_reply_to(judge, ctx, to, verified=ctx.sender_trusted)), map_id=ctx.map_id)
     for address in sorted(ctx.copies - {to}):
         note = (f"This is a copy of the judge's answer to a mail sent by {ctx.sender}, which named you\n"
                 f"as the player (or master) of record.  If it was not you, tell the game master.")
@@ -322,7 +394,7 @@ def _tell_sender(judge: Judge, uow: UnitOfWork, row: InboundMessage, mail: Incom
     """One answer to the sender of a mail that could not be processed."""
     if not mail.sender or mail.automatic or _is_own_address(judge, mail.sender):
         return
-    if plain:  # nothing of the mail but its sender's address
+    if plain or not address_of_record(judge, uow, mail.sender):  # nothing of the mail (to a stranger: issue 29.5)
         enqueue(uow, judge, to=mail.sender, subject="Judge reply: your mail could not be processed", kind="reply",
                 text=f"A mail you sent could not be processed:\nthe judge failed on it {row.attempts} times.  None of "
                      f"its commands were carried out.\nThe judgekeeper has been told.  Please check it and send it "

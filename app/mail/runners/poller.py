@@ -87,7 +87,8 @@ def run_poller(judge: Judge, inbox: Any, stop: threading.Event, *, wait: float =
             if not retried:
                 retry_stored(judge)
                 retried = True
-            poll_once(judge, inbox)
+            if poll_once(judge, inbox):
+                retry_stored(judge)  # held mails a confirmation released (issue 29): answered now
             judge.health.ok(LOOP)
             backoff = 1.0
             inbox.wait_for_mail(wait)

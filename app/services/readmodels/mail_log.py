@@ -5,21 +5,23 @@ its seats.  Only the columns the log shows are read (never the raw mail or the b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, InboundMessage, OutboundMessage, Player
 from app.db.statuses import InboundStatus, OutboundStatus
-from app.services.kernel.actor import Actor
+from app.services.errors import DomainError
+from app.services.kernel.actor import Actor, Role
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.redact import mask_passwords
 from app.services.readmodels.dashboard import MailEntry, gm_game_named
 from app.services.ruleset.powers import PowerBook
+from app.services.seats.confirmations import HeldMail, held_mails
 
-__all__ = ["MAIL_PAGE_SIZE", "MailFilter", "MailLogPage", "mail_log_page"]
+__all__ = ["MAIL_PAGE_SIZE", "MailFilter", "MailLogPage", "held_mail", "mail_log_page"]
 
 MAIL_PAGE_SIZE = 25
 DIRECTIONS = ("in", "out")
@@ -99,3 +101,10 @@ def mail_log_page(judge: Judge, uow: UnitOfWork, actor: Actor, name: str, wanted
     start = (page - 1) * MAIL_PAGE_SIZE
     return MailLogPage(tuple(entries[start:start + MAIL_PAGE_SIZE]), clean, len(entries), page, pages, powers,
                        quarantined=int(quarantined))
+
+
+def held_mail(uow: UnitOfWork, actor: Actor) -> tuple[HeldMail, ...]:
+    """The judgekeeper's list of the mails an answer budget held back (issue 29): nobody else's."""
+    if actor.role != Role.KEEPER:
+        raise DomainError("not_keeper", "only the judgekeeper sees the held mail")
+    return tuple(replace(mail, subject=mask_passwords(mail.subject)) for mail in held_mails(uow))
