@@ -80,10 +80,10 @@ def test_the_read_only_unit_refuses_writes_and_events(database: str) -> None:
     ONLY), SQLite's unit sees the rows changed at its commit and rolls them back."""
     judge = make_harness(database).judge
     with read_only(judge) as uow:
-        assert uow.session.scalar(select(func.count()).select_from(GmAccount)) == 0
+        accounts = uow.session.scalar(select(func.count()).select_from(GmAccount))  # the database's own
         with pytest.raises(RuntimeError, match="read-only"):
             uow.record(OrdersChanged(1))
     with pytest.raises((RuntimeError, DBAPIError)), read_only(judge) as uow:
-        uow.session.add(GmAccount(email="x@example.com", password_hash=""))
+        uow.session.add(GmAccount(email="read-only-unit@example.com", password_hash=""))
     with read_only(judge) as uow:
-        assert uow.session.scalar(select(func.count()).select_from(GmAccount)) == 0
+        assert uow.session.scalar(select(func.count()).select_from(GmAccount)) == accounts

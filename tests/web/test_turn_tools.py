@@ -145,7 +145,9 @@ def test_the_mail_log_is_searched_filtered_and_paged(fresh: World) -> None:
     assert all(player("AUSTRIA") not in r for r in rows)
     searched = client.get("/games/alpha", params={"mail_q": "orders <script>"}).text
     rows = searched[searched.index('<section id="mail">'):].split("<tr>")[2:]
-    assert len(rows) == 1 and "&lt;script&gt;" in rows[0]  # England's subject, escaped
+    # England's mail and the judge's answer to it ("Re: <its subject>", issue 30.8), both escaped
+    assert len(rows) == 2 and all("&lt;script&gt;" in row and "<script>" not in row for row in rows)
+    assert sum("Re: " in row for row in rows) == 1
     none = client.get("/games/alpha?mail_status=quarantined").text
     assert "0 mails match" in none
 
