@@ -79,7 +79,9 @@ def quote_nothing(ctx: MailSession, mail: IncomingMail) -> None:
                  for note in item.notes]
         echoes.append(EchoItem(line, [note if not _quotes(note, mail) else _LEFT_OUT for note in notes]))
     ctx.echoes = echoes
-    ctx.unprocessed = []
+    if ctx.unprocessed:  # still said that the rest was not done, without its lines
+        count = len(ctx.unprocessed)
+        ctx.unprocessed = [f"({count} line{'s' if count != 1 else ''} of your mail, not read)"]
     ctx.sections = [section if not _quotes(section, mail) else _LEFT_OUT for section in ctx.sections]
     ctx.subject = ""
 
