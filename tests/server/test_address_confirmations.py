@@ -166,3 +166,12 @@ def test_dod3_seat_waits_for_the_address(harness: Harness) -> None:
         assert db.scalars(select(Player.power).where(Player.email == VICTIM)).all() == ["RU"]
     harness.send(VICTIM, "SIGNON Rgazette seatpw12", confirm=False)  # the GM's password works
     assert "Signed on" in harness.last_reply(VICTIM)
+
+
+def test_approving_a_takeover_request_needs_no_second_confirmation(started: Harness) -> None:
+    started.send(player("ITALY"), signon("ITALY") + "RESIGN")
+    started.send("asker@example.org", "TAKEOVER italy@alpha chosen-pw1")  # confirmed by the harness
+    before = len(started.outbox(kind="confirmation"))
+    started.send("gm@example.com", GM + "REPLACE Italy asker@example.org", confirm=False)
+    assert _seat_email(started, "ITALY") == "asker@example.org"
+    assert len(started.outbox(kind="confirmation")) == before

@@ -308,7 +308,10 @@ def replace(judge: Judge, uow: UnitOfWork, actor: Actor, power: str, address: st
     if seat is None:
         raise DomainError("unknown_power", f"no power '{power}'")
     address = check_player_address(address, judge.settings.judge_address)
-    if seat.email.lower() != address and not actor.owns(address):  # the new address must agree first (issue 29)
+    # The new address must agree first (issue 29), unless it is the seat's already, the actor's own proven
+    # one, or it asked for this very power itself (a TAKEOVER request, which ran only once it confirmed).
+    asked = requested_password_hash(uow, game, seat.power or "", address) is not None
+    if seat.email.lower() != address and not actor.owns(address) and not asked:
         ask_address_confirmation(judge, uow, asked_by=actor.address, address=address, what="replace", game=game,
                                  player_id=seat.id, secret=hash_password(password) if password else None)
         audit(uow, actor, game, "replace_asked", power=pid, address=address)
