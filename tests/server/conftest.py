@@ -82,7 +82,7 @@ class Harness:
         """Answer the confirmations mailed to the addresses a seat or game was pointed at (SET ADDRESS,
         REPLACE, DOD3 SEAT: issue 29) after mail ``after``, as their owners would; how many."""
         with self.judge.sessions.begin() as db:
-            asked = [(row.recipients[0], row.reply_to) for row in db.scalars(select(OutboundMessage).where(
+            asked = [(row.recipients[0], row.reply_to or "") for row in db.scalars(select(OutboundMessage).where(
                 OutboundMessage.id > after, OutboundMessage.kind == "confirmation").order_by(OutboundMessage.id))]
         for address, reply_to in asked:
             handle_raw(self.judge, make_mail(address, "Yes.", to=reply_to, subject="Re: confirm"))
