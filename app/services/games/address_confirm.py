@@ -2,7 +2,7 @@
 
 ``SET ADDRESS``, ``REPLACE`` and ``DOD3 SEAT`` (and the dashboard's *Replace* and *Seat*) that point a
 seat or a game at another address than the actor's own only mail that address one confirmation
-(``app.services.seats.confirmations.ask_address_confirmation``); when it answers, the change is made
+(``app.services.mailout.address_confirmation.ask_address_confirmation``); when it answers, the change is made
 here, on the seat or game as it is then.
 """
 
