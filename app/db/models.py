@@ -264,9 +264,16 @@ class Confirmation(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     token: Mapped[str] = mapped_column(String(40), unique=True)
     address: Mapped[str] = mapped_column(String(320), index=True)
-    inbound_id: Mapped[int] = mapped_column(ForeignKey("inbound_messages.id", ondelete="CASCADE"))
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_messages.id", ondelete="CASCADE"))
     line: Mapped[int] = mapped_column(default=0)  # the index of the first line to run (``split_lines``)
-    what: Mapped[str] = mapped_column(String(40))  # join | observe | create | takeover: for the dashboard
+    what: Mapped[str] = mapped_column(String(40))  # join | observe | create | takeover | set_address | ...
+    # An address change (SET ADDRESS, REPLACE, DOD3 SEAT: ``ADDRESS_KINDS``) names no waiting mail but
+    # its seat or game, who asked (``asked_by``: the per-hour cap), a password hash, a DoD III player.
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    asked_by: Mapped[str | None] = mapped_column(String(320), index=True)
+    secret: Mapped[str | None] = mapped_column(String(255))
+    detail: Mapped[str | None] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
     used_at: Mapped[datetime | None] = mapped_column(UtcDateTime)

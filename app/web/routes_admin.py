@@ -140,8 +140,9 @@ def pause_several(judge: JudgeDep, uow: Uow, principal: PageGm, form: PostedForm
 
 @router.post("/games/{name}/replace")
 def replace(name: str, judge: JudgeDep, uow: Uow, actor: PageGame, form: PostedForm) -> Response:
-    gm.replace(judge, uow, actor, _text(form, "power"), _text(form, "address"), _text(form, "password") or None)
-    return _back(name, "replaced")
+    replaced = gm.replace(judge, uow, actor, _text(form, "power"), _text(form, "address"),
+                          _text(form, "password") or None)
+    return _back(name, "waiting+for+the+new+address+to+confirm" if replaced.pending else "replaced")
 
 
 @router.post("/games/{name}/invite")

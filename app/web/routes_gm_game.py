@@ -69,9 +69,9 @@ def start(name: str, judge: JudgeDep, uow: Uow, actor: PageGame) -> Response:
 @router.post("/games/{name}/dod3/seat")
 def dod3_seat(name: str, judge: JudgeDep, uow: Uow, actor: PageGame, form: PostedForm) -> Response:
     """``DOD3 SEAT <player> <address> <password>``."""
-    dod3_setup.seat_player(judge, uow, actor, form_text(form, "player"), form_text(form, "address"),
-                           form_text(form, "password"))
-    return _done(name, "seated", "forming")
+    seated = dod3_setup.seat_player(judge, uow, actor, form_text(form, "player"), form_text(form, "address"),
+                                    form_text(form, "password"))
+    return _done(name, "waiting+for+the+address+to+confirm" if seated.pending else "seated", "forming")
 
 
 @router.post("/games/{name}/eject")

@@ -69,8 +69,9 @@ def test_gm_sets_up_a_game_by_mail(harness: Harness) -> None:
     assert "created" in reply and "CH+US" in reply and "secretpw" not in reply
     body = "SIGNON master@mailgame secretpw\n" + "\n".join(
         f"DOD3 SEAT {name} p{i}@example.com pw{i}" for i, name in enumerate(["GE", "JA+IT", "CW+FR", "CH+US", "RU"]))
-    body += "\nDOD3 SET COST IPO 3 2\nDOD3 SET RULE86 ON\nDOD3 SET BITTEREND ON\nDOD3 PE GE 4\nDOD3 START"
-    harness.send(GM, body)
+    harness.send(GM, body)  # each seat waits for its address's confirmation, which the harness answers
+    harness.send(GM, "SIGNON master@mailgame secretpw\nDOD3 SET COST IPO 3 2\nDOD3 SET RULE86 ON\n"
+                     "DOD3 SET BITTEREND ON\nDOD3 PE GE 4\nDOD3 START")
     reply = harness.last_reply(GM)
     assert "Error" not in reply, reply
     with harness.judge.sessions.begin() as db:

@@ -71,10 +71,22 @@ class Harness:
         is then the reply's)."""
         before = self._last_out() if confirm else 0
         outcome = handle_raw(self.judge, make_mail(sender, body, **kwargs))  # type: ignore[arg-type]
+        if confirm:
+            self.confirm_targets(after=before)
         address = self.confirmation_address(sender, after=before) if confirm else None
         if address is not None:
             return handle_raw(self.judge, make_mail(sender, "Yes, that was me.", to=address, subject="Re: confirm"))
         return outcome
+
+    def confirm_targets(self, *, after: int = 0) -> int:
+        """Answer the confirmations mailed to the addresses a seat or game was pointed at (SET ADDRESS,
+        REPLACE, DOD3 SEAT: issue 29) after mail ``after``, as their owners would; how many."""
+        with self.judge.sessions.begin() as db:
+            asked = [(row.recipients[0], row.reply_to or "") for row in db.scalars(select(OutboundMessage).where(
+                OutboundMessage.id > after, OutboundMessage.kind == "confirmation").order_by(OutboundMessage.id))]
+        for address, reply_to in asked:
+            handle_raw(self.judge, make_mail(address, "Yes.", to=reply_to, subject="Re: confirm"))
+        return len(asked)
 
     def _last_out(self) -> int:
         with self.judge.sessions.begin() as db:

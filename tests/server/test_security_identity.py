@@ -152,7 +152,9 @@ def test_replace_does_not_show_the_new_password_to_the_gm(started: Harness) -> N
     started.send("gm@example.com", "SIGNON master@alpha masterpw\nREPLACE France new@example.com secret99")
     reply = started.last_reply("gm@example.com")
     assert "secret99" not in reply and "masterpw" not in reply
-    assert "France is now played by new@example.com" in reply
+    assert "Waiting for new@example.com to confirm" in reply  # issue 29: the new address must agree first
+    assert "secret99" not in started.outbox(to="new@example.com", kind="confirmation")[0].body_text
+    assert "you now play France" in started.last_reply("new@example.com")  # confirmed by the harness
 
 
 def test_lines_left_unread_after_a_failed_signon_are_masked(started: Harness) -> None:

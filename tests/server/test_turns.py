@@ -170,7 +170,8 @@ def test_become_eject_replace(started: Harness) -> None:
     assert "A PAR - GAS" in started.last_reply("gm@example.com")
     assert started.outbox(to=player("FRANCE"), kind="copy")
     started.send("gm@example.com", "SIGNON master@alpha masterpw\nEJECT Germany\nREPLACE Germany hans@example.com")
-    assert "Germany is now played by hans@example.com" in started.last_reply("gm@example.com")
+    assert "Waiting for hans@example.com to confirm" in started.last_reply("gm@example.com")
+    assert "you now play Germany" in started.last_reply("hans@example.com")  # it confirmed (the harness)
     assert started.outbox(to="hans@example.com", kind="start")
 
 

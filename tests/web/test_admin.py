@@ -96,8 +96,16 @@ def test_pause_resume_deadline_and_replace(fresh: World) -> None:
     assert _post(client, "/games/alpha/deadline", {"when": "+72h"}).status_code == 303  # type: ignore[attr-defined]
     bad = _post(client, "/games/alpha/deadline", {"when": "whenever"})
     assert bad.status_code == 400 and "2026-12-01 20:00" in bad.text  # type: ignore[attr-defined]
-    assert _post(client, "/games/alpha/replace", {"power": "ITALY", "address": "new-italy@example.com",
-                                                  "password": "newpw"}).status_code == 303  # type: ignore[attr-defined]
+    replaced = _post(client, "/games/alpha/replace", {"power": "ITALY", "address": "new-italy@example.com",
+                                                      "password": "newpw"})
+    assert replaced.status_code == 303  # type: ignore[attr-defined]
+    assert "waiting+for+the+new+address+to+confirm" in replaced.headers["location"]  # type: ignore[attr-defined]
+    with fresh.judge.sessions.begin() as db:  # issue 29: the seat waits for the new address's confirmation
+        seat = db.scalar(select(Player).where(Player.power == "ITALY"))
+        assert seat is not None and seat.email == player("ITALY")
+    asked = fresh.harness.outbox(to="new-italy@example.com")
+    assert [m.kind for m in asked] == ["confirmation"], [m.kind for m in asked]
+    assert fresh.harness.confirm_targets() == 1
     with fresh.judge.sessions.begin() as db:
         actions = [a.action for a in db.scalars(select(AuditEntry).order_by(AuditEntry.id))]
         seat = db.scalar(select(Player).where(Player.power == "ITALY"))

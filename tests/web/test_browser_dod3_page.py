@@ -28,7 +28,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     assert h.send(GM, f"DOD3 CREATE decision {PASSWORD} PRESET 5").status == "done"
     seats = "\n".join(f"DOD3 SEAT {name} p{i}@example.com pw{i}"
                       for i, name in enumerate(["GE", "JA+IT", "CW+FR", "CH+US", "RU"]))
-    h.send(GM, f"SIGNON master@decision {PASSWORD}\n{seats}\nDOD3 START")
+    h.send(GM, f"SIGNON master@decision {PASSWORD}\n{seats}")  # each address confirms (the harness answers)
+    h.send(GM, f"SIGNON master@decision {PASSWORD}\nDOD3 START")
     gm_account(h, GM, PASSWORD, "decision")
     with serving(create_app(h.judge, keeper_address=KEEPER), "dashboard-dod3") as url:
         yield Served(url, h, [])

@@ -149,6 +149,11 @@ def test_a_dod3_game_is_created_with_its_grouping_seated_and_started(fresh: Worl
                        {"player": group["player"], "address": f"p{number}@example.com", "password": f"seatpw{number}"},
                        page="/games/dodgame")
         assert seated.status_code == 303, seated.text  # type: ignore[attr-defined]
+        assert "waiting+for+the+address+to+confirm" in seated.headers["location"]  # type: ignore[attr-defined]
+    waiting = _post(client, "/games/dodgame/start", {}, page="/games/dodgame")  # issue 29: no one seated yet
+    assert waiting.status_code == 400 and "no player yet" in waiting.text  # type: ignore[attr-defined]
+    assert [m.kind for m in h.outbox(to="p0@example.com")] == ["confirmation"]
+    assert h.confirm_targets() == len(players)  # each address answers its one confirmation
     assert _post(client, "/games/dodgame/start", {}, page="/games/dodgame").status_code == 303  # type: ignore[attr-defined]
     with fresh.judge.sessions.begin() as db:
         game = db.scalar(select(Game).where(Game.name == "dodgame"))

@@ -20,7 +20,8 @@ def test_a_days_of_decision_game_has_its_pages(tmp_path: Path) -> None:
     assert h.send(GM, "DOD3 CREATE mailgame secretpw PRESET 5").status == "done"
     body = "SIGNON master@mailgame secretpw\n" + "\n".join(
         f"DOD3 SEAT {name} p{i}@example.com pw{i}" for i, name in enumerate(["GE", "JA+IT", "CW+FR", "CH+US", "RU"]))
-    h.send(GM, body + "\nDOD3 START")
+    h.send(GM, body)  # each seat's address confirms (the harness answers)
+    h.send(GM, "SIGNON master@mailgame secretpw\nDOD3 START")
     world = World(h, create_app(h.judge, keeper_address=KEEPER))
     gm_account(h, GM, "secretpw", "mailgame")
     gm = signed_in(world, GM, "secretpw")

@@ -207,7 +207,9 @@ class Dod3Seat(Dod3Command):
         if len(words) != 3 or "@" not in words[1]:
             raise CommandError("usage: DOD3 SEAT <player, e.g. CW+FR> <address> <password>")
         done = setup.seat_player(ctx.judge, ctx.uow, actor_of(ctx), words[0], words[1], words[2])
-        ctx.add_note(f"{done.player} seated: {', '.join(done.powers)}.")
+        ctx.add_note(f"Waiting for {words[1]} to confirm: the judge mailed it one short confirmation, and "
+                     f"{done.player} ({', '.join(done.powers)}) is seated only when it answers." if done.pending else
+                     f"{done.player} seated: {', '.join(done.powers)}.")
 
 
 @register

@@ -81,7 +81,9 @@ class Replace(MasterCommand):
         if len(words) < 2 or "@" not in words[1]:
             raise CommandError("say REPLACE <power> <address> [password]")
         replaced = gm.replace(ctx.judge, ctx.uow, ctx.actor(), words[0], words[1], words[2] if len(words) > 2 else None)
-        ctx.add_note(f"{replaced.power_name} is now played by {replaced.address}.")
+        ctx.add_note(f"Waiting for {replaced.address} to confirm: the judge mailed it one short confirmation, and "
+                     f"it plays {replaced.power_name} only when it answers.  Until then the seat is unchanged."
+                     if replaced.pending else f"{replaced.power_name} is now played by {replaced.address}.")
 
 
 @register

@@ -225,6 +225,9 @@ class NewToken(Command):
                      "is the Reply-To of the judge's mails to your registered address.")
 
 
+_WAITS = ("Waiting for {address} to confirm: the judge mailed it one short confirmation, and the change is made "
+          "only when it answers.  Until then the judge writes to the address it writes to now.")
+
 @register
 class SetAddress(Command):
     names = ("SET ADDRESS",)
@@ -233,7 +236,8 @@ class SetAddress(Command):
 
     def process(self, ctx: MailSession, args: str) -> None:
         changed = player.set_address(ctx.judge, ctx.uow, ctx.actor(), args)
-        ctx.add_note(f"Address changed to {changed.address}.")
+        ctx.add_note(_WAITS.format(address=changed.address) if changed.pending else
+                     f"Address changed to {changed.address}.")
 
 
 @register

@@ -147,7 +147,7 @@ class MailSession:
     def actor(self) -> Actor:
         """Who this mail speaks for, as the use cases see it."""
         if self.game is None:
-            return Actor(self.sender)
+            return Actor(self.sender, proven=self.proven)
         if self.master:
             role = Role.GM
         elif self.seat is not None and self.seat.role == SeatRole.OBSERVER:
@@ -157,7 +157,7 @@ class MailSession:
         else:
             role = Role.ANYONE
         return Actor(self.sender, role, self.game.id, self.power, self.seat.id if self.seat else None,
-                     co_master=self.master and self.co_master)
+                     co_master=self.master and self.co_master, proven=self.proven)
 
     def book(self, game: Game | None = None) -> PowerBook:
         game = game or self.require_game()

@@ -238,7 +238,7 @@ def _answer(judge: Judge, unit: UnitOfWork, row: InboundMessage, mail: IncomingM
     """Run the confirmed waiting mails, then queue the answers: this mail's (``ctx``), each waiting
     mail's, then what their commands caused."""
     unit.hold()  # what the commands cause (results, notices) is queued after the answers
-    runs = [run for done in confirmed if (run := run_confirmed(judge, unit, done)) is not None]
+    runs = [run for done in confirmed if (run := run_confirmed(judge, unit, done, mail)) is not None]
     unit.session.flush()
     judge.crash("inbound:flushed")
     unit.publish()  # what the commands' events cause (early processing), before the answer tells of it

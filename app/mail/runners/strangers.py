@@ -18,8 +18,10 @@ from app.mail.commands.registry import find
 from app.mail.commands.session import EchoItem, MailSession
 from app.mail.reading import OwnMarks
 from app.mail.reading.messages import IncomingMail, parse_message
+from app.services.games.address_confirm import apply_address_change
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
+from app.services.mailout.address_confirmation import ADDRESS_KINDS
 from app.services.mailout.outbox import enqueue
 from app.services.seats.confirmations import Confirmed, release_held
 
@@ -92,9 +94,19 @@ def tell_forged(judge: Judge, uow: UnitOfWork, mail: IncomingMail) -> None:
             in_reply_to=mail.message_id or None)
 
 
-def run_confirmed(judge: Judge, uow: UnitOfWork, confirmed: Confirmed) -> tuple[MailSession, IncomingMail] | None:
+def run_confirmed(judge: Judge, uow: UnitOfWork, confirmed: Confirmed,
+                  answering: IncomingMail) -> tuple[MailSession, IncomingMail] | None:
     """Run a waiting mail's commands (from its waiting line on) as if just sent, by its confirmed address;
-    its address's latest held mails then run again too (``release_held``)."""
+    its address's latest held mails then run again too (``release_held``).  An address change (a seat or
+    game pointed at this address: ``ADDRESS_KINDS``) is made instead, answered in reply to ``answering``."""
+    if confirmed.what in ADDRESS_KINDS:
+        note = apply_address_change(judge, uow, confirmed)
+        ctx = MailSession(judge, uow, sender=confirmed.address, subject=answering.subject,
+                          message_id=answering.message_id)
+        ctx.echo("(confirmed)", [note])
+        return ctx, answering
+    if confirmed.inbound_id is None:
+        return None
     original = uow.session.get(InboundMessage, confirmed.inbound_id)
     if original is None:
         return None

@@ -25,6 +25,7 @@ from app.services.kernel.game_names import check_game_name
 from app.services.kernel.limits import take_create_quota
 from app.services.kernel.security import hash_password, new_token
 from app.services.kernel.uow import UnitOfWork
+from app.services.mailout.address_confirmation import ask_address_confirmation
 from app.services.mailout.addresses import check_address, check_player_address
 
 from .mailing import Line, mail_all, notice
@@ -107,16 +108,22 @@ def new_dod3_game(judge: Judge, uow: UnitOfWork, actor: Actor, game_name: str, p
     return game, GameCreated(game.name, tuple(player for player, _ in setup_of(game).players))
 
 
-def seat_holder(uow: UnitOfWork, game: Game, player: str, email: str, password: str) -> list[Player]:
-    """One seat per power of ``player`` (same address and password for each)."""
-    db = uow.session
+def _powers_of(game: Game, player: str) -> tuple[str, ...]:
     setup = setup_of(game)
     powers = dict(setup.players).get(player)
     if powers is None:
         raise DomainError("unknown_player", f"no player '{player}' in the set-up "
                                             f"(players: {', '.join(p for p, _ in setup.players)})")
+    return tuple(powers)
+
+
+def seat_holder(uow: UnitOfWork, game: Game, player: str, email: str, password: str, *,
+                password_hash: str | None = None) -> list[Player]:
+    """One seat per power of ``player`` (same address and password, or its hash, for each)."""
+    db = uow.session
+    powers = _powers_of(game, player)
     email = check_address(email)
-    password_hash = hash_password(password)
+    password_hash = password_hash or hash_password(password)
     seats = []
     for power in powers:
         seat = queries.seat_for_power(db, game.id, power)
@@ -136,6 +143,7 @@ def seat_holder(uow: UnitOfWork, game: Game, player: str, email: str, password: 
 class SeatOutcome:
     player: str
     powers: tuple[str, ...]
+    pending: bool = False  # the address was mailed a confirmation: seated once it confirms (issue 29)
 
 
 def seat_player(judge: Judge, uow: UnitOfWork, actor: Actor, player: str, email: str, password: str) -> SeatOutcome:
@@ -143,7 +151,14 @@ def seat_player(judge: Judge, uow: UnitOfWork, actor: Actor, player: str, email:
     game = gm_game_for(uow, actor)
     if "@" not in email:
         raise DomainError("bad_address", f"'{email}' is not a mail address")
-    check_player_address(email, judge.settings.judge_address)
+    email = check_player_address(email, judge.settings.judge_address)
+    powers = _powers_of(game, player)
+    held = [seat for power in powers if (seat := queries.seat_for_power(uow.session, game.id, power)) is not None]
+    if not actor.owns(email) and not (held and all(seat.email.lower() == email for seat in held)):
+        ask_address_confirmation(judge, uow, asked_by=actor.address, address=email, what="dod3_seat", game=game,
+                                 secret=hash_password(password), detail=player[:40])
+        audit(uow, actor, game, "dod3_seat_asked", player=player)
+        return SeatOutcome(player, powers, pending=True)
     seats = seat_holder(uow, game, player, email, password)
     audit(uow, actor, game, "dod3_seat", player=player)
     return SeatOutcome(player, tuple(s.power or "?" for s in seats))

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from app.db import queries
-from app.db.models import Game
+from app.db.models import Game, Player
 from app.db.statuses import RUNNING, GameStatus, SeatRole, SeatStatus
 from app.services.errors import DomainError
 from app.services.games.setting_notice import OPTION_LABELS, option_shown, record_change, timing_label, timing_shown
@@ -20,6 +20,7 @@ from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.kernel.security import hash_password, new_token
 from app.services.kernel.uow import UnitOfWork
+from app.services.mailout.address_confirmation import ask_address_confirmation
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_seat
 from app.services.results.gm_notes import add_gm_note
@@ -63,6 +64,7 @@ class TimingSet:
 class Replaced:
     power_name: str
     address: str
+    pending: bool = False  # the new address was mailed a confirmation: the seat is unchanged until it confirms
 
 
 def _running(uow: UnitOfWork, actor: Actor) -> Game:
@@ -305,17 +307,34 @@ def replace(judge: Judge, uow: UnitOfWork, actor: Actor, power: str, address: st
     seat = queries.seat_for_power(db, game.id, pid) if pid else None
     if seat is None:
         raise DomainError("unknown_power", f"no power '{power}'")
-    previous = seat.email
     address = check_player_address(address, judge.settings.judge_address)
-    chosen = None if password else requested_password_hash(uow, game, seat.power or "", address)
-    password = password or ("" if chosen else new_token()[:10])
-    seat.email, seat.password_hash = address, chosen or hash_password(password)
+    # The new address must agree first (issue 29), unless it is the seat's already, the actor's own proven
+    # one, or it asked for this very power itself (a TAKEOVER request, which ran only once it confirmed).
+    asked = requested_password_hash(uow, game, seat.power or "", address) is not None
+    if seat.email.lower() != address and not actor.owns(address) and not asked:
+        ask_address_confirmation(judge, uow, asked_by=actor.address, address=address, what="replace", game=game,
+                                 player_id=seat.id, secret=hash_password(password) if password else None)
+        audit(uow, actor, game, "replace_asked", power=pid, address=address)
+        return Replaced(book.name(seat.power or ""), address, pending=True)
+    return seat_replacement(judge, uow, game, seat, address, actor, password=password)
+
+
+def seat_replacement(judge: Judge, uow: UnitOfWork, game: Game, seat: Player, address: str, who: Actor | str, *,
+                     password: str | None = None, password_hash: str | None = None) -> Replaced:
+    """Give ``seat`` to ``address`` now (it confirmed, or is the GM's own): the GM's password (or its
+    hash), or the one the player chose asking to take it over, or a new one mailed to the player."""
+    book = book_of(judge, game)
+    previous = seat.email
+    chosen = None if password or password_hash else requested_password_hash(uow, game, seat.power or "", address)
+    password = password or ("" if chosen or password_hash else new_token()[:10])
+    seat.email, seat.password_hash = address, chosen or password_hash or hash_password(password)
     new_player(seat)
-    audit(uow, actor, game, "replace", power=pid, address=seat.email)
+    audit(uow, who, game, "replace", power=seat.power, address=seat.email)
     name = book.name(seat.power or "")
     if previous.lower() != seat.email:
         tell_previous_player(uow, judge, game, previous, name)
     told = ("Your password is the one you chose when you asked to take it over." if chosen
+            else "Your password is the one the game master chose: ask the game master." if not password
             else f"Your password is {password}.")
     subject, body = judge.templates.notice("replaced_you", game=game.name, power=name, named=full_stop(name),
                                            told=told)

@@ -157,12 +157,12 @@ def gm_actor(uow: UnitOfWork, principal: GmPrincipal, game: Game) -> Actor:
     co-GM of it whose account proved its address by a mailed code (``co_masters``)."""
     db = uow.session
     if principal.keeper:
-        return Actor(principal.email, Role.KEEPER, game.id)
+        return Actor(principal.email, Role.KEEPER, game.id, proven=principal.proven)
     linked = db.get(GmAccountGame, (principal.account_id, game.id)) is not None
     if linked and normal_address(game.master_email) == principal.email:
-        return Actor(principal.email, Role.GM, game.id)
+        return Actor(principal.email, Role.GM, game.id, proven=principal.proven)
     if principal.proven and is_co_master(uow, game, principal.email):
-        return Actor(principal.email, Role.GM, game.id, co_master=True)
+        return Actor(principal.email, Role.GM, game.id, co_master=True, proven=True)
     raise not_gm(game.name)
 
 

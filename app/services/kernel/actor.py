@@ -26,6 +26,11 @@ class Actor:
     power: str | None = None  # the power a player (or a GM who BECOMEs one) acts for
     seat_id: int | None = None  # the seat (player or observer) it signed on as, if any
     co_master: bool = False  # a co-GM of the game (``games.co_masters``), not its master of record
+    proven: bool = False  # its address proved its mailbox (a reply address, a seat's password, a dashboard sign-in)
+
+    def owns(self, address: str) -> bool:
+        """Whether ``address`` is the actor's own, proven address: a seat pointed at it needs no confirmation."""
+        return self.proven and address.strip().lower() == self.address.strip().lower()
 
     @property
     def is_gm(self) -> bool:

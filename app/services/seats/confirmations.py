@@ -14,7 +14,6 @@ latest held mails run again, and the judgekeeper sees every held mail on the das
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -24,6 +23,7 @@ from app.db.models import Confirmation, InboundMessage
 from app.db.statuses import InboundStatus
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
+from app.services.mailout.address_confirmation import new_confirm_token
 
 __all__ = ["RELEASED_PER_CONFIRMATION", "Confirmed", "HeldMail", "ask_confirmation", "held_mails", "release_held",
            "use_confirmation"]
@@ -35,9 +35,13 @@ RELEASED_PER_CONFIRMATION = 5
 @dataclass(frozen=True)
 class Confirmed:
     address: str
-    inbound_id: int
+    inbound_id: int | None
     line: int
     what: str
+    game_id: int | None = None
+    player_id: int | None = None
+    secret: str | None = None
+    detail: str | None = None
 
 
 @dataclass(frozen=True)
@@ -49,15 +53,10 @@ class HeldMail:
     why: str
 
 
-def _token() -> str:
-    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
-    return "".join(secrets.choice(alphabet) for _ in range(16))
-
-
 def ask_confirmation(judge: Judge, uow: UnitOfWork, address: str, inbound_id: int, line: int, what: str) -> str:
     """Store a waiting command of ``address`` (the mail ``inbound_id`` from ``line`` on); its token."""
     db = uow.session
-    token = _token()
+    token = new_confirm_token()
     now = judge.now()
     db.add(Confirmation(token=token, address=address.strip().lower()[:320], inbound_id=inbound_id, line=line,
                         what=what[:40], created_at=now,
@@ -75,11 +74,13 @@ def use_confirmation(judge: Judge, uow: UnitOfWork, token: str) -> Confirmed | N
         .where(Confirmation.token == token.strip().lower()[:40], Confirmation.used_at.is_(None),
                Confirmation.expires_at > now)
         .values(used_at=now)
-        .returning(Confirmation.address, Confirmation.inbound_id, Confirmation.line, Confirmation.what)
+        .returning(Confirmation.address, Confirmation.inbound_id, Confirmation.line, Confirmation.what,
+                   Confirmation.game_id, Confirmation.player_id, Confirmation.secret, Confirmation.detail)
     ).first()
     if row is None:
         return None
-    return Confirmed(row.address, row.inbound_id, row.line, row.what)
+    return Confirmed(row.address, row.inbound_id, row.line, row.what, row.game_id, row.player_id, row.secret,
+                     row.detail)
 
 
 def release_held(judge: Judge, uow: UnitOfWork, address: str) -> int:

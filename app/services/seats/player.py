@@ -14,6 +14,7 @@ from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.kernel.security import hash_password, new_token
 from app.services.kernel.uow import OrdersChanged, UnitOfWork
+from app.services.mailout.address_confirmation import ask_address_confirmation
 from app.services.mailout.addresses import check_player_address
 from app.services.mailout.notify import mail_game, mail_master
 from app.services.ruleset.options import options_of
@@ -39,6 +40,7 @@ class AbsenceSet:
 @dataclass(frozen=True)
 class AddressChanged:
     address: str
+    pending: bool = False  # the new address was mailed a confirmation: nothing changed yet
 
 
 @dataclass(frozen=True)
@@ -112,13 +114,22 @@ def set_address(judge: Judge, uow: UnitOfWork, actor: Actor, address: str) -> Ad
     """Where the judge writes to the actor (empty: the actor's own address); refused when the judge
     cannot write to it."""
     address = check_player_address(address.strip() or actor.address, judge.settings.judge_address)
+    game = actor_game(uow, actor)
     if actor.is_gm and actor.seat_id is None:
-        game = actor_game(uow, actor)
         require_master(actor, game)  # the master of record's address, not a co-GM's
-        game.master_email = address
-    else:
-        actor_seat(uow, actor).email = address
-    return AddressChanged(address)
+        if (game.master_email or "").lower() == address or actor.owns(address):
+            game.master_email = address
+            return AddressChanged(address)
+        ask_address_confirmation(judge, uow, asked_by=actor.address, address=address, what="master_address",
+                                 game=game)
+        return AddressChanged(address, pending=True)
+    seat = actor_seat(uow, actor)
+    if seat.email.lower() == address or actor.owns(address):
+        seat.email = address
+        return AddressChanged(address)
+    ask_address_confirmation(judge, uow, asked_by=actor.address, address=address, what="set_address", game=game,
+                             player_id=seat.id)  # the seat keeps its address until the new one confirms (issue 29)
+    return AddressChanged(address, pending=True)
 
 
 def resign(judge: Judge, uow: UnitOfWork, actor: Actor) -> Resigned:
