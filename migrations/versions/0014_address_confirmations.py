@@ -2,7 +2,7 @@
 item 1): ``confirmations`` also hold address changes (SET ADDRESS, REPLACE, DOD3 SEAT), which come
 from no waiting mail (the dashboard's) and name the seat, the game and who asked.
 
-Revision ID: i29c_address_confirmations
+Revision ID: 0014
 Revises: 0013
 Create Date: 2026-12-04
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "i29c_address_confirmations"
+revision = "0014"
 down_revision = "0013"
 branch_labels = None
 depends_on = None
