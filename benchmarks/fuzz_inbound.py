@@ -19,8 +19,9 @@ the test suite (``tests/mail/test_fuzz_production.py``).  Printed per batch and 
   ``quarantined`` (an exception inside the pipeline);
 - unanswered human mails: a stored mail with a sender, not automatic, not from the judge itself,
   that got no answer -- except those held back by the answer budget (no command, over three an
-  hour from one sender; a stranger past its five answers an hour), which are counted on their
-  own line;
+  hour from one sender; a stranger past its five answers an hour, or all strangers past their
+  hourly cap: held), and those from an address no answer could reach (a NUL or a non-ASCII byte
+  in it: refused at the door), which are counted on their own lines;
 - duplicate answers: a mail answered more than once;
 - stalls (IMAP): mails still in the inbox when ten rounds in a row took none out.
 
@@ -88,6 +89,7 @@ class FuzzFigures:
     answered: int = 0
     unanswered: int = 0
     budget_held: int = 0
+    unwritable: int = 0
     duplicate_answers: int = 0
     stalls: int = 0  # mails still in the inbox when the run ended (IMAP)
     refused: int = 0  # mails the IMAP server would not take (never reached the judge)
@@ -96,7 +98,7 @@ class FuzzFigures:
     examples: list[str] = field(default_factory=list)
 
     def add(self, other: FuzzFigures) -> None:
-        for name in ("mails", "crashes", "human", "answered", "unanswered", "budget_held", "duplicate_answers",
+        for name in ("mails", "crashes", "human", "answered", "unanswered", "budget_held", "unwritable", "duplicate_answers",
                      "stalls", "refused", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.statuses.update(other.statuses)
@@ -110,7 +112,8 @@ class FuzzFigures:
         return [f"mails: {self.mails} in {self.seconds:.1f} s ({self.mails / max(self.seconds, 1e-9):.1f} mails/s)",
                 f"crashes: {self.crashes}",
                 f"human mails: {self.human}; answered: {self.answered}; unanswered: {self.unanswered}; "
-                f"held back by the answer budgets (no command, >3/h; strangers, >5/h): {self.budget_held}",
+                f"held back by the answer budgets (no command, >3/h; strangers, >5/h): {self.budget_held}; "
+                f"a sender address no answer could reach (refused at the door): {self.unwritable}",
                 f"duplicate answers: {self.duplicate_answers}",
                 f"stalled (left in the inbox): {self.stalls}; refused by the IMAP server: {self.refused}",
                 f"outcomes: {dict(sorted(self.statuses.items()))}"]
@@ -375,8 +378,11 @@ def account(judge: Judge, figures: FuzzFigures) -> None:
         count = replies.get(mail.message_id, 0)
         if count:
             figures.answered += 1
-        elif status == "ignored" and (error or "").startswith(("no command: answer budget", "stranger: answer budget")):
+        elif status == "held" or (status == "ignored" and (error or "").startswith(
+                ("no command: answer budget", "stranger: answer budget", "sender failed SPF/DMARC"))):  # issue 29.4
             figures.budget_held += 1
+        elif status == "ignored" and (error or "").startswith("a sender address the judge cannot write to"):
+            figures.unwritable += 1  # refused at the door, as no answer could reach it (issue 29.10)
         else:
             figures.unanswered += 1
             figures.examples.append(f"unanswered: stored mail {row_id} {mail.message_id[:80]} ({status})")

@@ -48,8 +48,9 @@ def test_fifty_poison_mails_hold_nobody_and_the_loops_stay_healthy(
     for n in range(50):
         append_to_inbox(judge_address, poison(poisoner.address, judge_address, n))
     # The poisoner is a stranger: past 5 answers an hour it would get none (issue 18.3, tested on its
-    # own); here every poison mail must be answered once, so the strangers' budget is lifted.
-    env = server_env(pg_url, judge_address, JUDGE_STRANGER_BUDGET="100")
+    # own), and all strangers together past 30 an hour (issue 29.5, tested on its own); here every
+    # poison mail must be answered once, so the strangers' budget and cap are lifted.
+    env = server_env(pg_url, judge_address, JUDGE_STRANGER_BUDGET="100", JUDGE_STRANGER_CAP="1000")
     server_factory(env).start()
     players = [Mailbox(unique(f"player{n}")) for n in range(3)]
     for player in players:

@@ -31,9 +31,10 @@ def create_game_direct(judge: Judge, uow: UnitOfWork, name: str, master: str, pa
                        variant: str = DEFAULT_VARIANT, settings: dict[str, object] | None = None, press: str = "white",
                        seats: list[SeatSpec] | None = None, start: bool = True) -> GameSetUp:
     """Create a game (optionally with its players, then start it with the master's authority), in
-    the caller's unit of work."""
+    the caller's unit of work.  Such a game never starts itself when its seats fill (``start``
+    decides), whatever ``settings`` say: the CLI passes every option, ``auto_start`` included."""
     options = dict(settings or {})
-    options.setdefault("auto_start", False)
+    options["auto_start"] = False
     created = create_game(judge, uow, Actor(master.lower()), name, password, variant, options, press,
                           limited=False)
     joined = tuple(join_game(judge, uow, Actor(seat.email.lower()), created.name, seat.password,
