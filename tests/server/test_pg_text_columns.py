@@ -148,6 +148,9 @@ BOUNDED = {
     "players.leave_token": _JUDGES, "outbound_messages.unsubscribe": "the judge's own one-time address",
     "confirmations.token": _JUDGES, "confirmations.what": _JUDGES,
     "confirmations.address": _ADDRESS + " (a mail's sender, cut to 320 where it is stored)",
+    "confirmations.asked_by": _ADDRESS + " (the actor who pointed a seat at another address: a sender already stored)",
+    "confirmations.secret": _JUDGES + " (a password's hash, kept until the new address confirms)",
+    "confirmations.detail": "a Days of Decision III player the game has (checked by _powers_of before it is stored)",
 }
 
 

@@ -163,6 +163,8 @@ def test_a_dod3_game_from_the_new_game_form_to_its_first_reveal_of_bids(
         form.get_by_label("Password").fill(f"dodpw{number}")
         form.get_by_role("button", name="Seat").click()
         page.wait_for_url(f"{base}/games/{DOD}?done=*")
+    assert h.confirm_targets() == 4  # each address seated answers its confirmation (issue 29)
+    page.reload()
     for row in seats.locator("tbody tr").all():
         cells = row.locator("th, td").all_inner_texts()
         for code in cells[1].split(", "):
