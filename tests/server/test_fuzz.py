@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from app.mail.commands.catalogue import run_commands, split_lines
@@ -19,6 +19,7 @@ LINES = st.lists(st.lists(WORDS, max_size=6).map(" ".join) | st.text(max_size=40
 
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=LINES)
+@example(lines=["JOIN SIGNON SIGNON"])  # a command waiting for a confirmation, on a mail not stored
 def test_commands_never_raise(started: Harness, lines: list[str]) -> None:
     judge = started.judge
     with unit(judge, commit=False) as uow:  # rolled back

@@ -179,7 +179,11 @@ def run_commands(ctx: MailSession, lines: Iterable[str]) -> int:
             ctx.require(found.command.role)
             found.command.process(ctx, found.args)
         except NeedsConfirmation as waiting:
-            ctx.ask_confirmation(number, waiting.what)
+            try:
+                ctx.ask_confirmation(number, waiting.what)
+            except CommandError as error:  # a mail that cannot wait (not stored: no inbound row)
+                ctx.add_note(f"Error: {refusal_text(error)}")
+                break
             rest = sum(1 for line in all_lines[number + 1:] if line.strip())
             if rest:
                 ctx.echo(f"(the {rest} non-blank line{'s' if rest != 1 else ''} after it wait for the confirmation "
