@@ -24,7 +24,8 @@ def verify_password(password_hash: str, password: str) -> bool:
         return False
 
 
-def new_token() -> str:
-    """A token for a personal reply address: lowercase letters and digits only."""
+def new_token(length: int = 20) -> str:
+    """A token for a one-time or personal reply address, or a code to type back: lowercase letters
+    and digits only, none that read alike (no l, o, 0, 1)."""
     alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
-    return "".join(secrets.choice(alphabet) for _ in range(20))
+    return "".join(secrets.choice(alphabet) for _ in range(length))

@@ -11,7 +11,6 @@ aimed at third parties without limit.
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 
 from sqlalchemy import func, select
@@ -19,6 +18,7 @@ from sqlalchemy import func, select
 from app.db.models import Confirmation, Game
 from app.services.errors import DomainError
 from app.services.kernel.context import Judge
+from app.services.kernel.security import new_token
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.outbox import enqueue
 
@@ -37,8 +37,8 @@ ADDRESS_KINDS = {"set_address": "make this address the one it writes to for a se
 
 
 def new_confirm_token() -> str:
-    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
-    return "".join(secrets.choice(alphabet) for _ in range(16))
+    """A confirmation's token: short enough to type back as ``CONFIRM <token>``."""
+    return new_token(16)
 
 
 def ask_address_confirmation(judge: Judge, uow: UnitOfWork, *, asked_by: str, address: str, what: str, game: Game,
