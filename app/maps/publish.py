@@ -25,20 +25,21 @@ from PIL import Image
 
 from app.variants import load_variant
 
+from . import style
 from .board import build_board
 from .drawing import Drawing, load_drawing
 from .paint import Fonts, Painter, Unpaintable, extent, font_set
 from .png import font_files
 from .render import MapLayers, layers_of_board
-from .style import BACKGROUND_LAND, INK, LAND, SEA, WATER, power_styles
-from .terrain import base_layer, label_layer
+from .terrain import CROSSING_COLOUR, base_layer, label_layer
 
 __all__ = ["PUBLISH_WIDTH", "phase_map_png", "picture_png", "raster"]
 
 log = logging.getLogger(__name__)
 
 PUBLISH_WIDTH = 1000  # pixels: `style.pixel` sizes every mark to read at this width
-COLOURS = 32  # the palette: the terrain's and the powers' colours exactly, and enough blends for smooth edges
+COLOURS = 32  # a picture drawn whole by resvg (the painter could not): its palette, chosen for it
+FREQUENT = 0.002  # a colour covering this part of the terrain is one of the palette's
 LEVEL = 6  # libdeflate's: 9 packs a few per cent better at three times the time
 
 
@@ -75,52 +76,37 @@ def static_map(variant_name: str, drawing: Drawing) -> StaticMap:
     scale = PUBLISH_WIDTH / drawing.width
     terrain = raster(_svg(drawing, base_layer(drawing, variant_name)), scale).convert("RGB")
     labels = raster(_svg(drawing, label_layer(drawing, variant_name)), scale, None).convert("RGBA")
-    fonts = font_set(font_files())
-    named = terrain.copy()
-    named.paste(labels, (0, 0), labels)
-    return StaticMap(terrain.width, terrain.height, scale, terrain.tobytes(), labels,
-                     _palette(named, variant_name, scale, fonts), fonts)
+    return StaticMap(terrain.width, terrain.height, scale, terrain.tobytes(), labels, _palette(terrain, variant_name),
+                     font_set(font_files()))
 
 
-def _swatches(variant_name: str, scale: float, fonts: Fonts) -> Any:
-    """A strip showing every power's colour as the maps use it: units and arrows outlined in ink on
-    land, sea and the legend's white, with letters and text; the palette is chosen from it too."""
-    cell = 60.0
-    powers = list(power_styles(load_variant(variant_name)).values())
-    width, height = cell * len(powers), cell * 3
-    parts = [f'<rect x="0" y="{row * cell}" width="{width}" height="{cell}" fill="{fill}"/>'
-             for row, fill in enumerate((LAND, SEA, "#FFFFFF"))]
-    for i, power in enumerate(powers):
-        for row in range(3):
-            x, y = i * cell + 30, row * cell + 30
-            parts.append(f'<circle cx="{x - 14}" cy="{y}" r="10" fill="{power.colour}" stroke="{INK}" stroke-width="1.5"/>'
-                         f'<text x="{x - 14}" y="{y}" font-size="13" font-weight="bold" fill="{power.ink}" '
-                         f'text-anchor="middle" dominant-baseline="central">{power.letter}</text>'
-                         f'<path d="M{x} {y - 20}L{x + 20} {y + 20}" fill="none" stroke="{INK}" stroke-width="6"/>'
-                         f'<path d="M{x} {y - 20}L{x + 20} {y + 20}" fill="none" stroke="{power.colour}" stroke-width="4"/>'
-                         f'<text x="{x}" y="{y + 22}" font-size="11" fill="{INK}">SC units</text>')
-    painter = Painter((round(width * scale), round(height * scale)), scale, fonts,
-                      b"\xff" * (3 * round(width * scale) * round(height * scale)))
-    painter.paint("".join(parts))
-    return Image.frombytes("RGB", painter.size, painter.pixels())
-
-
-def _palette(named: Any, variant_name: str, scale: float, fonts: Fonts) -> Any:
-    """`COLOURS` colours: the exact ones of the terrain and the powers, then those that best serve
-    the anti-aliased edges of a map drawn over them (octree of the terrain and the swatches)."""
-    swatch = _swatches(variant_name, scale, fonts)
-    sample = Image.new("RGB", (max(named.width, swatch.width), named.height + swatch.height), "#FFFFFF")
-    sample.paste(named, (0, 0))
-    sample.paste(swatch, (0, named.height))
-    exact = {_rgb(c) for c in (WATER, SEA, LAND, BACKGROUND_LAND, INK, "#FFFFFF", "#000000")}
-    exact |= {_rgb(p.colour) for p in power_styles(load_variant(variant_name)).values()}
-    octree = sample.quantize(colors=COLOURS - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    found = octree.getpalette() or []
-    colours = [tuple(found[i:i + 3]) for i in range(0, 3 * (COLOURS - len(exact)), 3)]
-    chosen = list(dict.fromkeys([*sorted(exact), *colours]))
+def _palette(terrain: Any, variant_name: str) -> Any:
+    """The palette every map of a drawing is written in: the colours it is drawn in, exactly (the
+    terrain's, the powers', the inks, and those the terrain covers a large part of the picture
+    with, such as a translucent sea over water), and the half-way blend of each ink over white for
+    the edges of type. No other blend: an anti-aliased edge snaps to its nearer side, which costs
+    nothing in legibility (the marks are outlined in ink) and keeps the PNG small (each blend in
+    use costs about a kilobyte a map)."""
+    pixels = terrain.width * terrain.height
+    frequent = [colour for count, colour in sorted(terrain.getcolors(pixels), reverse=True)
+                if count >= pixels * FREQUENT]
+    inks = (style.INK, style.SEA_INK, style.NEUTRAL_COLOUR, style.BORDER, *CROSSING_COLOUR.values())
+    exact = [*map(_rgb, (style.WATER, style.SEA, style.LAND, style.BACKGROUND_LAND, style.IMPASSABLE,
+                         style.IMPASSABLE_HATCH, "#FFFFFF", "#000000", *inks)),
+             *(_rgb(p.colour) for p in style.power_styles(load_variant(variant_name)).values())]
+    blends = [_mix(_rgb(ink), (255, 255, 255)) for ink in (style.INK, style.SEA_INK)]
+    chosen: list[tuple[int, ...]] = []
+    for colour in [*frequent, *exact, *blends]:
+        # no twins: Pillow finds a pixel's colour through a table of 5-6-5 bits, twins would share it
+        if all(sum((a - b) ** 2 for a, b in zip(colour, other, strict=True)) > 64 for other in chosen):
+            chosen.append(colour)
     palette = Image.new("P", (1, 1))
-    palette.putpalette([v for c in chosen for v in c])
+    palette.putpalette([v for c in chosen[:256] for v in c])
     return palette
+
+
+def _mix(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple((x + y + 1) // 2 for x, y in zip(a, b, strict=True))
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:

@@ -134,3 +134,21 @@ def test_the_painter_refuses_what_it_does_not_draw(fragment: str) -> None:
     painter = Painter((10, 10), 1.0, font_set(font_files()), b"\xff" * 300)
     with pytest.raises(Unpaintable):
         painter.paint(fragment)
+
+
+@pytest.mark.parametrize("name", ["movement", "zeus5-start", "smallworld-start"])
+def test_the_palette_is_the_drawings_colours_and_the_blends_of_type_only(name: str) -> None:
+    """Few colours, each a colour the map is drawn in (every power's exactly) or the blend of an ink
+    over white: an anti-aliased edge snaps to a side (each blend in use costs a kilobyte a map, and
+    Pillow finds a pixel's colour through a table of 5-6-5 bits, so no two colours are twins)."""
+    from app.maps.style import power_styles
+
+    variant, position, result = _case(name)
+    picture = Image.open(io.BytesIO(phase_map_png(variant, position, result, title="demo")))
+    flat = picture.getpalette() or []
+    palette = [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]
+    assert len(palette) <= 28
+    for power in power_styles(load_variant(variant)).values():
+        assert tuple(int(power.colour[i:i + 2], 16) for i in (1, 3, 5)) in palette
+    for i, colour in enumerate(palette):
+        assert all(sum((a - b) ** 2 for a, b in zip(colour, other)) > 64 for other in palette[i + 1:]), colour
