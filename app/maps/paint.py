@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -22,7 +22,7 @@ from xml.etree import ElementTree
 
 import aggdraw
 
-__all__ = ["Fonts", "Painter", "Unpaintable", "extent", "font_set"]
+__all__ = ["Fonts", "Painter", "Unpaintable", "extents", "font_set"]
 
 Point = tuple[float, float]
 
@@ -147,11 +147,13 @@ def _subpaths(d: str) -> list[tuple[list[Point], bool]]:
     return out
 
 
-def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> Iterator[list[Point]]:
+def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> list[list[Point]]:
     """The visible pieces of a polyline stroked with dash `pattern` (starting with a dash)."""
     if not pattern or sum(pattern) <= 0:
-        yield list(points)
-        return
+        return [list(points)]
+    if len(points) == 2 and len(pattern) % 2 == 0:  # most lines: one segment, the dashes in a row
+        return _segment_dashes(points[0], points[1], pattern)
+    out = []
     index, left, on = 0, pattern[0], True
     piece: list[Point] = [points[0]]
     for a, b in zip(points, points[1:]):
@@ -163,7 +165,7 @@ def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> Iterator[list[
             at = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
             if on:
                 piece.append(at)
-                yield piece
+                out.append(piece)
             piece = [at]
             index = (index + 1) % len(pattern)
             left, on = pattern[index], not on
@@ -171,7 +173,30 @@ def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> Iterator[list[
         if on:
             piece.append(b)
     if on and len(piece) > 1:
-        yield piece
+        out.append(piece)
+    return out
+
+
+def _segment_dashes(a: Point, b: Point, pattern: Sequence[float]) -> list[list[Point]]:
+    """`_dashes` of the segment a-b, for a pattern of (dash, gap) pairs."""
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length <= 0:
+        return []
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    starts, at, period = [], 0.0, sum(pattern)
+    offsets = []
+    for i in range(0, len(pattern), 2):
+        offsets.append((at, at + pattern[i]))
+        at += pattern[i] + pattern[i + 1]
+    base = 0.0
+    while base < length:
+        for begin, end in offsets:
+            if base + begin >= length:
+                break
+            starts.append((base + begin, min(base + end, length)))
+        base += period
+    x, y = a
+    return [[(x + ux * s, y + uy * s), (x + ux * e, y + uy * e)] for s, e in starts]
 
 
 def _ring(cx: float, cy: float, r: float, steps: int) -> list[Point]:
@@ -192,6 +217,7 @@ class Painter:
         self.draw.frombytes(background)
         if origin != (0, 0):
             self.draw.settransform((-origin[0], -origin[1]))
+        self._dash_cache: dict[tuple[tuple[Point, ...], tuple[float, ...]], tuple[list[list[Point]], Any]] = {}
         self._shapes = {"circle": self._circle, "path": self._path, "polygon": self._polygon, "rect": self._rect,
                         "line": self._line, "text": self._text}
 
@@ -243,7 +269,7 @@ class Painter:
             if brush is not None:
                 self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), None, brush)
             steps = max(24, int(r * 2))
-            self._stroke_lines([_ring(cx, cy, r, steps)], style, pen, width, dash)
+            self._stroke_lines([(_ring(cx, cy, r, steps), False)], style, pen, width, dash)
         else:
             self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), pen, brush)
 
@@ -257,8 +283,7 @@ class Painter:
                     self.draw.polygon([c for p in points for c in p], None, brush)
         pen, width, dash = self._stroke(style)
         if pen is not None:
-            lines = [points + points[:1] if closed else points for points, closed in subpaths]
-            self._stroke_lines(lines, style, pen, width, dash)
+            self._stroke_lines(subpaths, style, pen, width, dash)
 
     def _polygon(self, element: ElementTree.Element, style: dict[str, str]) -> None:
         s = self.scale
@@ -269,7 +294,7 @@ class Painter:
             self.draw.polygon([c for p in points for c in p], None, brush)
         pen, width, dash = self._stroke(style)
         if pen is not None:
-            self._stroke_lines([points + points[:1]], style, pen, width, dash, closed=True)
+            self._stroke_lines([(points, True)], style, pen, width, dash)
 
     def _rect(self, element: ElementTree.Element, style: dict[str, str]) -> None:
         s = self.scale
@@ -289,7 +314,7 @@ class Painter:
         x1, y1, x2, y2 = (float(element.get(k) or 0) * s for k in ("x1", "y1", "x2", "y2"))
         pen, width, dash = self._stroke(style)
         if pen is not None:
-            self._stroke_lines([[(x1, y1), (x2, y2)]], style, pen, width, dash)
+            self._stroke_lines([([(x1, y1), (x2, y2)], False)], style, pen, width, dash)
 
     def _text(self, element: ElementTree.Element, style: dict[str, str]) -> None:
         if "stroke" in style and style["stroke"] != "none":
@@ -330,48 +355,93 @@ class Painter:
         dash = [v * self.scale for v in _numbers(style.get("stroke-dasharray", ""))]
         return _pen(colour, width, opacity), width, dash
 
-    def _stroke_lines(self, lines: list[list[Point]], style: dict[str, str], pen: Any, width: float,
-                      dash: list[float], closed: bool = False) -> None:
-        """Each polyline stroked (butt ends and mitred corners, as aggdraw draws; round ones when the
-        style asks, as discs of the stroke's width), dashed when `dash` says."""
+    def _stroke_lines(self, lines: list[tuple[list[Point], bool]], style: dict[str, str], pen: Any, width: float,
+                      dash: list[float]) -> None:
+        """Each polyline (points, closed) stroked (butt ends and mitred corners, as aggdraw draws;
+        round ends when the style asks, as discs of the stroke's width), dashed when `dash` says. A
+        round corner needs no disc: it lies inside aggdraw's mitred one."""
         round_caps = style.get("stroke-linecap") == "round"
-        round_joins = style.get("stroke-linejoin") == "round"
-        colour = _colour(style.get("stroke"))
-        assert colour is not None
-        disc = _brush(colour, round(255 * float(style.get("opacity", "1")))) if round_caps or round_joins else None
+        disc = None
+        if round_caps:
+            colour = _colour(style.get("stroke"))
+            assert colour is not None
+            disc = _brush(colour, round(255 * float(style.get("opacity", "1"))))
         half = width / 2
-        for line in lines:
-            pieces = [p for p in _dashes(line, dash) if len(p) > 1] if dash else [line]
-            if len(pieces) > 1:  # the dashes of a line in one stroke
+        for line, closed in lines:
+            if closed and not dash:  # a closed outline: mitred at every corner, the first too
+                if len(line) > 1:
+                    self.draw.polygon([c for p in line for c in p], pen)
+                continue
+            pieces, path = self._dashed(line + line[:1] if closed else line, dash) if dash else ([line], None)
+            if path is not None:  # the dashes of a line in one stroke
+                self.draw.path(path, pen)
+            elif pieces and len(pieces[0]) > 1:
+                self.draw.line([c for p in pieces[0] for c in p], pen)
+            if disc is not None:
+                for piece in pieces:
+                    for x, y in (piece[0], piece[-1]):
+                        self.draw.ellipse((x - half, y - half, x + half, y + half), None, disc)
+
+    def _dashed(self, line: list[Point], dash: list[float]) -> tuple[list[list[Point]], Any]:
+        """The dashes of `line` and, when there are several, the path of them all: kept for the
+        painter's life, as an order's line is stroked twice (in ink, then in its colour over it)."""
+        key = (tuple(line), tuple(dash))
+        found = self._dash_cache.get(key)
+        if found is None:
+            pieces = [p for p in _dashes(line, dash) if len(p) > 1]
+            path = None
+            if len(pieces) > 1:
                 path = aggdraw.Path()
                 for piece in pieces:
                     path.moveto(*piece[0])
                     for x, y in piece[1:]:
                         path.lineto(x, y)
-                self.draw.path(path, pen)
-            elif pieces and len(pieces[0]) > 1:
-                self.draw.line([c for p in pieces[0] for c in p], pen)
-            for piece in pieces:
-                if disc is not None:
-                    ends = [piece[0], piece[-1]] if round_caps else []
-                    joints = piece[1:-1] if round_joins else []
-                    if closed and round_joins and not dash:
-                        joints = piece[:-1]
-                    for x, y in ends + joints:
-                        self.draw.ellipse((x - half, y - half, x + half, y + half), None, disc)
+            found = self._dash_cache[key] = (pieces, path)
+        return found
 
 
-def extent(fragment: str, scale: float) -> tuple[int, int, int, int] | None:
-    """The pixels (left, top, right, bottom) that painting `fragment` may touch: each shape's
-    points and radii, its text's size and its stroke; None when it paints nothing."""
+def extents(fragment: str, scale: float) -> list[tuple[int, int, int, int]]:
+    """The pixels (left, top, right, bottom) that painting `fragment` may touch, one box a mark
+    (a group of shapes, such as a unit; groups of groups are looked into), the boxes that overlap
+    merged: each shape's points and radii, its text's size and its stroke."""
     try:
         root = ElementTree.fromstring(f"<g>{fragment}</g>")
     except ElementTree.ParseError as error:
         raise Unpaintable(f"not SVG: {error}") from None
+    boxes: list[tuple[int, int, int, int]] = []
+    marks = [root]
+    while marks:
+        mark = marks.pop()
+        children = [child for child in mark if child.tag != "title"]
+        if mark.tag == "g" and all(child.tag == "g" for child in children):
+            marks.extend(children)
+            continue
+        box = _box(mark, scale)
+        if box is not None:
+            boxes.append(box)
+    return _merged(boxes)
+
+
+def _merged(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """The boxes, those that overlap replaced by the box around them (until none overlap)."""
+    out: list[tuple[int, int, int, int]] = []
+    for box in boxes:
+        while True:
+            hit = next((other for other in out if box[0] < other[2] and other[0] < box[2] and box[1] < other[3]
+                        and other[1] < box[3]), None)
+            if hit is None:
+                break
+            out.remove(hit)
+            box = (min(box[0], hit[0]), min(box[1], hit[1]), max(box[2], hit[2]), max(box[3], hit[3]))
+        out.append(box)
+    return out
+
+
+def _box(mark: ElementTree.Element, scale: float) -> tuple[int, int, int, int] | None:
     xs: list[float] = []
     ys: list[float] = []
     reach = 0.0
-    for element in root.iter():
+    for element in mark.iter():
         get = element.get
         numbers: list[float] = []
         if element.tag == "circle":

@@ -28,7 +28,7 @@ from app.variants import load_variant
 from . import style
 from .board import build_board
 from .drawing import Drawing, load_drawing
-from .paint import Fonts, Painter, Unpaintable, extent, font_set
+from .paint import Fonts, Painter, Unpaintable, extents, font_set
 from .png import font_files
 from .render import MapLayers, layers_of_board
 from .terrain import CROSSING_COLOUR, base_layer, label_layer
@@ -46,14 +46,18 @@ LEVEL = 6  # libdeflate's: 9 packs a few per cent better at three times the time
 @dataclass(frozen=True, eq=False)  # one a drawing: compared and hashed by identity
 class StaticMap:
     """A drawing at the published width: its terrain (RGB bytes, `map_height` rows), its names
-    (RGBA, drawn over the orders) and the palette every map of it is written in."""
+    (RGBA, and in the palette with the mask of the pixels they cover: laid over the orders) and the
+    palette every map of it is written in."""
 
     width: int
     map_height: int
     scale: float
     terrain: bytes
     labels: Any  # PIL.Image.Image, RGBA
+    names: Any  # PIL.Image.Image, P: the terrain under its names, in `palette`
+    names_mask: Any  # PIL.Image.Image, 1: where the names (their white halo included) are
     palette: Any  # PIL.Image.Image, P
+    colours: int  # in `palette`
     fonts: Fonts
 
 
@@ -76,8 +80,15 @@ def static_map(variant_name: str, drawing: Drawing) -> StaticMap:
     scale = PUBLISH_WIDTH / drawing.width
     terrain = raster(_svg(drawing, base_layer(drawing, variant_name)), scale).convert("RGB")
     labels = raster(_svg(drawing, label_layer(drawing, variant_name)), scale, None).convert("RGBA")
-    return StaticMap(terrain.width, terrain.height, scale, terrain.tobytes(), labels, _palette(terrain, variant_name),
-                     font_set(font_files()))
+    palette = _palette(terrain, variant_name)
+    named = terrain.copy()
+    named.paste(labels, (0, 0), labels)
+    # A name's pixel is the name's where it is more than half opaque: its edge, half-way between
+    # its white halo and what lies under it, snaps to one side in the palette anyway.
+    mask = labels.getchannel("A").point(lambda alpha: 255 if alpha >= 128 else 0).convert("1")
+    return StaticMap(terrain.width, terrain.height, scale, terrain.tobytes(), labels,
+                     named.quantize(palette=palette, dither=Image.Dither.NONE), mask, palette,
+                     len(palette.getpalette() or []) // 3, font_set(font_files()))
 
 
 def _palette(terrain: Any, variant_name: str) -> Any:
@@ -120,35 +131,42 @@ def _background(static: StaticMap, height: int) -> bytes:
 
 
 def picture_png(layers: MapLayers, drawing: Drawing, variant_name: str) -> bytes:
-    """The PNG of one map's `layers` at the published width, in the drawing's palette."""
+    """The PNG of one map's `layers` at the published width, in the drawing's palette: what changes
+    painted over the terrain, put in the palette; the names laid over it there (a copy of the
+    pixels they cover); the dislodged units painted over the names where they are."""
     static = static_map(variant_name, drawing)
     width, height = static.width, round(layers.height * static.scale)
     painter = Painter((width, height), static.scale, static.fonts, _background(static, height))
     painter.paint(layers.under_labels)
     painter.paint(layers.legend)
     picture = Image.frombytes("RGB", (width, height), painter.pixels())
-    picture.paste(static.labels, (0, 0), static.labels)  # the names over the orders (issue 22.14)
-    box = extent(layers.over_labels, static.scale)  # dislodged units, over the names: painted where they are
-    if box is not None:
+    indexed = picture.quantize(palette=static.palette, dither=Image.Dither.NONE)
+    indexed.paste(static.names, (0, 0), static.names_mask)  # the names over the orders (issue 22.14)
+    for box in extents(layers.over_labels, static.scale):  # dislodged units, over the names, one by one
         box = (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
+        if box[0] >= box[2] or box[1] >= box[3]:
+            continue
         part = picture.crop(box)
+        names = static.labels.crop(box)
+        part.paste(names, (0, 0), names)
         over = Painter(part.size, static.scale, static.fonts, part.tobytes(), origin=(box[0], box[1]))
         over.paint(layers.over_labels)
-        picture.paste(Image.frombytes("RGB", part.size, over.pixels()), box[:2])
-    return _png(picture.quantize(palette=static.palette, dither=Image.Dither.NONE))
+        painted = Image.frombytes("RGB", part.size, over.pixels())
+        indexed.paste(painted.quantize(palette=static.palette, dither=Image.Dither.NONE), box[:2])
+    return _png(indexed, static.colours)
 
 
-def _png(indexed: Any) -> bytes:
-    """An indexed-colour PNG of `indexed` (a P image): its palette as far as it is used, the rows
-    unfiltered, packed by libdeflate (as small as zlib's level 6, twice as fast)."""
+def _png(indexed: Any, colours: int) -> bytes:
+    """An indexed-colour PNG of `indexed` (a P image of `colours` colours): the rows unfiltered
+    (a palette's indices gain nothing from PNG's filters), packed by libdeflate (as small as zlib's
+    level 6, twice as fast)."""
     width, height = indexed.size
-    pixels = indexed.tobytes()
-    used = int(indexed.getextrema()[1]) + 1
-    palette = bytes((indexed.getpalette() or [])[:3 * used]).ljust(3 * used, b"\0")
-    rows = b"".join(b"\0" + pixels[y * width:(y + 1) * width] for y in range(height))
+    rows = Image.new("P", (width + 1, height), 0)  # each row after its filter byte, 0: none
+    rows.paste(indexed, (1, 0))
+    palette = bytes((indexed.getpalette() or [])[:3 * colours]).ljust(3 * colours, b"\0")
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"PLTE", palette),
-                     _chunk(b"IDAT", deflate.zlib_compress(rows, LEVEL)), _chunk(b"IEND", b"")))
+                     _chunk(b"IDAT", deflate.zlib_compress(rows.tobytes(), LEVEL)), _chunk(b"IEND", b"")))
 
 
 def _chunk(kind: bytes, data: bytes | bytearray) -> bytes:
@@ -169,4 +187,4 @@ def phase_map_png(
     except Unpaintable as error:
         log.warning("map of %s drawn whole by resvg: the painter cannot draw %s", variant, error)
         whole = raster(layers.svg(), PUBLISH_WIDTH / layers.width).convert("RGB")
-        return _png(whole.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+        return _png(whole.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE), COLOURS)
