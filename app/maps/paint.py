@@ -5,8 +5,15 @@ drawn from it in two halves (`publish.py`): the terrain and the names, the same 
 variant, once by resvg; and what changes (centres, units, orders, the legend) by this painter,
 which reads the small part of SVG those layers are written in (`path` with `M`/`L`/`H`/`V`/`Z`,
 `circle`, `polygon`, `rect`, `line`, `text` and `g`, with the presentation attributes the
-renderer sets) and paints it with aggdraw (anti-aliased, as resvg). Anything else raises
-`Unpaintable`: the caller then draws the whole SVG with resvg instead.
+renderer sets) and paints it with aggdraw. Anything else raises `Unpaintable`: the caller then
+draws the whole SVG with resvg instead.
+
+It paints in one of two ways: anti-aliased in RGB, as resvg draws (the legend, where type on white
+wants smooth edges); or straight in a palette's indices (`palette`: the board, where every mark
+is a flat colour outlined in ink), without anti-aliasing, each colour its palette index and type
+in FreeType's black-and-white rendering, laid over the board last. A palette has no room for the blends of
+anti-aliased edges, which would snap to one side anyway; painting indices spares the picture's
+conversion to the palette and paints a third of the bytes.
 """
 
 from __future__ import annotations
@@ -21,8 +28,9 @@ from typing import Any
 from xml.etree import ElementTree
 
 import aggdraw
+from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["Fonts", "Painter", "Unpaintable", "extents", "font_set"]
+__all__ = ["Fonts", "Painter", "Unpaintable", "font_set"]
 
 Point = tuple[float, float]
 
@@ -95,6 +103,32 @@ def _ascent(size: float) -> int:
     """The ascent aggdraw places text by (`text`'s y is the top of the line): FreeType's, rounded
     up, of the font at the whole pixel size aggdraw sets."""
     return math.ceil(int(size) * ASCENDER)
+
+
+@cache
+def _mono_font(file: str, size: float) -> Any:
+    return ImageFont.truetype(file, size)
+
+
+@lru_cache(maxsize=1024)
+def _glyphs(words: str, file: str, size: float) -> tuple[Any, tuple[int, int], float]:
+    """`words` in the font `file` at `size` without anti-aliasing (FreeType's rendering hinted for
+    black and white: legible at the 7 or 8 pixels of a centre's letter, where a threshold of the
+    anti-aliased glyphs is not): the mask of its pixels, the mask's top left from the start of the
+    baseline, and the words' advance."""
+    font = _mono_font(file, size)
+    left, top, right, bottom = font.getbbox(words, mode="1", anchor="ls")
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    draw = ImageDraw.Draw(mask)
+    draw.fontmode = "1"
+    draw.text((-left, -top), words, font=font, fill=255, anchor="ls")
+    return mask, (left, top), float(font.getlength(words, mode="1"))
+
+
+@lru_cache(maxsize=1024)
+def _index(palette: tuple[tuple[int, int, int], ...], colour: tuple[int, int, int]) -> int:
+    """The index in `palette` of `colour`, or of the colour nearest it."""
+    return min(range(len(palette)), key=lambda i: sum((a - b) ** 2 for a, b in zip(palette[i], colour, strict=True)))
 
 
 def _numbers(text: str) -> list[float]:
@@ -206,24 +240,43 @@ def _ring(cx: float, cy: float, r: float, steps: int) -> list[Point]:
 
 
 class Painter:
-    """Paints SVG fragments onto an RGB picture `size` pixels big, the SVG's user units scaled by
-    `scale`."""
+    """Paints SVG fragments onto a picture `size` pixels big, the SVG's user units scaled by
+    `scale`: RGB, anti-aliased; or, given a `palette`, its indices (one byte a pixel)."""
 
     def __init__(self, size: tuple[int, int], scale: float, fonts: Fonts, background: bytes,
-                 origin: tuple[int, int] = (0, 0)) -> None:
-        """`origin`: the picture's pixel at this painter's top left (a part of a larger picture)."""
-        self.size, self.scale, self.fonts = size, scale, fonts
-        self.draw = aggdraw.Draw("RGB", size)
+                 origin: tuple[int, int] = (0, 0), palette: tuple[tuple[int, int, int], ...] | None = None) -> None:
+        """`origin`: the picture's pixel at this painter's top left (a part of a larger picture);
+        `background`: the picture's bytes (RGB, or the palette's indices)."""
+        self.size, self.scale, self.fonts, self.palette = size, scale, fonts, palette
+        self.draw = aggdraw.Draw("L" if palette else "RGB", size)
         self.draw.frombytes(background)
+        if palette:
+            self.draw.setantialias(False)
+        self.origin = origin
         if origin != (0, 0):
             self.draw.settransform((-origin[0], -origin[1]))
+        self._texts: list[tuple[Any, int, int, int]] = []  # with a palette: (mask, left, top, index)
         self._dash_cache: dict[tuple[tuple[Point, ...], tuple[float, ...]], tuple[list[list[Point]], Any]] = {}
         self._shapes = {"circle": self._circle, "path": self._path, "polygon": self._polygon, "rect": self._rect,
                         "line": self._line, "text": self._text}
 
     def pixels(self) -> bytes:
+        """The RGB picture's bytes."""
+        assert self.palette is None
         self.draw.flush()
         return bytes(self.draw.tobytes())
+
+    def image(self) -> Any:
+        """The picture painted: a PIL image, RGB, or P (without its palette) given a palette, its
+        type laid over all else (aggdraw has no black-and-white type: the letters of the board are
+        drawn over the lines that cross them, which only helps them read)."""
+        self.draw.flush()
+        if self.palette is None:
+            return Image.frombytes("RGB", self.size, self.draw.tobytes())
+        picture = Image.frombytes("P", self.size, self.draw.tobytes())
+        for mask, x, y, index in self._texts:
+            picture.paste(index, (x, y, x + mask.width, y + mask.height), mask)
+        return picture
 
     def paint(self, fragment: str) -> None:
         try:
@@ -320,40 +373,53 @@ class Painter:
         if "stroke" in style and style["stroke"] != "none":
             raise Unpaintable("outlined text")
         words = element.text or ""
-        colour = _colour(style.get("fill", "#000000"))
-        if not words.strip() or colour is None:
+        ink = self._ink(style.get("fill", "#000000"), 1.0)
+        if not words.strip() or ink is None:
             return
         s = self.scale
         size = float(style.get("font-size", "16")) * s
         bold = style.get("font-weight") == "bold"
         file = self.fonts.bold if bold else self.fonts.oblique if style.get("font-style") == "italic" else \
             self.fonts.regular
-        font = _font(colour, file, size)
         x, y = float(element.get("x") or 0) * s, float(element.get("y") or 0) * s
-        width = _text_width(font, words) if style.get("text-anchor", "start") != "start" else 0.0
         anchor = style.get("text-anchor", "start")
-        left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
         baseline = y + CENTRAL * size if style.get("dominant-baseline") == "central" else y
-        top = baseline - _ascent(size)
-        self.draw.text((left, top), words, font)
+        if self.palette is not None:  # laid over the picture at the end (`image`)
+            mask, (dx, dy), width = _glyphs(words, file, size)
+            left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+            self._texts.append((mask, round(left) + dx - self.origin[0], round(baseline) + dy - self.origin[1], ink[0][0]))
+            return
+        font = _font(ink[0], file, size)
+        width = _text_width(font, words) if anchor != "start" else 0.0
+        left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+        self.draw.text((left, baseline - _ascent(size)), words, font)
 
     # -- strokes and fills -----------------------------------------------------------------
 
-    def _brush(self, style: dict[str, str], default: str | None = None) -> Any:
-        colour = _colour(style.get("fill", default))
+    def _ink(self, value: str | None, opacity: float) -> tuple[tuple[int, int, int], int] | None:
+        """A paint's (colour, opacity): with a palette, its index as a grey, opaque (none if it is
+        more than half transparent)."""
+        colour = _colour(value)
         if colour is None:
             return None
-        opacity = float(style.get("fill-opacity", "1")) * float(style.get("opacity", "1"))
-        return _brush(colour, round(255 * opacity))
+        if self.palette is None:
+            return colour, round(255 * opacity)
+        if opacity < 0.5:
+            return None
+        index = _index(self.palette, colour)
+        return (index, index, index), 255
+
+    def _brush(self, style: dict[str, str], default: str | None = None) -> Any:
+        ink = self._ink(style.get("fill", default), float(style.get("fill-opacity", "1")) * float(style.get("opacity", "1")))
+        return None if ink is None else _brush(*ink)
 
     def _stroke(self, style: dict[str, str]) -> tuple[Any, float, list[float]]:
-        colour = _colour(style.get("stroke"))
-        if colour is None:
+        ink = self._ink(style.get("stroke"), float(style.get("opacity", "1")))
+        if ink is None:
             return None, 0.0, []
         width = float(style.get("stroke-width", "1")) * self.scale
-        opacity = round(255 * float(style.get("opacity", "1")))
         dash = [v * self.scale for v in _numbers(style.get("stroke-dasharray", ""))]
-        return _pen(colour, width, opacity), width, dash
+        return _pen(ink[0], width, ink[1]), width, dash
 
     def _stroke_lines(self, lines: list[tuple[list[Point], bool]], style: dict[str, str], pen: Any, width: float,
                       dash: list[float]) -> None:
@@ -361,11 +427,8 @@ class Painter:
         round ends when the style asks, as discs of the stroke's width), dashed when `dash` says. A
         round corner needs no disc: it lies inside aggdraw's mitred one."""
         round_caps = style.get("stroke-linecap") == "round"
-        disc = None
-        if round_caps:
-            colour = _colour(style.get("stroke"))
-            assert colour is not None
-            disc = _brush(colour, round(255 * float(style.get("opacity", "1"))))
+        ink = self._ink(style.get("stroke"), float(style.get("opacity", "1"))) if round_caps else None
+        disc = None if ink is None else _brush(*ink)
         half = width / 2
         for line, closed in lines:
             if closed and not dash:  # a closed outline: mitred at every corner, the first too
@@ -398,76 +461,6 @@ class Painter:
                         path.lineto(x, y)
             found = self._dash_cache[key] = (pieces, path)
         return found
-
-
-def extents(fragment: str, scale: float) -> list[tuple[int, int, int, int]]:
-    """The pixels (left, top, right, bottom) that painting `fragment` may touch, one box a mark
-    (a group of shapes, such as a unit; groups of groups are looked into), the boxes that overlap
-    merged: each shape's points and radii, its text's size and its stroke."""
-    try:
-        root = ElementTree.fromstring(f"<g>{fragment}</g>")
-    except ElementTree.ParseError as error:
-        raise Unpaintable(f"not SVG: {error}") from None
-    boxes: list[tuple[int, int, int, int]] = []
-    marks = [root]
-    while marks:
-        mark = marks.pop()
-        children = [child for child in mark if child.tag != "title"]
-        if mark.tag == "g" and all(child.tag == "g" for child in children):
-            marks.extend(children)
-            continue
-        box = _box(mark, scale)
-        if box is not None:
-            boxes.append(box)
-    return _merged(boxes)
-
-
-def _merged(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """The boxes, those that overlap replaced by the box around them (until none overlap)."""
-    out: list[tuple[int, int, int, int]] = []
-    for box in boxes:
-        while True:
-            hit = next((other for other in out if box[0] < other[2] and other[0] < box[2] and box[1] < other[3]
-                        and other[1] < box[3]), None)
-            if hit is None:
-                break
-            out.remove(hit)
-            box = (min(box[0], hit[0]), min(box[1], hit[1]), max(box[2], hit[2]), max(box[3], hit[3]))
-        out.append(box)
-    return out
-
-
-def _box(mark: ElementTree.Element, scale: float) -> tuple[int, int, int, int] | None:
-    xs: list[float] = []
-    ys: list[float] = []
-    reach = 0.0
-    for element in mark.iter():
-        get = element.get
-        numbers: list[float] = []
-        if element.tag == "circle":
-            cx, cy, r = (float(get(k) or 0) for k in ("cx", "cy", "r"))
-            numbers = [cx - r, cy - r, cx + r, cy + r]
-        elif element.tag == "polygon":
-            numbers = _numbers(get("points") or "")
-        elif element.tag == "path":
-            d = get("d") or ""
-            numbers = _numbers(d) if not any(c in d for c in "hvlmz") else [-1e9, -1e9, 1e9, 1e9]  # relative: anywhere
-        elif element.tag == "rect":
-            x, y = float(get("x") or 0), float(get("y") or 0)
-            numbers = [x, y, x + float(get("width") or 0), y + float(get("height") or 0)]
-        elif element.tag == "line":
-            numbers = [float(get(k) or 0) for k in ("x1", "y1", "x2", "y2")]
-        elif element.tag == "text":
-            x, y, size = float(get("x") or 0), float(get("y") or 0), float(get("font-size") or 16)
-            numbers = [x - size * len(element.text or ""), y - size, x + size * len(element.text or ""), y + size]
-        xs.extend(numbers[0::2])
-        ys.extend(numbers[1::2])
-        reach = max(reach, float(get("stroke-width") or 0))
-    if not xs:
-        return None
-    pad = reach * scale + 3
-    return (int(min(xs) * scale - pad), int(min(ys) * scale - pad), int(max(xs) * scale + pad) + 1,
-            int(max(ys) * scale + pad) + 1)
 
 
 def font_set(files: Sequence[str]) -> Fonts:

@@ -15,6 +15,7 @@ import io
 import logging
 import struct
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -28,7 +29,7 @@ from app.variants import load_variant
 from . import style
 from .board import build_board
 from .drawing import Drawing, load_drawing
-from .paint import Fonts, Painter, Unpaintable, extents, font_set
+from .paint import Fonts, Painter, Unpaintable, font_set
 from .png import font_files
 from .render import MapLayers, layers_of_board
 from .terrain import CROSSING_COLOUR, base_layer, label_layer
@@ -45,19 +46,20 @@ LEVEL = 6  # libdeflate's: 9 packs a few per cent better at three times the time
 
 @dataclass(frozen=True, eq=False)  # one a drawing: compared and hashed by identity
 class StaticMap:
-    """A drawing at the published width: its terrain (RGB bytes, `map_height` rows), its names
-    (RGBA, and in the palette with the mask of the pixels they cover: laid over the orders) and the
-    palette every map of it is written in."""
+    """A drawing at the published width: its terrain (`map_height` rows; RGB bytes, and in the
+    palette's indices), its names (RGBA, and in the palette with the mask of the pixels they cover:
+    laid over the orders) and the palette every map of it is written in."""
 
     width: int
     map_height: int
     scale: float
     terrain: bytes
+    indexed_terrain: bytes
     labels: Any  # PIL.Image.Image, RGBA
     names: Any  # PIL.Image.Image, P: the terrain under its names, in `palette`
     names_mask: Any  # PIL.Image.Image, 1: where the names (their white halo included) are
     palette: Any  # PIL.Image.Image, P
-    colours: int  # in `palette`
+    colours: tuple[tuple[int, int, int], ...]  # `palette`'s
     fonts: Fonts
 
 
@@ -86,9 +88,12 @@ def static_map(variant_name: str, drawing: Drawing) -> StaticMap:
     # A name's pixel is the name's where it is more than half opaque: its edge, half-way between
     # its white halo and what lies under it, snaps to one side in the palette anyway.
     mask = labels.getchannel("A").point(lambda alpha: 255 if alpha >= 128 else 0).convert("1")
-    return StaticMap(terrain.width, terrain.height, scale, terrain.tobytes(), labels,
-                     named.quantize(palette=palette, dither=Image.Dither.NONE), mask, palette,
-                     len(palette.getpalette() or []) // 3, font_set(font_files()))
+    flat = palette.getpalette() or []
+    colours = tuple((flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3))
+    return StaticMap(terrain.width, terrain.height, scale, terrain.tobytes(),
+                     terrain.quantize(palette=palette, dither=Image.Dither.NONE).tobytes(), labels,
+                     named.quantize(palette=palette, dither=Image.Dither.NONE), mask, palette, colours,
+                     font_set(font_files()))
 
 
 def _palette(terrain: Any, variant_name: str) -> Any:
@@ -125,48 +130,45 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 
 
 @lru_cache(maxsize=16)
-def _background(static: StaticMap, height: int) -> bytes:
-    """The terrain over a white legend `height` pixels high in all (a legend has a few heights)."""
-    return static.terrain + b"\xff" * (3 * static.width * (height - static.map_height))
+def _legend_background(static: StaticMap, height: int) -> bytes:
+    """The terrain's last row over a white legend `height` pixels high in all (a legend has a few
+    heights): the legend's top line lies across that row."""
+    row = 3 * static.width
+    return static.terrain[-row:] + b"\xff" * (row * (height - 1))
 
 
 def picture_png(layers: MapLayers, drawing: Drawing, variant_name: str) -> bytes:
     """The PNG of one map's `layers` at the published width, in the drawing's palette: what changes
-    painted over the terrain, put in the palette; the names laid over it there (a copy of the
-    pixels they cover); the dislodged units painted over the names where they are."""
+    on the board painted over the terrain, in the palette's indices; the names laid over it there
+    (a copy of the pixels they cover); the dislodged units painted over the names; the legend
+    painted anti-aliased (type on white) and put in the palette."""
     static = static_map(variant_name, drawing)
-    width, height = static.width, round(layers.height * static.scale)
-    painter = Painter((width, height), static.scale, static.fonts, _background(static, height))
-    painter.paint(layers.under_labels)
-    painter.paint(layers.legend)
-    picture = Image.frombytes("RGB", (width, height), painter.pixels())
-    indexed = picture.quantize(palette=static.palette, dither=Image.Dither.NONE)
-    indexed.paste(static.names, (0, 0), static.names_mask)  # the names over the orders (issue 22.14)
-    for box in extents(layers.over_labels, static.scale):  # dislodged units, over the names, one by one
-        box = (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
-        if box[0] >= box[2] or box[1] >= box[3]:
-            continue
-        part = picture.crop(box)
-        names = static.labels.crop(box)
-        part.paste(names, (0, 0), names)
-        over = Painter(part.size, static.scale, static.fonts, part.tobytes(), origin=(box[0], box[1]))
-        over.paint(layers.over_labels)
-        painted = Image.frombytes("RGB", part.size, over.pixels())
-        indexed.paste(painted.quantize(palette=static.palette, dither=Image.Dither.NONE), box[:2])
-    return _png(indexed, static.colours)
-
-
-def _png(indexed: Any, colours: int) -> bytes:
-    """An indexed-colour PNG of `indexed` (a P image of `colours` colours): the rows unfiltered
-    (a palette's indices gain nothing from PNG's filters), packed by libdeflate (as small as zlib's
-    level 6, twice as fast)."""
-    width, height = indexed.size
+    width, top, height = static.width, static.map_height, round(layers.height * static.scale)
+    board = Painter((width, top), static.scale, static.fonts, static.indexed_terrain, palette=static.colours)
+    board.paint(layers.under_labels)
+    picture = board.image()
+    picture.paste(static.names, (0, 0), static.names_mask)  # the names over the orders (issue 22.14)
+    if "<g" in layers.over_labels.replace('<g class="units dislodged-units">', "", 1):
+        over = Painter((width, top), static.scale, static.fonts, picture.tobytes(), palette=static.colours)
+        over.paint(layers.over_labels)  # dislodged units, over the names
+        picture = over.image()
+    legend = Painter((width, height - top + 1), static.scale, static.fonts, _legend_background(static, height - top + 1),
+                     origin=(0, top - 1))
+    legend.paint(layers.legend)
     rows = Image.new("P", (width + 1, height), 0)  # each row after its filter byte, 0: none
-    rows.paste(indexed, (1, 0))
-    palette = bytes((indexed.getpalette() or [])[:3 * colours]).ljust(3 * colours, b"\0")
+    rows.paste(picture, (1, 0))
+    rows.paste(legend.image().quantize(palette=static.palette, dither=Image.Dither.NONE), (1, top - 1))
+    return _png(rows.tobytes(), width, height, static.colours)
+
+
+def _png(rows: bytes, width: int, height: int, colours: Sequence[tuple[int, int, int]]) -> bytes:
+    """An indexed-colour PNG of `rows` (each row a filter byte, 0: none, then its pixels' indices in
+    `colours`): a palette's indices gain nothing from PNG's filters; packed by libdeflate (as small
+    as zlib's level 6, twice as fast)."""
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    palette = bytes(v for colour in colours for v in colour)
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"PLTE", palette),
-                     _chunk(b"IDAT", deflate.zlib_compress(rows.tobytes(), LEVEL)), _chunk(b"IEND", b"")))
+                     _chunk(b"IDAT", deflate.zlib_compress(rows, LEVEL)), _chunk(b"IEND", b"")))
 
 
 def _chunk(kind: bytes, data: bytes | bytearray) -> bytes:
@@ -187,4 +189,9 @@ def phase_map_png(
     except Unpaintable as error:
         log.warning("map of %s drawn whole by resvg: the painter cannot draw %s", variant, error)
         whole = raster(layers.svg(), PUBLISH_WIDTH / layers.width).convert("RGB")
-        return _png(whole.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE), COLOURS)
+        indexed = whole.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        flat = indexed.getpalette() or []
+        rows = Image.new("P", (indexed.width + 1, indexed.height), 0)
+        rows.paste(indexed, (1, 0))
+        return _png(rows.tobytes(), indexed.width, indexed.height,
+                    [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat) - 2, 3)])
