@@ -37,7 +37,6 @@ Point = tuple[float, float]
 # DejaVu Sans (the font the map is drawn in): `dominant-baseline="central"` puts the baseline this
 # far below y, in em, as resvg does: half of ascender minus descender (1901 and 483 of 2048).
 CENTRAL = (1901 - 483) / 2048 / 2
-ASCENDER = 1901 / 2048
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _PATH_TOKEN = re.compile(r"[MLHVZmlhvz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _INHERITED = ("fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap",
@@ -82,53 +81,37 @@ def _brush(colour: tuple[int, int, int], opacity: int) -> Any:
 
 
 @cache
-def _font(colour: tuple[int, int, int], file: str, size: float) -> Any:
-    return aggdraw.Font(colour, file, size)
-
-
-@cache
-def _measurer() -> Any:
-    return aggdraw.Draw("RGB", (1, 1))
-
-
-@lru_cache(maxsize=4096)
-def _text_width(font: Any, words: str) -> float:
-    """aggdraw's width of `words` (hinted advances: what `text` draws), kept: it costs as much as
-    drawing the text ten times, and legends repeat."""
-    return float(_measurer().textsize(words, font)[0])
-
-
-@cache
-def _ascent(size: float) -> int:
-    """The ascent aggdraw places text by (`text`'s y is the top of the line): FreeType's, rounded
-    up, of the font at the whole pixel size aggdraw sets."""
-    return math.ceil(int(size) * ASCENDER)
-
-
-@cache
-def _mono_font(file: str, size: float) -> Any:
+def _font(file: str, size: float) -> Any:
     return ImageFont.truetype(file, size)
 
 
-@lru_cache(maxsize=1024)
-def _glyphs(words: str, file: str, size: float) -> tuple[Any, tuple[int, int], float]:
-    """`words` in the font `file` at `size` without anti-aliasing (FreeType's rendering hinted for
-    black and white: legible at the 7 or 8 pixels of a centre's letter, where a threshold of the
-    anti-aliased glyphs is not): the mask of its pixels, the mask's top left from the start of the
-    baseline, and the words' advance."""
-    font = _mono_font(file, size)
-    left, top, right, bottom = font.getbbox(words, mode="1", anchor="ls")
+@lru_cache(maxsize=4096)
+def _glyphs(words: str, file: str, size: float, mono: bool) -> tuple[Any, tuple[int, int], float]:
+    """`words` in the font `file` at `size`, by FreeType (hinted, as aggdraw's and resvg's type),
+    anti-aliased or `mono` (rendered for black and white: legible at the 7 or 8 pixels of a
+    centre's letter, where a threshold of anti-aliased glyphs is not): the mask of its pixels, the
+    mask's top left from the start of the baseline, and the words' advance. Kept: a legend's and a
+    board's words repeat, and FreeType takes ten times longer to draw them than a mask to lay."""
+    font = _font(file, size)
+    mode = "1" if mono else "L"
+    left, top, right, bottom = font.getbbox(words, mode=mode, anchor="ls")
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     draw = ImageDraw.Draw(mask)
-    draw.fontmode = "1"
+    draw.fontmode = mode
     draw.text((-left, -top), words, font=font, fill=255, anchor="ls")
-    return mask, (left, top), float(font.getlength(words, mode="1"))
+    return mask, (left, top), float(font.getlength(words, mode=mode))
 
 
 @lru_cache(maxsize=1024)
 def _index(palette: tuple[tuple[int, int, int], ...], colour: tuple[int, int, int]) -> int:
     """The index in `palette` of `colour`, or of the colour nearest it."""
     return min(range(len(palette)), key=lambda i: sum((a - b) ** 2 for a, b in zip(palette[i], colour, strict=True)))
+
+
+@lru_cache(maxsize=512)
+def _subpaths_of(d: str) -> tuple[tuple[tuple[Point, ...], bool], ...]:
+    """`_subpaths`, kept: an order's line is stroked twice (in ink, then in its colour over it)."""
+    return tuple((tuple(points), closed) for points, closed in _subpaths(d))
 
 
 def _numbers(text: str) -> list[float]:
@@ -255,27 +238,20 @@ class Painter:
         self.origin = origin
         if origin != (0, 0):
             self.draw.settransform((-origin[0], -origin[1]))
-        self._texts: list[tuple[Any, int, int, int]] = []  # with a palette: (mask, left, top, index)
+        self._brushes: dict[tuple[str | None, ...], Any] = {}
+        self._strokes: dict[tuple[str | None, ...], tuple[Any, float, list[float]]] = {}
+        self._texts: list[tuple[Any, int, int, Any]] = []  # (mask, left, top, colour or index)
         self._dash_cache: dict[tuple[tuple[Point, ...], tuple[float, ...]], tuple[list[list[Point]], Any]] = {}
         self._shapes = {"circle": self._circle, "path": self._path, "polygon": self._polygon, "rect": self._rect,
                         "line": self._line, "text": self._text}
 
-    def pixels(self) -> bytes:
-        """The RGB picture's bytes."""
-        assert self.palette is None
-        self.draw.flush()
-        return bytes(self.draw.tobytes())
-
     def image(self) -> Any:
-        """The picture painted: a PIL image, RGB, or P (without its palette) given a palette, its
-        type laid over all else (aggdraw has no black-and-white type: the letters of the board are
-        drawn over the lines that cross them, which only helps them read)."""
+        """The picture painted, its type laid over: a PIL image, RGB, or P (without its palette)
+        given a palette."""
         self.draw.flush()
-        if self.palette is None:
-            return Image.frombytes("RGB", self.size, self.draw.tobytes())
-        picture = Image.frombytes("P", self.size, self.draw.tobytes())
-        for mask, x, y, index in self._texts:
-            picture.paste(index, (x, y, x + mask.width, y + mask.height), mask)
+        picture = Image.frombytes("RGB" if self.palette is None else "P", self.size, self.draw.tobytes())
+        for mask, x, y, paint in self._texts:
+            picture.paste(paint, (x, y, x + mask.width, y + mask.height), mask)
         return picture
 
     def paint(self, fragment: str) -> None:
@@ -328,7 +304,7 @@ class Painter:
 
     def _path(self, element: ElementTree.Element, style: dict[str, str]) -> None:
         s = self.scale
-        subpaths = [([(x * s, y * s) for x, y in points], closed) for points, closed in _subpaths(element.get("d", ""))]
+        subpaths = [([(x * s, y * s) for x, y in points], closed) for points, closed in _subpaths_of(element.get("d", ""))]
         brush = self._brush(style, default="#000000")
         if brush is not None:
             for points, _ in subpaths:
@@ -370,6 +346,8 @@ class Painter:
             self._stroke_lines([([(x1, y1), (x2, y2)], False)], style, pen, width, dash)
 
     def _text(self, element: ElementTree.Element, style: dict[str, str]) -> None:
+        """Type is laid over the picture at the end (`image`): aggdraw draws it neither in black and
+        white nor quickly. No later shape of a map covers type, but lines that cross a letter."""
         if "stroke" in style and style["stroke"] != "none":
             raise Unpaintable("outlined text")
         words = element.text or ""
@@ -384,15 +362,10 @@ class Painter:
         x, y = float(element.get("x") or 0) * s, float(element.get("y") or 0) * s
         anchor = style.get("text-anchor", "start")
         baseline = y + CENTRAL * size if style.get("dominant-baseline") == "central" else y
-        if self.palette is not None:  # laid over the picture at the end (`image`)
-            mask, (dx, dy), width = _glyphs(words, file, size)
-            left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
-            self._texts.append((mask, round(left) + dx - self.origin[0], round(baseline) + dy - self.origin[1], ink[0][0]))
-            return
-        font = _font(ink[0], file, size)
-        width = _text_width(font, words) if anchor != "start" else 0.0
+        mask, (dx, dy), width = _glyphs(words, file, size, self.palette is not None)
         left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
-        self.draw.text((left, baseline - _ascent(size)), words, font)
+        paint = ink[0][0] if self.palette is not None else ink[0]
+        self._texts.append((mask, round(left) + dx - self.origin[0], round(baseline) + dy - self.origin[1], paint))
 
     # -- strokes and fills -----------------------------------------------------------------
 
@@ -410,16 +383,24 @@ class Painter:
         return (index, index, index), 255
 
     def _brush(self, style: dict[str, str], default: str | None = None) -> Any:
-        ink = self._ink(style.get("fill", default), float(style.get("fill-opacity", "1")) * float(style.get("opacity", "1")))
-        return None if ink is None else _brush(*ink)
+        key = (style.get("fill", default), style.get("fill-opacity"), style.get("opacity"))
+        if key not in self._brushes:  # a map has a few dozen paints, and thousands of shapes
+            ink = self._ink(key[0], float(key[1] or 1) * float(key[2] or 1))
+            self._brushes[key] = None if ink is None else _brush(*ink)
+        return self._brushes[key]
 
     def _stroke(self, style: dict[str, str]) -> tuple[Any, float, list[float]]:
-        ink = self._ink(style.get("stroke"), float(style.get("opacity", "1")))
-        if ink is None:
-            return None, 0.0, []
-        width = float(style.get("stroke-width", "1")) * self.scale
-        dash = [v * self.scale for v in _numbers(style.get("stroke-dasharray", ""))]
-        return _pen(ink[0], width, ink[1]), width, dash
+        key = (style.get("stroke"), style.get("opacity"), style.get("stroke-width"), style.get("stroke-dasharray"))
+        found = self._strokes.get(key)
+        if found is None:
+            ink = self._ink(key[0], float(key[1] or 1))
+            if ink is None:
+                found = None, 0.0, []
+            else:
+                width = float(key[2] or 1) * self.scale
+                found = _pen(ink[0], width, ink[1]), width, [v * self.scale for v in _numbers(key[3] or "")]
+            self._strokes[key] = found
+        return found
 
     def _stroke_lines(self, lines: list[tuple[list[Point], bool]], style: dict[str, str], pen: Any, width: float,
                       dash: list[float]) -> None:
