@@ -30,6 +30,8 @@ from xml.etree import ElementTree
 import aggdraw
 from PIL import Image, ImageDraw, ImageFont
 
+from .canvas import IndexedCanvas
+
 __all__ = ["Fonts", "Painter", "Unpaintable", "font_set"]
 
 Point = tuple[float, float]
@@ -231,13 +233,17 @@ class Painter:
         """`origin`: the picture's pixel at this painter's top left (a part of a larger picture);
         `background`: the picture's bytes (RGB, or the palette's indices)."""
         self.size, self.scale, self.fonts, self.palette = size, scale, fonts, palette
-        self.draw = aggdraw.Draw("L" if palette else "RGB", size)
-        self.draw.frombytes(background)
-        if palette:
-            self.draw.setantialias(False)
         self.origin = origin
-        if origin != (0, 0):
-            self.draw.settransform((-origin[0], -origin[1]))
+        self.draw: Any
+        if palette:  # straight in the palette's indices, with Pillow (canvas.py)
+            if origin != (0, 0):
+                raise ValueError("an indexed picture is painted whole")
+            self.draw = IndexedCanvas(Image.frombytes("P", size, background))
+        else:
+            self.draw = aggdraw.Draw("RGB", size)
+            self.draw.frombytes(background)
+            if origin != (0, 0):
+                self.draw.settransform((-origin[0], -origin[1]))
         self._brushes: dict[tuple[str | None, ...], Any] = {}
         self._strokes: dict[tuple[str | None, ...], tuple[Any, float, list[float]]] = {}
         self._texts: list[tuple[Any, int, int, Any]] = []  # (mask, left, top, colour or index)
@@ -249,7 +255,7 @@ class Painter:
         """The picture painted, its type laid over: a PIL image, RGB, or P (without its palette)
         given a palette."""
         self.draw.flush()
-        picture = Image.frombytes("RGB" if self.palette is None else "P", self.size, self.draw.tobytes())
+        picture = self.draw.image if self.palette is not None else Image.frombytes("RGB", self.size, self.draw.tobytes())
         for mask, x, y, paint in self._texts:
             picture.paste(paint, (x, y, x + mask.width, y + mask.height), mask)
         return picture
@@ -382,11 +388,16 @@ class Painter:
         index = _index(self.palette, colour)
         return (index, index, index), 255
 
+    def _make_brush(self, ink: tuple[tuple[int, int, int], int] | None) -> Any:
+        """aggdraw's brush, or the palette index (`IndexedCanvas`)."""
+        if ink is None:
+            return None
+        return ink[0][0] if self.palette is not None else _brush(*ink)
+
     def _brush(self, style: dict[str, str], default: str | None = None) -> Any:
         key = (style.get("fill", default), style.get("fill-opacity"), style.get("opacity"))
         if key not in self._brushes:  # a map has a few dozen paints, and thousands of shapes
-            ink = self._ink(key[0], float(key[1] or 1) * float(key[2] or 1))
-            self._brushes[key] = None if ink is None else _brush(*ink)
+            self._brushes[key] = self._make_brush(self._ink(key[0], float(key[1] or 1) * float(key[2] or 1)))
         return self._brushes[key]
 
     def _stroke(self, style: dict[str, str]) -> tuple[Any, float, list[float]]:
@@ -398,7 +409,15 @@ class Painter:
                 found = None, 0.0, []
             else:
                 width = float(key[2] or 1) * self.scale
-                found = _pen(ink[0], width, ink[1]), width, [v * self.scale for v in _numbers(key[3] or "")]
+                dash = [v * self.scale for v in _numbers(key[3] or "")]
+                if self.palette is None:
+                    pen = _pen(ink[0], width, ink[1])
+                else:
+                    pen = (ink[0][0], width)
+                    if width < 1.5 and len(dash) % 2 == 0:  # Pillow's one-pixel line covers both ends: a pixel more
+                        dash = [v for on, off in zip(dash[::2], dash[1::2], strict=True)
+                                for v in (max(on - 1.0, 0.25), off + on - max(on - 1.0, 0.25))]
+                found = pen, width, dash
             self._strokes[key] = found
         return found
 
@@ -409,7 +428,7 @@ class Painter:
         round corner needs no disc: it lies inside aggdraw's mitred one."""
         round_caps = style.get("stroke-linecap") == "round"
         ink = self._ink(style.get("stroke"), float(style.get("opacity", "1"))) if round_caps else None
-        disc = None if ink is None else _brush(*ink)
+        disc = self._make_brush(ink)
         half = width / 2
         for line, closed in lines:
             if closed and not dash:  # a closed outline: mitred at every corner, the first too
@@ -433,8 +452,10 @@ class Painter:
         found = self._dash_cache.get(key)
         if found is None:
             pieces = [p for p in _dashes(line, dash) if len(p) > 1]
-            path = None
-            if len(pieces) > 1:
+            path: Any = None
+            if len(pieces) > 1 and self.palette is not None:
+                path = [[c - 0.5 for p in piece for c in p] for piece in pieces]  # IndexedCanvas.path's
+            elif len(pieces) > 1:
                 path = aggdraw.Path()
                 for piece in pieces:
                     path.moveto(*piece[0])

@@ -1,0 +1,90 @@
+"""The board of a published map painted straight in its palette's indices, with Pillow.
+
+`paint.Painter` paints through a handful of aggdraw's drawing calls. On the board of a published
+map (`publish.py`), where every mark is a flat colour outlined in ink and the palette has no room
+for the blends of anti-aliased edges (they would snap to one side anyway), it paints through this
+canvas instead: the same calls, made with Pillow's `ImageDraw` on the indexed picture itself,
+without anti-aliasing. Pillow draws these shapes several times faster than aggdraw, and nothing
+is converted afterwards. A pen is `(index, width)`, a brush an index; strokes are centred on the
+outline, as in SVG (Pillow draws an outline inside its box: the box is grown by half the width);
+coordinates are SVG's (a pixel's centre at +0.5; Pillow's at the whole number).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import ImageDraw
+
+__all__ = ["IndexedCanvas"]
+
+Pen = tuple[int, float]
+Box = tuple[float, float, float, float]
+
+
+def _width(width: float) -> int:
+    return max(1, int(width + 0.5))
+
+
+def _pixels(box: Box) -> tuple[int, int, int, int]:
+    """The first and last pixels whose centres lie in `box` (Pillow's ellipse takes whole pixels,
+    both ends included, and would cut the fractions off)."""
+    x0, y0 = math.ceil(box[0] - 0.5), math.ceil(box[1] - 0.5)
+    return x0, y0, max(x0, math.floor(box[2] - 0.5)), max(y0, math.floor(box[3] - 0.5))
+
+
+class IndexedCanvas:
+    """aggdraw's calls that `Painter` makes, on `image` (mode P or L)."""
+
+    def __init__(self, image: Any) -> None:
+        self.image = image
+        self._draw = ImageDraw.Draw(image)
+        self._core = self._draw.draw  # Pillow's drawing calls, without ImageDraw's checks: a map makes a thousand
+
+    def flush(self) -> None:
+        """Nothing to do: Pillow draws on the picture itself."""
+
+    def ellipse(self, box: Box, pen: Pen | None, brush: int | None) -> None:
+        half = pen[1] / 2 if pen is not None else 0.0
+        outer = _pixels((box[0] - half, box[1] - half, box[2] + half, box[3] + half))
+        if brush is not None:
+            self._core.draw_ellipse(outer if pen is not None and pen[0] == brush else _pixels(box), brush, 1)
+        if pen is not None and pen[0] != brush:
+            self._core.draw_ellipse(outer, pen[0], 0, _width(pen[1]))
+
+    def rectangle(self, box: Box, pen: Pen | None, brush: int | None) -> None:
+        self.rounded_rectangle(box, 0.0, pen, brush)
+
+    def rounded_rectangle(self, box: Box, radius: float, pen: Pen | None, brush: int | None) -> None:
+        half = pen[1] / 2 if pen is not None else 0.0
+        outer = (box[0] - 0.5 - half, box[1] - 0.5 - half, box[2] - 0.5 + half, box[3] - 0.5 + half)
+        outline, width = (pen[0], _width(pen[1])) if pen is not None else (None, 1)
+        if radius > 0:
+            self._draw.rounded_rectangle(outer, radius + half, fill=brush, outline=outline, width=width)
+        else:
+            self._draw.rectangle(outer, fill=brush, outline=outline, width=width)
+
+    def polygon(self, coords: Sequence[float], pen: Pen | None, brush: int | None = None) -> None:
+        points = [c - 0.5 for c in coords]
+        if brush is not None:
+            self._core.draw_polygon(points, brush, 1)
+        if pen is not None:
+            self._line([*points, points[0], points[1]], pen)
+
+    def line(self, coords: Sequence[float], pen: Pen) -> None:
+        self._line([c - 0.5 for c in coords], pen)
+
+    def path(self, pieces: Sequence[list[float]], pen: Pen) -> None:
+        """Each piece (a dash: x, y, x, y..., in Pillow's coordinates already) stroked."""
+        draw_lines, index, width = self._core.draw_lines, pen[0], _width(pen[1])
+        for piece in pieces:
+            draw_lines(piece, index, width)
+
+    def _line(self, points: list[float], pen: Pen) -> None:
+        width = _width(pen[1])
+        if width > 4 and len(points) > 4:  # round joins where a thick line turns
+            self._draw.line(points, fill=pen[0], width=width, joint="curve")
+        else:
+            self._core.draw_lines(points, pen[0], width)
