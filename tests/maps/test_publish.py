@@ -152,3 +152,36 @@ def test_the_palette_is_the_drawings_colours_and_the_blends_of_type_only(name: s
         assert tuple(int(power.colour[i:i + 2], 16) for i in (1, 3, 5)) in palette
     for i, colour in enumerate(palette):
         assert all(sum((a - b) ** 2 for a, b in zip(colour, other)) > 64 for other in palette[i + 1:]), colour
+
+
+def test_a_crisp_border_is_drawn_where_it_runs_along_the_pixels_edges() -> None:
+    """The terrain's borders are crisp (not anti-aliased): a stroke of one pixel exactly would vanish
+    where it runs along the pixels' edges, as the grid's borders at 250, 500 and 750 px do."""
+    from app.maps import publish
+    from app.maps.style import BORDER
+    from app.maps.terrain import base_layer
+    from tests.maps.test_render_grid import grid_drawing
+
+    drawing = grid_drawing("standard")
+    scale = WIDTH / drawing.width
+    picture = publish.raster(publish._svg(drawing, base_layer(drawing, "standard")), scale).convert("RGB")
+    border = tuple(int(BORDER[i:i + 2], 16) for i in (1, 3, 5))
+    for x in (250, 500, 750):  # the borders between the grid's columns 3, 6 and 9 and their neighbours
+        assert x == round(x / scale / 100) * 100 * scale
+        for y in range(20, 60):  # down the first row of squares
+            assert border in (picture.getpixel((x - 1, y)), picture.getpixel((x, y))), (x, y)
+
+
+@pytest.mark.parametrize("cx, cy, r", [(10.3, 12.7, 3.3), (20.0, 20.0, 5.0), (15.8, 14.2, 4.1), (9.5, 9.5, 2.6)])
+def test_the_indexed_canvas_fills_a_circle_on_the_pixels_it_covers(cx: float, cy: float, r: float) -> None:
+    """Pillow's ellipse takes whole pixels: the canvas gives it those whose centres the circle
+    covers (cutting the fractions off would move every disc up and left, and grow it)."""
+    from app.maps.canvas import IndexedCanvas
+
+    canvas = IndexedCanvas(Image.new("P", (40, 40), 0))
+    canvas.ellipse((cx - r, cy - r, cx + r, cy + r), None, 1)
+    painted = [(x, y) for y in range(40) for x in range(40) if canvas.image.getpixel((x, y)) == 1]
+    inside = [(x, y) for y in range(40) for x in range(40) if (x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2 <= r * r]
+    assert abs(len(painted) - len(inside)) <= len(inside) // 4
+    for axis in (0, 1):  # where the disc is: its pixels' middle at the circle's centre
+        assert abs(sum(p[axis] + 0.5 for p in painted) / len(painted) - (cx, cy)[axis]) < 0.3
