@@ -11,7 +11,7 @@ draws the whole SVG with resvg instead.
 It paints in one of two ways: anti-aliased in RGB, as resvg draws (the legend, where type on white
 wants smooth edges); or straight in a palette's indices (`palette`: the board, where every mark
 is a flat colour outlined in ink), without anti-aliasing, each colour its palette index and type
-in FreeType's black-and-white rendering, laid over the board last. A palette has no room for the blends of
+in FreeType's black-and-white rendering. A palette has no room for the blends of
 anti-aliased edges, which would snap to one side anyway; painting indices spares the picture's
 conversion to the palette and paints a third of the bytes.
 """
@@ -246,7 +246,7 @@ class Painter:
                 self.draw.settransform((-origin[0], -origin[1]))
         self._brushes: dict[tuple[str | None, ...], Any] = {}
         self._strokes: dict[tuple[str | None, ...], tuple[Any, float, list[float]]] = {}
-        self._texts: list[tuple[Any, int, int, Any]] = []  # (mask, left, top, colour or index)
+        self._texts: list[tuple[Any, int, int, Any]] = []  # RGB: (mask, left, top, colour), laid last
         self._dash_cache: dict[tuple[tuple[Point, ...], tuple[float, ...]], tuple[list[list[Point]], Any]] = {}
         self._shapes = {"circle": self._circle, "path": self._path, "polygon": self._polygon, "rect": self._rect,
                         "line": self._line, "text": self._text}
@@ -352,8 +352,9 @@ class Painter:
             self._stroke_lines([([(x1, y1), (x2, y2)], False)], style, pen, width, dash)
 
     def _text(self, element: ElementTree.Element, style: dict[str, str]) -> None:
-        """Type is laid over the picture at the end (`image`): aggdraw draws it neither in black and
-        white nor quickly. No later shape of a map covers type, but lines that cross a letter."""
+        """Type from FreeType's masks (`_glyphs`): aggdraw draws it neither in black and white nor
+        quickly. In RGB it is laid over the picture at the end (`image`): in a legend no shape
+        covers type."""
         if "stroke" in style and style["stroke"] != "none":
             raise Unpaintable("outlined text")
         words = element.text or ""
@@ -370,8 +371,11 @@ class Painter:
         baseline = y + CENTRAL * size if style.get("dominant-baseline") == "central" else y
         mask, (dx, dy), width = _glyphs(words, file, size, self.palette is not None)
         left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
-        paint = ink[0][0] if self.palette is not None else ink[0]
-        self._texts.append((mask, round(left) + dx - self.origin[0], round(baseline) + dy - self.origin[1], paint))
+        x0, y0 = round(left) + dx - self.origin[0], round(baseline) + dy - self.origin[1]
+        if self.palette is not None:  # on the picture itself: in its place among the shapes
+            self.draw.image.paste(ink[0][0], (x0, y0, x0 + mask.width, y0 + mask.height), mask)
+        else:
+            self._texts.append((mask, x0, y0, ink[0]))
 
     # -- strokes and fills -----------------------------------------------------------------
 
