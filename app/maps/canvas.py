@@ -76,12 +76,30 @@ class IndexedCanvas:
     def line(self, coords: Sequence[float], pen: Pen) -> None:
         self._line([c - 0.5 for c in coords], pen)
 
-    def path(self, pieces: Sequence[list[float]], pen: Pen) -> None:
-        """Each piece (a dash: x, y, x, y..., in Pillow's coordinates already) stroked."""
+    def path(self, pieces: Sequence[list[int]], pen: Pen) -> None:
+        """Each piece (a dash: x, y, x, y..., whole pixels in Pillow's coordinates already) stroked
+        as `_line` does; a dash of one segment quicker, its sides offset as the last one's when it
+        runs the same way (a dashed line has a hundred dashes)."""
+        index, width = pen
+        if width < 1.5:
+            for piece in pieces:
+                self._core.draw_lines(piece, index, 1)
+            return
+        polygon, half, last, nx, ny = self._core.draw_polygon, width / 2, (0, 0), 0, 0
         for piece in pieces:
-            self._line(piece, pen)
+            if len(piece) != 4:
+                self._line(piece, pen)
+                continue
+            x0, y0, x1, y1 = piece
+            if (x1 - x0, y1 - y0) != last:
+                last = (x1 - x0, y1 - y0)
+                length = math.hypot(*last)
+                if length == 0:
+                    continue
+                nx, ny = round(-last[1] / length * half), round(last[0] / length * half)
+            polygon((x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny), index, 1)
 
-    def _line(self, points: list[float], pen: Pen) -> None:
+    def _line(self, points: Sequence[float], pen: Pen) -> None:
         """A polyline stroked `pen[1]` wide: one pixel wide by Pillow's own line; wider, each segment
         as a quadrilateral of our own (Pillow's wide lines come out as wide at 45 degrees for 3
         pixels as for 5, and a white edging under an ink line would vanish), its middle line and its

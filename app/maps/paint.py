@@ -458,7 +458,8 @@ class Painter:
             pieces = [p for p in _dashes(line, dash) if len(p) > 1]
             path: Any = None
             if len(pieces) > 1 and self.palette is not None:
-                path = [[c - 0.5 for p in piece for c in p] for piece in pieces]  # IndexedCanvas.path's
+                # IndexedCanvas.path's: whole pixels in Pillow's coordinates (round(c - 0.5), on the picture)
+                path = [[int(c) for p in piece for c in p] for piece in pieces]
             elif len(pieces) > 1:
                 path = aggdraw.Path()
                 for piece in pieces:
