@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from PIL import ImageDraw
@@ -26,6 +27,29 @@ Box = tuple[float, float, float, float]
 
 def _width(width: float) -> int:
     return max(1, int(width + 0.5))
+
+
+def _half(width: float) -> float:
+    """How far a stroke's sides are put from its middle line, for it to come out `width` pixels
+    wide: Pillow fills the pixels on a polygon's edges too, a pixel more across a line."""
+    return (width - 0.85) / 2
+
+
+@lru_cache(maxsize=4096)
+def _offset(dx: int, dy: int, half: float) -> tuple[int, int]:
+    """The whole-pixel step from a stroke's middle line to its side, the line running (dx, dy):
+    the one nearest `half` away from the line among those about the exact offset, slid along the
+    line by up to a pixel (Pillow puts a polygon's corners on whole pixels: rounding the offset
+    alone would make 45-degree strokes of 3 and 5 pixels alike)."""
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    best = (math.inf, 0, 0)
+    for slide in (0.0, 0.5, -0.5, 1.0, -1.0):
+        mx, my = round(-uy * half + ux * slide), round(ux * half + uy * slide)
+        error = abs(-uy * mx + ux * my - half)
+        if error < best[0] - 1e-9:
+            best = (error, mx, my)
+    return best[1], best[2]
 
 
 def _pixels(box: Box) -> tuple[int, int, int, int]:
@@ -78,43 +102,37 @@ class IndexedCanvas:
 
     def path(self, pieces: Sequence[list[int]], pen: Pen) -> None:
         """Each piece (a dash: x, y, x, y..., whole pixels in Pillow's coordinates already) stroked
-        as `_line` does; a dash of one segment quicker, its sides offset as the last one's when it
-        runs the same way (a dashed line has a hundred dashes)."""
+        as `_line` does; a dash of one segment quicker (a dashed line has a hundred dashes)."""
         index, width = pen
         if width < 1.5:
             for piece in pieces:
                 self._core.draw_lines(piece, index, 1)
             return
-        polygon, half, last, nx, ny = self._core.draw_polygon, width / 2, (0, 0), 0, 0
+        polygon, half = self._core.draw_polygon, _half(width)
         for piece in pieces:
             if len(piece) != 4:
                 self._line(piece, pen)
                 continue
             x0, y0, x1, y1 = piece
-            if (x1 - x0, y1 - y0) != last:
-                last = (x1 - x0, y1 - y0)
-                length = math.hypot(*last)
-                if length == 0:
-                    continue
-                nx, ny = round(-last[1] / length * half), round(last[0] / length * half)
-            polygon((x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny), index, 1)
+            if x0 != x1 or y0 != y1:
+                nx, ny = _offset(x1 - x0, y1 - y0, half)
+                polygon((x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny), index, 1)
 
     def _line(self, points: Sequence[float], pen: Pen) -> None:
         """A polyline stroked `pen[1]` wide: one pixel wide by Pillow's own line; wider, each segment
         as a quadrilateral of our own (Pillow's wide lines come out as wide at 45 degrees for 3
-        pixels as for 5, and a white edging under an ink line would vanish), its middle line and its
-        half-width on whole pixels so that both its sides are alike, and a disc at each turn."""
+        pixels as for 5, and a white edging under an ink line would vanish), on whole pixels
+        (`_offset`) so that both its sides are alike, and a disc at each turn."""
         index, width = pen
         if width < 1.5:
             self._core.draw_lines(points, index, 1)
             return
-        polygon, ellipse, half = self._core.draw_polygon, self._core.draw_ellipse, width / 2
+        polygon, ellipse, half = self._core.draw_polygon, self._core.draw_ellipse, _half(width)
         for i in range(0, len(points) - 3, 2):
             x0, y0, x1, y1 = round(points[i]), round(points[i + 1]), round(points[i + 2]), round(points[i + 3])
-            length = math.hypot(x1 - x0, y1 - y0)
-            if length == 0:
+            if x0 == x1 and y0 == y1:
                 continue
-            nx, ny = round((y0 - y1) / length * half), round((x1 - x0) / length * half)
+            nx, ny = _offset(x1 - x0, y1 - y0, half)
             polygon((x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny), index, 1)
             if i and width > 2:
                 r = half - 0.5

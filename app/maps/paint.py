@@ -104,6 +104,15 @@ def _glyphs(words: str, file: str, size: float, mono: bool) -> tuple[Any, tuple[
     return mask, (left, top), float(font.getlength(words, mode=mode))
 
 
+@lru_cache(maxsize=4096)
+def _smooth_masks(words: str, file: str, size: float) -> tuple[Any, Any]:
+    """The anti-aliased mask of `_glyphs` as two (edge, core): the pixels a quarter to five eighths
+    covered, and those more (about what a palette of ink, its blend over white and white makes of
+    them; the ink a little bolder, as thin strokes lose ink to the blend)."""
+    mask = _glyphs(words, file, size, False)[0]
+    return mask.point(lambda v: 255 if 64 <= v < 160 else 0), mask.point(lambda v: 255 if v >= 160 else 0)
+
+
 @lru_cache(maxsize=1024)
 def _index(palette: tuple[tuple[int, int, int], ...], colour: tuple[int, int, int]) -> int:
     """The index in `palette` of `colour`, or of the colour nearest it."""
@@ -228,22 +237,25 @@ class Painter:
     """Paints SVG fragments onto a picture `size` pixels big, the SVG's user units scaled by
     `scale`: RGB, anti-aliased; or, given a `palette`, its indices (one byte a pixel)."""
 
-    def __init__(self, size: tuple[int, int], scale: float, fonts: Fonts, background: bytes,
+    def __init__(self, size: tuple[int, int], scale: float, fonts: Fonts, background: Any,
                  origin: tuple[int, int] = (0, 0), palette: tuple[tuple[int, int, int], ...] | None = None) -> None:
         """`origin`: the picture's pixel at this painter's top left (a part of a larger picture);
-        `background`: the picture's bytes (RGB, or the palette's indices)."""
+        `background`: the picture's bytes (RGB, or the palette's indices), or with a palette the P
+        image to paint on."""
         self.size, self.scale, self.fonts, self.palette = size, scale, fonts, palette
         self.origin = origin
         self.draw: Any
         if palette:  # straight in the palette's indices, with Pillow (canvas.py)
             if origin != (0, 0):
                 raise ValueError("an indexed picture is painted whole")
-            self.draw = IndexedCanvas(Image.frombytes("P", size, background))
+            self.draw = IndexedCanvas(background if isinstance(background, Image.Image) else
+                                      Image.frombytes("P", size, background))
         else:
             self.draw = aggdraw.Draw("RGB", size)
             self.draw.frombytes(background)
             if origin != (0, 0):
                 self.draw.settransform((-origin[0], -origin[1]))
+        self._smooth = False
         self._brushes: dict[tuple[str | None, ...], Any] = {}
         self._strokes: dict[tuple[str | None, ...], tuple[Any, float, list[float]]] = {}
         self._texts: list[tuple[Any, int, int, Any]] = []  # RGB: (mask, left, top, colour), laid last
@@ -260,7 +272,10 @@ class Painter:
             picture.paste(paint, (x, y, x + mask.width, y + mask.height), mask)
         return picture
 
-    def paint(self, fragment: str) -> None:
+    def paint(self, fragment: str, smooth_type: bool = False) -> None:
+        """`smooth_type`: with a palette, type on white (a legend) anti-aliased, in the palette's
+        blend of its ink over white where the palette has one."""
+        self._smooth = smooth_type
         try:
             root = ElementTree.fromstring(f"<g>{fragment}</g>")
         except ElementTree.ParseError as error:
@@ -369,13 +384,28 @@ class Painter:
         x, y = float(element.get("x") or 0) * s, float(element.get("y") or 0) * s
         anchor = style.get("text-anchor", "start")
         baseline = y + CENTRAL * size if style.get("dominant-baseline") == "central" else y
-        mask, (dx, dy), width = _glyphs(words, file, size, self.palette is not None)
+        half = self._half_ink(ink[0][0]) if self.palette is not None and self._smooth else None
+        mask, (dx, dy), width = _glyphs(words, file, size, self.palette is not None and half is None)
         left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
         x0, y0 = round(left) + dx - self.origin[0], round(baseline) + dy - self.origin[1]
-        if self.palette is not None:  # on the picture itself: in its place among the shapes
-            self.draw.image.paste(ink[0][0], (x0, y0, x0 + mask.width, y0 + mask.height), mask)
-        else:
+        box = (x0, y0, x0 + mask.width, y0 + mask.height)
+        if self.palette is None:
             self._texts.append((mask, x0, y0, ink[0]))
+        elif half is None:  # on the picture itself: in its place among the shapes
+            self.draw.image.paste(ink[0][0], box, mask)
+        else:  # anti-aliased over white, in the palette: the edge half-way, the rest in ink
+            edge, core = _smooth_masks(words, file, size)
+            self.draw.image.paste(half, box, edge)
+            self.draw.image.paste(ink[0][0], box, core)
+
+    def _half_ink(self, index: int) -> int | None:
+        """The palette's index of the colour half-way between that of `index` and white, if the
+        palette has it (a blend of type over white, `publish._palette`)."""
+        assert self.palette is not None
+        colour = self.palette[index]
+        half = tuple((c + 256) // 2 for c in colour)
+        found = _index(self.palette, half)  # type: ignore[arg-type]
+        return found if max(abs(a - b) for a, b in zip(self.palette[found], half, strict=True)) <= 4 else None
 
     # -- strokes and fills -----------------------------------------------------------------
 

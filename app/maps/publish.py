@@ -130,34 +130,27 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 
 
 @lru_cache(maxsize=16)
-def _legend_background(static: StaticMap, height: int) -> bytes:
-    """The terrain's last row over a white legend `height` pixels high in all (a legend has a few
-    heights): the legend's top line lies across that row."""
-    row = 3 * static.width
-    return static.terrain[-row:] + b"\xff" * (row * (height - 1))
+def _background(static: StaticMap, height: int) -> bytes:
+    """The terrain over a white legend, `height` pixels high in all (a legend has a few heights),
+    in the palette's indices."""
+    white = static.colours.index((255, 255, 255))
+    return static.indexed_terrain + bytes([white]) * (static.width * (height - static.map_height))
 
 
 def picture_png(layers: MapLayers, drawing: Drawing, variant_name: str) -> bytes:
-    """The PNG of one map's `layers` at the published width, in the drawing's palette: what changes
-    on the board painted over the terrain, in the palette's indices; the names laid over it there
-    (a copy of the pixels they cover); the dislodged units painted over the names; the legend
-    painted anti-aliased (type on white) and put in the palette."""
+    """The PNG of one map's `layers` at the published width, painted straight in the drawing's
+    palette over its terrain: what changes on the board; the names laid over it (a copy of the
+    pixels they cover); the dislodged units over the names; the legend, its type anti-aliased."""
     static = static_map(variant_name, drawing)
-    width, top, height = static.width, static.map_height, round(layers.height * static.scale)
-    board = Painter((width, top), static.scale, static.fonts, static.indexed_terrain, palette=static.colours)
-    board.paint(layers.under_labels)
-    picture = board.image()
+    width, height = static.width, round(layers.height * static.scale)
+    painter = Painter((width, height), static.scale, static.fonts, _background(static, height), palette=static.colours)
+    painter.paint(layers.under_labels)
+    picture = painter.image()
     picture.paste(static.names, (0, 0), static.names_mask)  # the names over the orders (issue 22.14)
-    if "<g" in layers.over_labels.replace('<g class="units dislodged-units">', "", 1):
-        over = Painter((width, top), static.scale, static.fonts, picture.tobytes(), palette=static.colours)
-        over.paint(layers.over_labels)  # dislodged units, over the names
-        picture = over.image()
-    legend = Painter((width, height - top + 1), static.scale, static.fonts, _legend_background(static, height - top + 1),
-                     origin=(0, top - 1))
-    legend.paint(layers.legend)
+    painter.paint(layers.over_labels)  # dislodged units, over the names
+    painter.paint(layers.legend, smooth_type=True)
     rows = Image.new("P", (width + 1, height), 0)  # each row after its filter byte, 0: none
     rows.paste(picture, (1, 0))
-    rows.paste(legend.image().quantize(palette=static.palette, dither=Image.Dither.NONE), (1, top - 1))
     return _png(rows.tobytes(), width, height, static.colours)
 
 
