@@ -185,3 +185,22 @@ def test_the_indexed_canvas_fills_a_circle_on_the_pixels_it_covers(cx: float, cy
     assert abs(len(painted) - len(inside)) <= len(inside) // 4
     for axis in (0, 1):  # where the disc is: its pixels' middle at the circle's centre
         assert abs(sum(p[axis] + 0.5 for p in painted) / len(painted) - (cx, cy)[axis]) < 0.3
+
+
+@pytest.mark.parametrize("variant", ["standard", "zeus5", "smallworld"])
+def test_the_parts_the_names_are_laid_in_hold_every_pixel_of_a_name(variant: str) -> None:
+    """The names are laid over the orders box by box (only where they are): every pixel of a name
+    (more than half opaque) is in a box, and the boxes hold much less than the whole picture."""
+    from app.maps import publish
+    from app.maps.terrain import label_layer
+
+    drawing = load_drawing(variant)
+    static = publish.static_map(variant, drawing)
+    labels = publish.raster(publish._svg(drawing, label_layer(drawing, variant)), static.scale, None).convert("RGBA")
+    expected = labels.getchannel("A").point(lambda alpha: 255 if alpha >= 128 else 0).convert("1")
+    laid = Image.new("1", expected.size, 0)
+    for where, _, mask in static.names:
+        laid.paste(mask, where, mask)
+    assert ImageChops.difference(laid.convert("L"), expected.convert("L")).getbbox() is None
+    covered = sum(mask.width * mask.height for _, _, mask in static.names)
+    assert covered < 0.5 * expected.width * expected.height
