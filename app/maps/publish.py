@@ -46,7 +46,7 @@ PUBLISH_WIDTH = 1000  # pixels: `style.pixel` sizes every mark to read at this w
 COLOURS = 32  # a picture drawn whole by resvg (the painter could not): its palette, chosen for it
 FREQUENT = 0.002  # a colour covering this part of the terrain is one of the palette's
 NAME_TILE = 32  # pixels: the names are laid in boxes this high
-LEVEL = 6  # libdeflate's, measured: 5 saves a millisecond a map for 7% more bytes, 7 costs four for 2% fewer
+LEVEL = 5  # libdeflate's, measured on the crowded maps: 6 costs 1.2 ms more for 4-8% fewer bytes, 7 five more
 
 
 @dataclass(frozen=True, eq=False)  # one a drawing: compared and hashed by identity
@@ -179,8 +179,8 @@ def picture_png(layers: MapLayers, drawing: Drawing, variant_name: str) -> bytes
 
 def _png(rows: bytes, width: int, height: int, colours: Sequence[tuple[int, int, int]]) -> bytes:
     """An indexed-colour PNG of `rows` (each row a filter byte, 0: none, then its pixels' indices in
-    `colours`): a palette's indices gain nothing from PNG's filters; packed by libdeflate (as small
-    as zlib's level 6, twice as fast)."""
+    `colours`): a palette's indices gain nothing from PNG's filters; packed by libdeflate at
+    `LEVEL` (zlib takes twice as long for the same size)."""
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     palette = bytes(v for colour in colours for v in colour)
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"PLTE", palette),
