@@ -5,15 +5,15 @@ drawn from it in two halves (`publish.py`): the terrain and the names, the same 
 variant, once by resvg; and what changes (centres, units, orders, the legend) by this painter,
 which reads the small part of SVG those layers are written in (`path` with `M`/`L`/`H`/`V`/`Z`,
 `circle`, `polygon`, `rect`, `line`, `text` and `g`, with the presentation attributes the
-renderer sets) and paints it with aggdraw. Anything else raises `Unpaintable`: the caller then
-draws the whole SVG with resvg instead.
+renderer sets) and paints it. Anything else raises `Unpaintable`: the caller then draws the whole
+SVG with resvg instead.
 
-It paints in one of two ways: anti-aliased in RGB, as resvg draws (the legend, where type on white
-wants smooth edges); or straight in a palette's indices (`palette`: the board, where every mark
-is a flat colour outlined in ink), without anti-aliasing, each colour its palette index and type
-in FreeType's black-and-white rendering. A palette has no room for the blends of
-anti-aliased edges, which would snap to one side anyway; painting indices spares the picture's
-conversion to the palette and paints a third of the bytes.
+It paints in one of two ways. Given a palette (the published PNG), straight in the palette's
+indices with Pillow (`canvas.IndexedCanvas`), without anti-aliasing: every mark is a flat colour
+outlined in ink, and a palette has no room for the blends of anti-aliased edges, which would snap
+to one side anyway; the type is FreeType's black-and-white rendering (`glyphs.py`), or for type on
+white (the legend, `smooth_type`) anti-aliased in the palette's ink, its blend over white and
+white. Without one, anti-aliased in RGB with aggdraw, as resvg draws.
 """
 
 from __future__ import annotations
@@ -21,24 +21,20 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
 import aggdraw
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
 from .canvas import IndexedCanvas
+from .glyphs import CENTRAL, Fonts, font_set, glyphs, smooth_masks
 
-__all__ = ["Fonts", "Painter", "Unpaintable", "font_set"]
+__all__ = ["Fonts", "Painter", "Unpaintable", "font_set"]  # Fonts and font_set: glyphs.py's
 
 Point = tuple[float, float]
 
-# DejaVu Sans (the font the map is drawn in): `dominant-baseline="central"` puts the baseline this
-# far below y, in em, as resvg does: half of ascender minus descender (1901 and 483 of 2048).
-CENTRAL = (1901 - 483) / 2048 / 2
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _PATH_TOKEN = re.compile(r"[MLHVZmlhvz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _INHERITED = ("fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap",
@@ -50,13 +46,6 @@ _GEOMETRY = frozenset({"x", "y", "cx", "cy", "r", "rx", "d", "points", "width", 
 
 class Unpaintable(ValueError):
     """The SVG uses something this painter does not draw."""
-
-
-@dataclass(frozen=True)
-class Fonts:
-    regular: str
-    bold: str
-    oblique: str
 
 
 @lru_cache(maxsize=256)
@@ -80,37 +69,6 @@ def _pen(colour: tuple[int, int, int], width: float, opacity: int) -> Any:
 @cache
 def _brush(colour: tuple[int, int, int], opacity: int) -> Any:
     return aggdraw.Brush(colour, opacity)
-
-
-@cache
-def _font(file: str, size: float) -> Any:
-    return ImageFont.truetype(file, size)
-
-
-@lru_cache(maxsize=4096)
-def _glyphs(words: str, file: str, size: float, mono: bool) -> tuple[Any, tuple[int, int], float]:
-    """`words` in the font `file` at `size`, by FreeType (hinted, as aggdraw's and resvg's type),
-    anti-aliased or `mono` (rendered for black and white: legible at the 7 or 8 pixels of a
-    centre's letter, where a threshold of anti-aliased glyphs is not): the mask of its pixels, the
-    mask's top left from the start of the baseline, and the words' advance. Kept: a legend's and a
-    board's words repeat, and FreeType takes ten times longer to draw them than a mask to lay."""
-    font = _font(file, size)
-    mode = "1" if mono else "L"
-    left, top, right, bottom = font.getbbox(words, mode=mode, anchor="ls")
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    draw = ImageDraw.Draw(mask)
-    draw.fontmode = mode
-    draw.text((-left, -top), words, font=font, fill=255, anchor="ls")
-    return mask, (left, top), float(font.getlength(words, mode=mode))
-
-
-@lru_cache(maxsize=4096)
-def _smooth_masks(words: str, file: str, size: float) -> tuple[Any, Any]:
-    """The anti-aliased mask of `_glyphs` as two (edge, core): the pixels a quarter to five eighths
-    covered, and those more (about what a palette of ink, its blend over white and white makes of
-    them; the ink a little bolder, as thin strokes lose ink to the blend)."""
-    mask = _glyphs(words, file, size, False)[0]
-    return mask.point(lambda v: 255 if 64 <= v < 160 else 0), mask.point(lambda v: 255 if v >= 160 else 0)
 
 
 @lru_cache(maxsize=1024)
@@ -385,7 +343,7 @@ class Painter:
         anchor = style.get("text-anchor", "start")
         baseline = y + CENTRAL * size if style.get("dominant-baseline") == "central" else y
         half = self._half_ink(ink[0][0]) if self.palette is not None and self._smooth else None
-        mask, (dx, dy), width = _glyphs(words, file, size, self.palette is not None and half is None)
+        mask, (dx, dy), width = glyphs(words, file, size, self.palette is not None and half is None)
         left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
         x0, y0 = round(left) + dx - self.origin[0], round(baseline) + dy - self.origin[1]
         box = (x0, y0, x0 + mask.width, y0 + mask.height)
@@ -394,7 +352,7 @@ class Painter:
         elif half is None:  # on the picture itself: in its place among the shapes
             self.draw.image.paste(ink[0][0], box, mask)
         else:  # anti-aliased over white, in the palette: the edge half-way, the rest in ink
-            edge, core = _smooth_masks(words, file, size)
+            edge, core = smooth_masks(words, file, size)
             self.draw.image.paste(half, box, edge)
             self.draw.image.paste(ink[0][0], box, core)
 
@@ -498,10 +456,3 @@ class Painter:
                         path.lineto(x, y)
             found = self._dash_cache[key] = (pieces, path)
         return found
-
-
-def font_set(files: Sequence[str]) -> Fonts:
-    """The regular, bold and oblique DejaVu Sans files among `files` (app/maps/png.py finds them)."""
-    by_name = {Path(f).name: f for f in files}
-    regular = by_name["DejaVuSans.ttf"]
-    return Fonts(regular, by_name.get("DejaVuSans-Bold.ttf", regular), by_name.get("DejaVuSans-Oblique.ttf", regular))

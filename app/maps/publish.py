@@ -33,7 +33,8 @@ from app.variants import load_variant
 from . import style
 from .board import build_board
 from .drawing import Drawing, load_drawing
-from .paint import Fonts, Painter, Unpaintable, font_set
+from .glyphs import Fonts, font_set
+from .paint import Painter, Unpaintable
 from .png import font_files
 from .render import MapLayers, layers_of_board
 from .terrain import CROSSING_COLOUR, base_layer, label_layer
