@@ -186,7 +186,11 @@ class OutboundMessage(Base):
 
     __tablename__ = "outbound_messages"
     __table_args__ = (
-        Index("ix_outbound_messages_due", "status", "next_try"),
+        # the leases that ran out (a drain that crashed mid-send): only the mails being sent, so a
+        # mail's other changes of status (queued, released, sent) do not update this index
+        Index("ix_outbound_messages_sending", "lease_until",
+              postgresql_where=text(f"status = '{OutboundStatus.SENDING.value}'"),
+              sqlite_where=text(f"status = '{OutboundStatus.SENDING.value}'")),
         # the drain's queue: the pending mails in order, whatever the number sent before them
         Index("ix_outbound_messages_pending", "id", postgresql_where=text(f"status = '{OutboundStatus.PENDING.value}'"),
               sqlite_where=text(f"status = '{OutboundStatus.PENDING.value}'")),

@@ -92,8 +92,9 @@ class _Outcome:
 
 def _due(status: OutboundStatus, limit: int, *conditions: Any) -> Any:
     """The first ``limit`` mails of ``status`` meeting ``conditions``, locked, those another drain
-    holds skipped; the status written into the statement, so that PostgreSQL reads the pending
-    mails from their partial index (``ix_outbound_messages_pending``), not past every mail sent.
+    holds skipped; the status written into the statement, so that PostgreSQL reads the mails from
+    their status's partial index (the pending ones from ``ix_outbound_messages_pending``, the leases
+    run out from ``ix_outbound_messages_sending``), not past every mail sent.
     A pending mail's map is drawn (mails waiting for theirs are ``waiting``: ``mailout.outbox``)."""
     return (select(OutboundMessage.id)
             .where(OutboundMessage.status == literal(status.value, literal_execute=True), *conditions)
