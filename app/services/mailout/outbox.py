@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Table, exists, insert, select, update
+from sqlalchemy import Table, bindparam, exists, insert, literal, select, update
 
 from app.db.models import MapImage, OutboundMessage
 from app.db.statuses import OutboundStatus
@@ -94,13 +94,18 @@ def _drawn(uow: UnitOfWork, map_ids: set[int]) -> set[int]:
 
 
 _WAITING = OutboundMessage.status == OutboundStatus.WAITING
+_OUTBOX = cast(Table, OutboundMessage.__table__)
+# Built once, on the table (no ORM bookkeeping: run once for every map drawn); the status written
+# into the statement, so that PostgreSQL's plan of it, prepared once, reads ``ix_outbound_messages_waiting``.
+_RELEASE = (update(_OUTBOX).where(_OUTBOX.c.status == literal(OutboundStatus.WAITING.value, literal_execute=True),
+                                  _OUTBOX.c.map_id == bindparam("released_map"))
+            .values(status=OutboundStatus.PENDING.value))
 
 
 def release_map(uow: UnitOfWork, map_id: int) -> None:
     """The mails waiting for map ``map_id`` into the drain's queue (its painter has drawn it, or
     given up on it), in the painter's transaction."""
-    uow.session.execute(update(OutboundMessage).where(_WAITING, OutboundMessage.map_id == map_id)
-                        .values(status=OutboundStatus.PENDING).execution_options(synchronize_session=False))
+    uow.session.connection().execute(_RELEASE, {"released_map": map_id})
 
 
 def release_drawn(uow: UnitOfWork) -> int:

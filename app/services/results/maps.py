@@ -15,9 +15,9 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import load_only
 
@@ -69,22 +69,30 @@ def _insert(dialect: Any) -> Any:
 _INSERT = {True: _insert(postgresql), False: _insert(sqlite)}  # built once: by whether PostgreSQL
 
 
-def draw_due_map(uow: UnitOfWork) -> MapImage | None:
+_MAPS = cast(Table, MapImage.__table__)
+# The painter's statements, built once and run on the table (no ORM object for a row read once).
+_UNDRAWN = (select(_MAPS.c.id, _MAPS.c.variant, _MAPS.c.state, _MAPS.c.result, _MAPS.c.title, _MAPS.c.phase,
+                   _MAPS.c.kind)
+            .where(_MAPS.c.png.is_(None)).order_by(_MAPS.c.id).limit(1).with_for_update(skip_locked=True))
+_DRAWN = update(_MAPS).where(_MAPS.c.id == bindparam("drawn_id")).values(png=bindparam("drawn_png"))
+
+
+def draw_due_map(uow: UnitOfWork) -> int | None:
     """Draw the oldest map not drawn yet, in the caller's transaction, which holds it meanwhile
-    (another painter takes the next one: ``SKIP LOCKED``); ``None`` when none is waiting.  A map
-    that cannot be drawn is kept empty (``b""``): the mails carrying it go without it."""
-    db = uow.session
-    image = db.scalars(select(MapImage).where(MapImage.png.is_(None)).order_by(MapImage.id).limit(1)
-                       .with_for_update(skip_locked=True)).first()
+    (another painter takes the next one: ``SKIP LOCKED``); its id, ``None`` when none is waiting.  A
+    map that cannot be drawn is kept empty (``b""``): the mails carrying it go without it."""
+    db = uow.session.connection()
+    image = db.execute(_UNDRAWN).first()
     if image is None:
         return None
     try:
-        image.png = phase_map_png(image.variant, image.state, image.result, title=image.title)
+        png = phase_map_png(image.variant, image.state, image.result, title=image.title)
     except Exception:  # a picture must never stop a mail: it goes without it
         log.exception("the map of %s %s (%s) could not be drawn", image.title, image.phase, image.kind)
-        image.png = b""
+        png = b""
+    db.execute(_DRAWN, {"drawn_id": image.id, "drawn_png": png})
     release_map(uow, image.id)  # its mails, into the drain's queue
-    return image
+    return int(image.id)
 
 
 def content_id(digest: str, domain: str) -> str:
