@@ -21,7 +21,7 @@ from app.services.kernel.render import format_deadline
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game, mail_master, mail_seat
 from app.services.orders import submit as order_service
-from app.services.ruleset.options import Dismiss, Excuse, Hold, Wait, options_of
+from app.services.ruleset.options import Dismiss, Excuse, Hold, Wait, options_of, reminder_hours_of
 from app.services.ruleset.powers import full_stop
 from app.services.seats.absence import clear_of_absences
 from app.services.turns.disorder import announce_abandoned
@@ -242,17 +242,23 @@ def _begin_grace(uow: UnitOfWork, judge: Judge, game: Game, phase: Phase, late: 
     return True
 
 
+# The games that may owe a reminder: active, before their deadline, not reminded of this phase; only
+# what deciding needs (no game objects: every active game is looked at, each tick).  Built once.
+_UNREMINDED = (select(Game.id, Game.deadline, Game.settings)
+               .where(Game.status == GameStatus.ACTIVE, Game.deadline > bindparam("now"),
+                      or_(Game.reminded_phase.is_(None), Game.reminded_phase != Game.phase)))
+
+
 def send_reminders(uow: UnitOfWork, judge: Judge, report: TickReport) -> None:
-    """Remind the players still without orders, once a phase, ``SET REMINDER hours`` before the deadline."""
+    """Remind the players still without orders, once a phase, ``SET REMINDER hours`` before the deadline.
+    The games are looked at by a few columns; only those whose reminder is due are loaded."""
     db = uow.session
     now = judge.now()
-    games = db.scalars(select(Game).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None),
-                                          Game.deadline > now)).all()
-    for game in games:
-        hours = options_of(game).reminder_hours
-        if hours <= 0 or game.reminded_phase == game.phase or game.deadline is None:
-            continue
-        if game.deadline - timedelta(hours=hours) > now:
+    due = [game_id for game_id, deadline, settings in db.execute(_UNREMINDED, {"now": now})
+           if (hours := reminder_hours_of(settings)) > 0 and deadline - timedelta(hours=hours) <= now]
+    for game_id in due:
+        game = db.get(Game, game_id)
+        if game is None or game.reminded_phase == game.phase or game.deadline is None:
             continue
         phase = queries.open_phase(db, game.id)
         if phase is None:

@@ -1,0 +1,67 @@
+"""Issue 26: what a scheduler tick costs with many games that are not due.  Every tick looks at each
+active game's reminder; it must not load every game to do it (at 10,000 games, a tick a second in
+each server process, that was most of an idle judge's CPU)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+
+from sqlalchemy import event
+
+from app import jsonapi
+from app.db.models import Game, Phase, Player
+from app.scheduler import tick
+from app.services.kernel.context import Judge
+from tests.server.conftest import POWERS, Harness
+
+
+def _games(judge: Judge, prefix: str, count: int, deadline_in: timedelta, reminder_hours: float) -> list[str]:
+    """``count`` started standard games, their deadline ``deadline_in`` from now; their names."""
+    state = jsonapi.initial_state("standard")
+    now = judge.now()
+    names = []
+    with judge.sessions.begin() as db:
+        for n in range(count):
+            name = f"{prefix}{n}"
+            game = Game(name=name, variant="standard", status="active", master_email=f"gm{n}@example.com",
+                        master_password_hash="x", press="white", phase="S1901M", deadline=now + deadline_in,
+                        settings={"nmr": "hold", "reminder_hours": reminder_hours, "early": False})
+            db.add(game)
+            db.flush()
+            for power in POWERS:
+                db.add(Player(game_id=game.id, power=power, role="player", email=f"{power.lower()}{n}@example.com",
+                              password_hash="x", status="active", reply_token=f"q{game.id}{power}"))
+            db.add(Phase(game_id=game.id, seq=1, code="S1901M", status="open", state_before=state,
+                         deadline=now + deadline_in))
+            names.append(name)
+    return names
+
+
+@contextmanager
+def _games_loaded() -> Iterator[list[str]]:
+    """The names of the games loaded as objects meanwhile (a row read into a ``Game``)."""
+    loaded: list[str] = []
+
+    def load(target: Game, _context: object) -> None:
+        loaded.append(target.name)
+
+    event.listen(Game, "load", load)
+    try:
+        yield loaded
+    finally:
+        event.remove(Game, "load", load)
+
+
+def test_a_tick_loads_only_the_games_whose_reminder_is_due(harness: Harness) -> None:
+    _games(harness.judge, "later", 20, timedelta(days=3), 6)  # reminded in two and a half days
+    _games(harness.judge, "never", 5, timedelta(hours=1), 0)  # no reminders
+    due = _games(harness.judge, "now", 2, timedelta(hours=2), 6)  # reminded now
+    with _games_loaded() as loaded:
+        report = tick(harness.judge)
+    assert sorted(report.reminded) == sorted(due)
+    assert sorted(loaded) == sorted(due), loaded  # not the 25 others (main loaded all 27)
+    with _games_loaded() as loaded:
+        assert tick(harness.judge).reminded == []  # once a phase
+    assert loaded == []  # the reminded ones are left out by the statement itself
