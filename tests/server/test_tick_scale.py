@@ -6,14 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import event
+from sqlalchemy.dialects import postgresql
 
 from app import jsonapi
 from app.db.models import Game, Phase, Player
+from app.db.session import make_engine
 from app.scheduler import tick
 from app.services.kernel.context import Judge
+from app.services.turns.deadlines import _DUE
 from tests.server.conftest import POWERS, Harness
 
 
@@ -65,3 +68,25 @@ def test_a_tick_loads_only_the_games_whose_reminder_is_due(harness: Harness) -> 
     with _games_loaded() as loaded:
         assert tick(harness.judge).reminded == []  # once a phase
     assert loaded == []  # the reminded ones are left out by the statement itself
+
+
+def test_the_due_games_are_found_by_an_index_not_by_reading_every_game(postgres_template: object) -> None:
+    """PostgreSQL, 5,000 active games none of which is due: the tick's look for due games (each tick,
+    in each process) reads the indexes on ``deadline`` and ``grace_until``, not every active game
+    (main had no index on ``grace_until``: the OR read every game, or every active one)."""
+    with postgres_template.copy() as url:  # type: ignore[attr-defined]
+        engine = make_engine(url)
+        try:
+            compiled = _DUE.compile(dialect=postgresql.psycopg.dialect())
+            with engine.begin() as conn:
+                conn.exec_driver_sql(
+                    "INSERT INTO games (name, variant, status, master_email, master_password_hash, press, settings, "
+                    "deadline, version, created_at) SELECT 'g' || n, 'standard', 'active', 'gm@example.com', 'x', "
+                    "'white', '{}', now() + n * interval '1 minute', 0, now() FROM generate_series(1, 5000) n")
+                conn.exec_driver_sql("ANALYZE games")
+                params = {**compiled.params, "now": datetime.now(UTC)}
+                plan = "\n".join(row[0] for row in conn.exec_driver_sql("EXPLAIN " + str(compiled), params))
+            assert "Seq Scan" not in plan and "ix_games_status" not in plan, plan
+            assert "ix_games_grace_until" in plan and "ix_games_deadline" in plan, plan
+        finally:
+            engine.dispose()
