@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
+from app.db import queries
 from app.db.models import AuditEntry, Game, Player
 from app.db.statuses import SeatRole, SeatStatus
 from app.services.errors import DomainError
@@ -90,7 +91,7 @@ _DETAILS = select(AuditEntry.detail).where(AuditEntry.game_id == bindparam("game
 
 def _recorded_details(db: Session, game: Game) -> list[dict[str, object]]:
     """The details of every absence recorded in ``game`` (one query, whoever set them)."""
-    return [detail for detail in db.scalars(_DETAILS, {"game_id": game.id}) if isinstance(detail, dict)]
+    return [detail for detail in queries.core(db, _DETAILS, {"game_id": game.id}).scalars() if isinstance(detail, dict)]
 
 
 def _spans_of(details: list[dict[str, object]], seat: Player) -> list[tuple[datetime, datetime]]:
