@@ -3,7 +3,7 @@
 grace_until <= now``) reads the two indexes (a BitmapOr on PostgreSQL), not every game.
 
 Revision ID: i26turn_grace_index
-Revises: 0014
+Revises: 0015
 Create Date: 2026-12-04
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from alembic import op
 
 revision = "i26turn_grace_index"
-down_revision = "0014"
+down_revision = "0015"
 branch_labels = None
 depends_on = None
 
