@@ -78,6 +78,9 @@ class UnitOfWork:
         self.phases: queries.OpenPhases = {}
         self.locked: queries.LockedGames = {}
         self.gm_mail: dict[int, list[str]] = {}  # a game's master and proven co-GMs, read once a unit
+        # The maps this unit recorded (results/maps.py phase_map): not drawn, and no painter sees them
+        # before it commits, so the mails carrying them wait without asking (mailout/outbox.py).
+        self.new_maps: set[int] = set()
         self.commits = 0
         self._session: Session | None = None
 
@@ -138,6 +141,7 @@ class UnitOfWork:
 
     def rollback(self) -> None:
         self.events.clear()
+        self.new_maps.clear()
         self.session.rollback()
 
     @contextmanager

@@ -66,7 +66,9 @@ def phase_map(uow: UnitOfWork, game: Game, phase: str, state: dict[str, Any], re
     # map recorded already (by this or another transaction) is left as it is and read back.
     insert = _INSERT[db.get_bind().dialect.name == "postgresql"]
     added: Any = queries.core(db, insert, values).first()
-    if added is None:
+    if added is not None:
+        uow.new_maps.add(added.id)
+    else:
         added = db.connection().execute(_RECORDED, {"digest": digest}).first()
     return None if added is None else RecordedMap(added.id, added.digest)
 
