@@ -34,6 +34,8 @@ def take_gm_notes(uow: UnitOfWork, game: Game) -> list[str]:
     unsaved = [row for row in db.new if isinstance(row, GmNote) and row.game_id == game.id]  # as added
     for row in unsaved:
         db.expunge(row)
+    if uow.has_none("gm_notes", game.id):  # none when the turn locked the game
+        return [row.text for row in unsaved]
     stored = db.connection().execute(_TAKE, {"game_id": game.id}).all()
     if stored:
         for row in [obj for obj in db.identity_map.values() if isinstance(obj, GmNote) and obj.game_id == game.id]:
