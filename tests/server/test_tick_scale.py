@@ -101,7 +101,7 @@ def test_the_outbox_bodies_are_compressed_by_lz4_on_postgresql(postgres_template
             with engine.connect() as conn:
                 available = conn.exec_driver_sql("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
                                                  "WHERE name = 'default_toast_compression'").scalar()
-                methods = dict(conn.exec_driver_sql(
+                methods: dict[str, str] = dict(conn.exec_driver_sql(
                     "SELECT attname, attcompression FROM pg_attribute WHERE attrelid = 'outbound_messages'::regclass "
                     "AND attname IN ('body_text', 'body_html')").all())
             assert available, "this PostgreSQL has no lz4: the migration keeps pglz"
