@@ -92,9 +92,10 @@ def test_the_due_games_are_found_by_an_index_not_by_reading_every_game(postgres_
             engine.dispose()
 
 
-def test_the_outbox_bodies_are_compressed_by_lz4_on_postgresql(postgres_template: object) -> None:
-    """A turn queues a results mail a seat, each body over PostgreSQL's TOAST threshold: compressed
-    by lz4 (the migration), not pglz, which cost the database a tenth of its CPU a turn."""
+def test_what_a_turn_writes_is_compressed_by_lz4_on_postgresql(postgres_template: object) -> None:
+    """A turn queues a results mail a seat, each body over PostgreSQL's TOAST threshold, and writes
+    the phase's results text: compressed by lz4 (the migration), not pglz, which cost the database a
+    tenth of its CPU a turn."""
     with postgres_template.copy() as url:  # type: ignore[attr-defined]
         engine = make_engine(url)
         try:
@@ -102,9 +103,11 @@ def test_the_outbox_bodies_are_compressed_by_lz4_on_postgresql(postgres_template
                 available = conn.exec_driver_sql("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
                                                  "WHERE name = 'default_toast_compression'").scalar()
                 methods: dict[str, str] = dict(conn.exec_driver_sql(
-                    "SELECT attname, attcompression FROM pg_attribute WHERE attrelid = 'outbound_messages'::regclass "
-                    "AND attname IN ('body_text', 'body_html')").all())
+                    "SELECT attrelid::regclass::text || '.' || attname, attcompression FROM pg_attribute "
+                    "WHERE (attrelid = 'outbound_messages'::regclass AND attname IN ('body_text', 'body_html')) "
+                    "OR (attrelid = 'phases'::regclass AND attname IN ('results_text', 'state_after'))").all())
             assert available, "this PostgreSQL has no lz4: the migration keeps pglz"
-            assert methods == {"body_text": "l", "body_html": "l"}, methods
+            assert methods == {"outbound_messages.body_text": "l", "outbound_messages.body_html": "l",
+                               "phases.results_text": "l", "phases.state_after": "l"}, methods
         finally:
             engine.dispose()
