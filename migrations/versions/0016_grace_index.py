@@ -2,7 +2,7 @@
 ``games.deadline``, so the scheduler's look for due games each tick (``deadline <= now OR
 grace_until <= now``) reads the two indexes (a BitmapOr on PostgreSQL), not every game.
 
-Revision ID: i26turn_grace_index
+Revision ID: 0016
 Revises: 0015
 Create Date: 2026-12-04
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "i26turn_grace_index"
+revision = "0016"
 down_revision = "0015"
 branch_labels = None
 depends_on = None

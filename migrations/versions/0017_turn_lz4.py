@@ -4,8 +4,8 @@ compressed by pglz (as were the phase's results text and positions, and the map'
 with lz4, measured on PostgreSQL 15), and again decompressed by the drain.  lz4 does both in a
 fraction of the time.  A server built without lz4 keeps pglz; SQLite has no such thing.
 
-Revision ID: i26turn_turn_lz4
-Revises: i26turn_grace_index
+Revision ID: 0017
+Revises: 0016
 Create Date: 2026-12-04
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "i26turn_turn_lz4"
-down_revision = "i26turn_grace_index"
+revision = "0017"
+down_revision = "0016"
 branch_labels = None
 depends_on = None
 
