@@ -17,12 +17,12 @@ from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from email.policy import SMTP, compat32
 from email.utils import format_datetime, getaddresses, make_msgid
-from functools import lru_cache
 
 from app.mail.reading import OwnMarks, Reading, read_body
 from app.mail.reading.automatic import automatic_reasons
 from app.mail.reading.headers import addresses, bare_address, clean, decoded, first_address, forbidden_header_char
-from app.mail.reading.outgoing import AUTO_REPLIED, flowed, needs_flowing, unsubscribe_header
+from app.mail.reading.mime_body import Attachment, body
+from app.mail.reading.outgoing import AUTO_REPLIED, unsubscribe_header
 from app.mail.reading.outgoing import references as thread_references
 from app.mail.reading.parts import arrived_cut_defect, walk
 
@@ -47,7 +47,6 @@ MAX_PARSED_BYTES = 16 * 1024 * 1024
 """Bytes of a message that are parsed at all; the rest is ignored (and reported)."""
 _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
 _MSG_ID = re.compile(r"<[^<>\s]+>")
-_MIME_TOKEN = re.compile(r"[A-Za-z0-9!#$&^_.+-]+")
 _CUT_MARK = "were read"
 
 
@@ -71,17 +70,6 @@ class IncomingMail:
     unread_lines: int = 0  # the non-blank lines from there on, not read
     unread_parts: tuple[str, ...] = ()  # parts that could have held text and were not read (attachments)
     references: tuple[str, ...] = ()  # the Message-IDs of its References header, in order
-
-
-@dataclass(frozen=True)
-class Attachment:
-    """A file the mail carries; with ``content_id`` (no angle brackets) and an HTML part, it is shown
-    inline in the HTML (``<img src="cid:...">``, a multipart/related part) instead."""
-
-    filename: str
-    content_type: str
-    data: bytes
-    content_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -327,11 +315,10 @@ def render_message(mail: OutgoingMail, default_sender: str, *, date: datetime | 
         msg["List-Id"] = mail.list_id
     if mail.unsubscribe:
         msg["List-Unsubscribe"] = unsubscribe_header(mail.unsubscribe)
-    body = _body(mail.text, mail.html, mail.attachments)
-    for name, value in body.headers:
-        msg[name] = value
-    try:  # the header lines as the generator writes them, then the (shared) body
-        return b"".join(msg.policy.fold_binary(name, value) for name, value in msg.raw_items()) + b"\r\n" + body.data
+    mime = body(mail.text, mail.html, mail.attachments)
+    try:  # the header lines as the generator writes them, then the (shared) body's
+        return (b"".join(msg.policy.fold_binary(name, value) for name, value in msg.raw_items())
+                + mime.head + b"\r\n" + mime.data)
     except (UnicodeError, ValueError, TypeError) as exc:
         raise ValueError(f"message cannot be rendered: {exc}") from exc
 
@@ -355,42 +342,6 @@ class _HeaderClasses(HeaderRegistry):
 _POLICY = SMTP.clone(header_factory=_HeaderClasses())
 
 
-@dataclass(frozen=True)
-class _Body:
-    headers: tuple[tuple[str, str], ...]  # MIME-Version, Content-Type, Content-Transfer-Encoding
-    data: bytes  # what follows the blank line after the headers
-
-
-@lru_cache(maxsize=64)
-def _body(text: str, html: str | None, attachments: tuple[Attachment, ...]) -> _Body:
-    """The MIME body of a mail, rendered once for every mail that carries the same text, HTML and
-    pictures (a phase's results go to every player: the map is encoded once, not once a mail)."""
-    part = EmailMessage(policy=SMTP)
-    text = _lines(text)
-    if needs_flowing(text):  # every line fits 78 columns, or the text is flowed (RFC 3676)
-        part.set_content(flowed(text), subtype="plain", charset="utf-8", cte="quoted-printable",
-                         params={"format": "flowed", "delsp": "no"})
-    else:
-        part.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
-    if html is not None:
-        part.add_alternative(_lines(html), subtype="html", charset="utf-8", cte="quoted-printable")
-    for attachment in attachments:
-        if attachment.content_id is not None and html is not None:
-            _attach_inline(part, attachment)
-        else:
-            _attach(part, attachment)
-    try:
-        rendered = part.as_bytes()
-    except (UnicodeError, ValueError, TypeError) as exc:
-        raise ValueError(f"message cannot be rendered: {exc}") from exc
-    return _Body(tuple((str(k), str(v)) for k, v in part.items()), rendered[rendered.index(b"\r\n\r\n") + 4:])
-
-
-def _lines(text: str) -> str:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text if text.endswith("\n") else text + "\n"
-
-
 def _check_header(field: str, value: str) -> None:
     bad = forbidden_header_char(value)
     if bad is not None:
@@ -402,27 +353,3 @@ def _check_address(field: str, value: str) -> str:
     if len(parsed) != 1 or not bare_address(parsed[0][1]) or not parsed[0][1].isascii():
         raise ValueError(f"{field} must be exactly one ASCII e-mail address: {value!r}")
     return parsed[0][1]
-
-
-def _attach_inline(msg: EmailMessage, attachment: Attachment) -> None:
-    """Into the HTML part, which becomes multipart/related (RFC 2387)."""
-    _check_header("attachment filename", attachment.filename)
-    cid = attachment.content_id or ""
-    if not _MSG_ID.fullmatch(f"<{cid}>") or not cid.isascii() or "@" not in cid:
-        raise ValueError(f"bad Content-ID: {cid!r}")
-    maintype, sep, subtype = attachment.content_type.partition("/")
-    if not sep or not all(_MIME_TOKEN.fullmatch(token) for token in (maintype, subtype)):
-        raise ValueError(f"bad attachment content type: {attachment.content_type!r}")
-    html = msg.get_body(preferencelist=("html",))
-    if not isinstance(html, EmailMessage):
-        raise ValueError("an inline picture needs an HTML part")
-    html.add_related(attachment.data, maintype=maintype, subtype=subtype, cid=f"<{cid}>",
-                     filename=attachment.filename, disposition="inline")
-
-
-def _attach(msg: EmailMessage, attachment: Attachment) -> None:
-    _check_header("attachment filename", attachment.filename)
-    maintype, sep, subtype = attachment.content_type.partition("/")
-    if not sep or not all(_MIME_TOKEN.fullmatch(token) for token in (maintype, subtype)):
-        raise ValueError(f"bad attachment content type: {attachment.content_type!r}")
-    msg.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
