@@ -324,8 +324,9 @@ def _one_reply(buffer: bytearray) -> _Reply | Exception | None:
         lines.append(match.group(3).decode("utf-8", "surrogateescape").strip())
         offset = end + 1
         if match.group(2) != b"-":
+            code = int(match.group(1))  # before the buffer changes: a match reads it when asked
             del buffer[:offset]
-            return _Reply(int(match.group(1)), "\n".join(lines))
+            return _Reply(code, "\n".join(lines))
 
 
 _LINE_ENDS = re.compile(rb"\r\n|\n|\r")
