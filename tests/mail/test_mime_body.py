@@ -90,6 +90,15 @@ def test_random_texts_compose_alike() -> None:
         assert _normalized(new.head + new.data) == _normalized(old.head + old.data)
 
 
+@pytest.mark.parametrize("size", [0, 1, 56, 57, 58, 114, 1000])
+def test_a_picture_of_any_length_is_encoded_as_the_email_package_does(size: int) -> None:
+    """The base64 lines of a picture (``base64.encodebytes``) are the email package's: 76 characters."""
+    picture = Attachment("p.png", "image/png", PNG[:size])
+    for html, attachment in ((None, picture), (HTML, Attachment("p.png", "image/png", PNG[:size], "p.1@judge.test"))):
+        old, new = _both("text\n", html, (attachment,))
+        assert _normalized(new.head + b"\r\n" + new.data) == _normalized(old.head + b"\r\n" + old.data)
+
+
 def test_a_phase_s_mails_encode_the_map_once() -> None:
     """Eight players, eight texts, one map: its part is rendered once (the cache), and each mail
     still carries it whole."""

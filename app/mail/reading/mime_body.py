@@ -27,6 +27,7 @@ type not foreseen here), that body is rendered ``whole`` instead.
 
 from __future__ import annotations
 
+import base64
 import re
 import secrets
 from dataclasses import dataclass
@@ -132,17 +133,23 @@ def _container(subtype: str, parts: list[bytes], mime_version: bool) -> tuple[by
 @lru_cache(maxsize=32)
 def _picture(attachment: Attachment, inline: bool) -> bytes:
     """A picture's part, rendered once for the mails that carry it (as ``add_related`` or
-    ``add_attachment`` make it: an ``EmailMessage``, so with its own MIME-Version line)."""
+    ``add_attachment`` make it: an ``EmailMessage``, so with its own MIME-Version line).  Its header
+    lines are the email package's (they do not depend on the data); its base64 lines are
+    ``base64.encodebytes``' (in C), which are the email package's: 57 bytes (76 characters) a line
+    for its 78 columns (``contentmanager._encode_base64``), each ended here by CRLF."""
     part = EmailMessage(policy=SMTP)
     maintype, _, subtype = attachment.content_type.partition("/")
     if inline:
-        part.set_content(attachment.data, maintype=maintype, subtype=subtype, cid=f"<{attachment.content_id}>",
+        part.set_content(b"", maintype=maintype, subtype=subtype, cid=f"<{attachment.content_id}>",
                          filename=attachment.filename, disposition="inline")
     else:
-        part.set_content(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
+        part.set_content(b"", maintype=maintype, subtype=subtype, filename=attachment.filename)
     if "content-disposition" not in part:
         part["Content-Disposition"] = "inline" if inline else "attachment"
-    return _leaf(part)
+    if part["Content-Transfer-Encoding"] != "base64" or SMTP.max_line_length != 78:
+        raise _Unforeseen
+    head = _leaf(part)
+    return head[:head.index(b"\r\n\r\n") + 4] + base64.encodebytes(attachment.data).replace(b"\n", b"\r\n")
 
 
 # ---------------------------------------------------------------------------------- whole
