@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import message_from_bytes
-from email.headerregistry import HeaderRegistry
-from email.message import EmailMessage, Message
+from email.headerregistry import HeaderRegistry, UnstructuredHeader
+from email.message import Message
 from email.parser import BytesHeaderParser
 from email.policy import SMTP, compat32
 from email.utils import format_datetime, getaddresses, make_msgid
@@ -297,30 +297,50 @@ def render_message(mail: OutgoingMail, default_sender: str, *, date: datetime | 
     if mail.message_id and not (mail.message_id.isascii() and _MSG_ID.fullmatch(mail.message_id)):
         raise ValueError(f"Message-ID must look like <id@domain>: {mail.message_id!r}")
 
-    msg = EmailMessage(policy=_POLICY)
-    msg["From"] = sender
-    msg["To"] = mail.to
-    msg["Subject"] = mail.subject
-    msg["Date"] = format_datetime(date or datetime.now(UTC))
-    msg["Message-ID"] = mail.message_id or make_msgid(domain=sender_address.partition("@")[2])
+    headers = [("From", sender), ("To", mail.to), ("Subject", mail.subject),
+               ("Date", format_datetime(date or datetime.now(UTC))),
+               ("Message-ID", mail.message_id or make_msgid(domain=sender_address.partition("@")[2]))]
     in_reply_to = mail.in_reply_to or ""
     if in_reply_to.isascii() and _MSG_ID.fullmatch(in_reply_to):
-        msg["In-Reply-To"] = in_reply_to
-        msg["References"] = " ".join(thread_references(mail.references, in_reply_to))
+        headers += [("In-Reply-To", in_reply_to),
+                    ("References", " ".join(thread_references(mail.references, in_reply_to)))]
     if mail.reply_to:
-        msg["Reply-To"] = mail.reply_to
-    msg["Auto-Submitted"] = mail.auto_submitted
-    msg["X-Auto-Response-Suppress"] = "All"  # Exchange and Outlook: no out-of-office or read receipt
+        headers.append(("Reply-To", mail.reply_to))
+    headers.append(("Auto-Submitted", mail.auto_submitted))
+    headers.append(("X-Auto-Response-Suppress", "All"))  # Exchange and Outlook: no out-of-office or read receipt
     if mail.list_id:
-        msg["List-Id"] = mail.list_id
+        headers.append(("List-Id", mail.list_id))
     if mail.unsubscribe:
-        msg["List-Unsubscribe"] = unsubscribe_header(mail.unsubscribe)
+        headers.append(("List-Unsubscribe", unsubscribe_header(mail.unsubscribe)))
     mime = body(mail.text, mail.html, mail.attachments)
     try:  # the header lines as the generator writes them, then the (shared) body's
-        return (b"".join(msg.policy.fold_binary(name, value) for name, value in msg.raw_items())
-                + mime.head + b"\r\n" + mime.data)
+        return b"".join(header_line(name, value) for name, value in headers) + mime.head + b"\r\n" + mime.data
     except (UnicodeError, ValueError, TypeError) as exc:
         raise ValueError(f"message cannot be rendered: {exc}") from exc
+
+
+_ADDRESS = r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+_AS_WRITTEN = {  # header -> the values the email package writes as they are (if they fit a line)
+    "from": re.compile(_ADDRESS), "to": re.compile(_ADDRESS), "reply-to": re.compile(_ADDRESS),
+    "message-id": re.compile(f"<{_ADDRESS}>"),
+    "date": re.compile(r"[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} [+-]\d{4}"),
+}
+_PLAIN = re.compile(r"[!-~]+(?: [!-~]+)*")  # printable ASCII words, single spaces between
+_STRUCTURED = frozenset(name for name, kind in HeaderRegistry().registry.items() if not issubclass(kind, UnstructuredHeader))
+
+
+def header_line(name: str, value: str) -> bytes:
+    """``name: value`` as the email package writes it (the SMTP policy's fold, CRLF).  A value the
+    package would write as it is goes straight (parsing a header into its classes and folding it
+    again cost as much as the rest of a mail): it fits one line, has no encoded word (``=?``), and
+    is a bare address (From, To, Reply-To), a plain Message-ID, a date as ``format_datetime``
+    writes it, or, in an unstructured header, printable ASCII words with single spaces."""
+    if len(name) + 2 + len(value) <= 78 and "=?" not in value:
+        kind = name.lower()
+        pattern = _AS_WRITTEN.get(kind)
+        if (pattern or _PLAIN).fullmatch(value) and (pattern is not None or kind not in _STRUCTURED):
+            return f"{name}: {value}\r\n".encode("ascii")
+    return _POLICY.fold_binary(*_POLICY.header_store_parse(name, value))
 
 
 class _HeaderClasses(HeaderRegistry):
