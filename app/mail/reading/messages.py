@@ -15,12 +15,14 @@ from email import message_from_bytes
 from email.headerregistry import HeaderRegistry, UnstructuredHeader
 from email.message import Message
 from email.parser import BytesHeaderParser
-from email.policy import SMTP, compat32
+from email.policy import compat32
 from email.utils import format_datetime, getaddresses, make_msgid
+from functools import lru_cache
 
 from app.mail.reading import OwnMarks, Reading, read_body
 from app.mail.reading.automatic import automatic_reasons
 from app.mail.reading.headers import addresses, bare_address, clean, decoded, first_address, forbidden_header_char
+from app.mail.reading.mime_body import POLICY as _POLICY
 from app.mail.reading.mime_body import Attachment, body
 from app.mail.reading.outgoing import AUTO_REPLIED, unsubscribe_header
 from app.mail.reading.outgoing import references as thread_references
@@ -343,23 +345,6 @@ def header_line(name: str, value: str) -> bytes:
     return _POLICY.fold_binary(*_POLICY.header_store_parse(name, value))
 
 
-class _HeaderClasses(HeaderRegistry):
-    """The email package's header classes, each made once (its own registry makes a new class for
-    every header it parses: a fifth of the time a mail took to render)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._made: dict[str, type] = {}
-
-    def __getitem__(self, name: str) -> type:
-        key = name.lower()
-        made = self._made.get(key)
-        if made is None:
-            made = self._made[key] = super().__getitem__(name)
-        return made
-
-
-_POLICY = SMTP.clone(header_factory=_HeaderClasses())
 
 
 def _check_header(field: str, value: str) -> None:
@@ -368,6 +353,7 @@ def _check_header(field: str, value: str) -> None:
         raise ValueError(f"{field} header value contains a forbidden character {bad!r}: {value!r}")
 
 
+@lru_cache(maxsize=4096)  # the judge's address, and each player's, in every mail
 def _check_address(field: str, value: str) -> str:
     parsed = getaddresses([value])
     if len(parsed) != 1 or not bare_address(parsed[0][1]) or not parsed[0][1].isascii():
