@@ -188,6 +188,9 @@ def test_a_session_to_the_test_server_pipelined_or_not(local_smtp: tuple[int, Pa
     """The test server offers PIPELINING (as Postfix does); pipelined or step by step, a session's
     mails arrive each whole, and a refused recipient among them fails alone."""
     port, root = local_smtp
+    with smtplib.SMTP("127.0.0.1", port, "localhost") as smtp:
+        smtp.ehlo()
+        assert smtp.has_extn("pipelining")
     mails = [render_message(OutgoingMail(to=f"p{n}@judge.test", subject=f"s{n}", text=f"orders {n}"), JUDGE)
              for n in range(3)]
 
