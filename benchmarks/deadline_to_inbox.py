@@ -244,6 +244,7 @@ def main() -> int:
                 last_report = time.monotonic()
                 print(f"  ... {int(counts[0])} of {expected} mails accepted", flush=True)
         mails, size, last = int(counts[0]), counts[1], counts[2]
+        database_cpu = _database_cpu(args.admin_url, name)
         for server in servers:
             os.kill(server.pid or 0, signal.SIGTERM)
         server_cpu = [stopped.get(timeout=120) for _ in servers]
@@ -262,7 +263,8 @@ def main() -> int:
         print(f"  seconds from the deadline to the last mail accepted: {lag:.1f} s")
         print(f"  {games / lag:.1f} games/s, {mails / lag:.1f} mails/s, {size / max(mails, 1) / 1000:.1f} kB a mail")
         print(f"  map: {map_ms:.1f} ms of CPU a phase (five stored maps drawn again); "
-              f"the servers' CPU: {sum(server_cpu):.1f} s in all; the SMTP sink's: {counts[3]:.1f} s")
+              f"the servers' CPU: {sum(server_cpu):.1f} s in all; PostgreSQL's (the servers' connections): "
+              f"{database_cpu:.1f} s; the SMTP sink's: {counts[3]:.1f} s")
     finally:
         for server in servers:
             if server.is_alive():
@@ -273,6 +275,22 @@ def main() -> int:
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
             conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
     return 0
+
+
+def _database_cpu(admin_url: str, name: str) -> float:
+    """CPU seconds the PostgreSQL backends serving the benchmark's database have used so far (read
+    from /proc: the database runs on this machine); those that have ended are not counted."""
+    with _admin(admin_url) as conn:
+        pids = [row[0] for row in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (name,))]
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return total
 
 
 def _free_port() -> int:

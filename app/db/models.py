@@ -190,6 +190,10 @@ class OutboundMessage(Base):
         # the drain's queue: the pending mails in order, whatever the number sent before them
         Index("ix_outbound_messages_pending", "id", postgresql_where=text(f"status = '{OutboundStatus.PENDING.value}'"),
               sqlite_where=text(f"status = '{OutboundStatus.PENDING.value}'")),
+        # the mails a map not drawn yet holds back, by map: released in one statement when it is drawn
+        Index("ix_outbound_messages_waiting", "map_id",
+              postgresql_where=text(f"status = '{OutboundStatus.WAITING.value}'"),
+              sqlite_where=text(f"status = '{OutboundStatus.WAITING.value}'")),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -207,7 +211,7 @@ class OutboundMessage(Base):
     # The one-time address a mail to which stops the seat's mail (List-Unsubscribe, RFC 2369).
     unsubscribe: Mapped[str | None] = mapped_column(String(320))
     status: Mapped[str] = mapped_column(String(16), default=OutboundStatus.PENDING)
-    # pending | sending | sent | failed
+    # waiting (for its map) | pending | sending | sent | failed
     attempts: Mapped[int] = mapped_column(default=0)
     next_try: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     lease_until: Mapped[datetime | None] = mapped_column(UtcDateTime)

@@ -74,6 +74,7 @@ class InboundStatus(StrEnum):
 class OutboundStatus(StrEnum):
     """``outbound_messages.status``: the outbox."""
 
+    WAITING = "waiting"  # for its map, not drawn yet: out of the drain's queue until the painter draws it
     PENDING = "pending"
     SENDING = "sending"  # leased by a drain
     SENT = "sent"

@@ -299,7 +299,7 @@ def test_a_mail_never_waits_for_another_game_s_map(harness: Harness, monkeypatch
     mailer = MemoryMailer()
     assert asyncio.run(drain._Drain(harness.judge, mailer).send_due(100)) == 3
     assert sorted(m.recipients[0] for m in mailer.sent) == ["p1@example.com", "p3@example.com", "p4@example.com"]
-    assert _statuses(harness)["p0@example.com"] == "pending"
+    assert _statuses(harness)["p0@example.com"] == "waiting"  # for its map, out of the drain's queue
 
 
 def test_two_painters_never_draw_the_same_map(pg_harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -342,3 +342,48 @@ def test_two_painters_never_draw_the_same_map(pg_harness: Harness, monkeypatch: 
     assert sorted(drawn) == [first, second] and sorted(titles) == ["game0", "game1"]
     with unit(harness.judge) as uow:
         assert maps.draw_due_map(uow) is None  # nothing left to draw
+
+
+def test_mails_wait_for_their_map_out_of_the_queue_and_its_painter_releases_them(harness: Harness) -> None:
+    """A mail whose map is not drawn yet is queued ``waiting`` (a lease never reads it: at 10,000
+    games due at once, tens of thousands wait); drawing a map releases its mails and no other; a
+    mail for a map drawn already is pending at once."""
+    from app.db.models import MapImage
+    from app.services.results import maps
+
+    first, second = _maps(harness, 2)
+    with unit(harness.judge) as uow:
+        for n, map_id in enumerate([first, second, first, None]):
+            enqueue(uow, harness.judge, to=f"p{n}@example.com", subject=f"mail {n}", text="x\n", map_id=map_id)
+    assert _statuses(harness) == {"p0@example.com": "waiting", "p1@example.com": "waiting",
+                                  "p2@example.com": "waiting", "p3@example.com": "pending"}
+    with unit(harness.judge) as uow:
+        image = maps.draw_due_map(uow)
+        assert image is not None and image.id == first
+    assert _statuses(harness) == {"p0@example.com": "pending", "p1@example.com": "waiting",
+                                  "p2@example.com": "pending", "p3@example.com": "pending"}
+    with unit(harness.judge) as uow:
+        enqueue(uow, harness.judge, to="p4@example.com", subject="mail 4", text="x\n", map_id=first)
+        assert uow.session.get_one(MapImage, second).png is None
+    assert _statuses(harness)["p4@example.com"] == "pending"
+
+
+def test_a_mail_left_waiting_for_a_drawn_or_deleted_map_is_released_by_the_idle_painter(harness: Harness) -> None:
+    """The safety net: a mail still ``waiting`` though its map is drawn (or gone) goes to the
+    queue when the painter has nothing to draw."""
+    from app.db.models import MapImage, OutboundMessage
+    from app.mail.outbound import drain
+
+    drawn, gone = _maps(harness, 2)
+    with unit(harness.judge) as uow:
+        for n, map_id in enumerate([drawn, gone, None]):
+            enqueue(uow, harness.judge, to=f"p{n}@example.com", subject=f"mail {n}", text="x\n", map_id=map_id)
+    with harness.judge.sessions.begin() as db:  # drawn behind the painter's back; the other deleted
+        db.get_one(MapImage, drawn).png = b"png"
+        for row in db.query(OutboundMessage).filter(OutboundMessage.map_id.is_not(None)):
+            row.status = "waiting"
+        db.query(OutboundMessage).filter(OutboundMessage.map_id == gone).update({"map_id": None})
+        db.delete(db.get_one(MapImage, gone))
+    assert set(_statuses(harness).values()) == {"waiting", "pending"}
+    assert drain._paint_one(harness.judge) is False
+    assert set(_statuses(harness).values()) == {"pending"}

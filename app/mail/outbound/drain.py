@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import literal, or_, select, update
+from sqlalchemy import literal, select, update
 
 from app.db import queries
 from app.db.models import Game, MapImage, OutboundMessage
@@ -35,7 +35,7 @@ from app.mail.reading.outgoing import AUTO_GENERATED, AUTO_REPLIED, list_id
 from app.services.bootstrap import transaction
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
-from app.services.mailout.outbox import enqueue
+from app.services.mailout.outbox import enqueue, release_drawn
 from app.services.results.maps import content_id, draw_due_map, map_filename, without_inline_map
 
 __all__ = ["BATCH", "LOOP", "MAX_ATTEMPTS", "drain_once", "paint_due", "run_drain"]
@@ -90,18 +90,14 @@ class _Outcome:
 # ---------------------------------------------------------------------------------- leasing
 
 
-def _ready() -> Any:
-    """A mail whose map is drawn (or could not be), or that carries none."""
-    return or_(OutboundMessage.map_id.is_(None), MapImage.png.is_not(None))
-
-
 def _due(status: OutboundStatus, limit: int, *conditions: Any) -> Any:
     """The first ``limit`` mails of ``status`` meeting ``conditions``, locked, those another drain
     holds skipped; the status written into the statement, so that PostgreSQL reads the pending
-    mails from their partial index (``ix_outbound_messages_pending``), not past every mail sent."""
-    return (select(OutboundMessage.id).outerjoin(MapImage, MapImage.id == OutboundMessage.map_id)
-            .where(OutboundMessage.status == literal(status.value, literal_execute=True), _ready(), *conditions)
-            .order_by(OutboundMessage.id).limit(limit).with_for_update(skip_locked=True, of=OutboundMessage))
+    mails from their partial index (``ix_outbound_messages_pending``), not past every mail sent.
+    A pending mail's map is drawn (mails waiting for theirs are ``waiting``: ``mailout.outbox``)."""
+    return (select(OutboundMessage.id)
+            .where(OutboundMessage.status == literal(status.value, literal_execute=True), *conditions)
+            .order_by(OutboundMessage.id).limit(limit).with_for_update(skip_locked=True))
 
 
 _LEASED = (OutboundMessage.id, OutboundMessage.message_id, OutboundMessage.recipients, OutboundMessage.subject,
@@ -321,9 +317,13 @@ class _Drain:
 
 
 def _paint_one(judge: Judge) -> bool:
-    """Draw one map a mail waits for (one transaction; a map another painter draws is skipped)."""
+    """Draw one map a mail waits for (one transaction; a map another painter draws is skipped) and
+    release its mails; with none to draw, release any mail still waiting for a drawn map."""
     with transaction(judge) as unit:
-        return draw_due_map(unit) is not None
+        if draw_due_map(unit) is not None:
+            return True
+        release_drawn(unit)
+        return False
 
 
 async def paint_due(judge: Judge) -> int:

@@ -29,6 +29,7 @@ from app.services.kernel.access import find_game
 from app.services.kernel.actor import Actor
 from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
+from app.services.mailout.outbox import release_map
 
 __all__ = ["CurrentMap", "content_id", "current_map", "draw_due_map", "inline_map_html", "map_filename", "phase_map",
            "without_inline_map"]
@@ -82,6 +83,7 @@ def draw_due_map(uow: UnitOfWork) -> MapImage | None:
     except Exception:  # a picture must never stop a mail: it goes without it
         log.exception("the map of %s %s (%s) could not be drawn", image.title, image.phase, image.kind)
         image.png = b""
+    release_map(uow, image.id)  # its mails, into the drain's queue
     return image
 
 
