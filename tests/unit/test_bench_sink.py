@@ -1,4 +1,4 @@
-"""The SMTP sink of ``benchmarks/deadline_to_inbox.py`` (a buffer protocol): pipelined commands
+"""The SMTP sink of ``benchmarks/deadline_to_inbox.py`` (``benchmarks/smtp_sink.py``, a buffer protocol): pipelined commands
 answered in order, in one write a read; a mail's bytes counted exactly, however the reads cut it
 (the end mark split between two reads too)."""
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.deadline_to_inbox import _Sink
+from benchmarks.smtp_sink import _Sink
 
 
 class _Transport:
