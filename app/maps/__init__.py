@@ -6,6 +6,6 @@ from .png import render_png
 from .publish import phase_map_png
 from .render import render_svg
 
-RENDERER_VERSION = 4  # part of a cached map's key: raise it when the pictures change
+RENDERER_VERSION = 5  # part of a cached map's key: raise it when the pictures change
 
 __all__ = ["RENDERER_VERSION", "Drawing", "DrawingError", "drawing_from_data", "has_drawing", "load_drawing", "phase_map_png", "render_png", "render_svg"]

@@ -5,31 +5,36 @@ drawn from it in two halves (`publish.py`): the terrain and the names, the same 
 variant, once by resvg; and what changes (centres, units, orders, the legend) by this painter,
 which reads the small part of SVG those layers are written in (`path` with `M`/`L`/`H`/`V`/`Z`,
 `circle`, `polygon`, `rect`, `line`, `text` and `g`, with the presentation attributes the
-renderer sets) and paints it with aggdraw (anti-aliased, as resvg). Anything else raises
-`Unpaintable`: the caller then draws the whole SVG with resvg instead.
+renderer sets) and paints it. Anything else raises `Unpaintable`: the caller then draws the whole
+SVG with resvg instead.
+
+It paints in one of two ways. Given a palette (the published PNG), straight in the palette's
+indices with Pillow (`canvas.IndexedCanvas`), without anti-aliasing: every mark is a flat colour
+outlined in ink, and a palette has no room for the blends of anti-aliased edges, which would snap
+to one side anyway; the type is FreeType's black-and-white rendering (`glyphs.py`), or for type on
+white (the legend, `smooth_type`) anti-aliased in the palette's ink, its blend over white and
+white. Without one, anti-aliased in RGB with aggdraw, as resvg draws.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
 import aggdraw
+from PIL import Image
 
-__all__ = ["Fonts", "Painter", "Unpaintable", "extent", "font_set"]
+from .canvas import IndexedCanvas
+from .glyphs import CENTRAL, Fonts, font_set, glyphs, smooth_masks
+
+__all__ = ["Fonts", "Painter", "Unpaintable", "font_set"]  # Fonts and font_set: glyphs.py's
 
 Point = tuple[float, float]
 
-# DejaVu Sans (the font the map is drawn in): `dominant-baseline="central"` puts the baseline this
-# far below y, in em, as resvg does: half of ascender minus descender (1901 and 483 of 2048).
-CENTRAL = (1901 - 483) / 2048 / 2
-ASCENDER = 1901 / 2048
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _PATH_TOKEN = re.compile(r"[MLHVZmlhvz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _INHERITED = ("fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap",
@@ -41,13 +46,6 @@ _GEOMETRY = frozenset({"x", "y", "cx", "cy", "r", "rx", "d", "points", "width", 
 
 class Unpaintable(ValueError):
     """The SVG uses something this painter does not draw."""
-
-
-@dataclass(frozen=True)
-class Fonts:
-    regular: str
-    bold: str
-    oblique: str
 
 
 @lru_cache(maxsize=256)
@@ -73,28 +71,16 @@ def _brush(colour: tuple[int, int, int], opacity: int) -> Any:
     return aggdraw.Brush(colour, opacity)
 
 
-@cache
-def _font(colour: tuple[int, int, int], file: str, size: float) -> Any:
-    return aggdraw.Font(colour, file, size)
+@lru_cache(maxsize=1024)
+def _index(palette: tuple[tuple[int, int, int], ...], colour: tuple[int, int, int]) -> int:
+    """The index in `palette` of `colour`, or of the colour nearest it."""
+    return min(range(len(palette)), key=lambda i: sum((a - b) ** 2 for a, b in zip(palette[i], colour, strict=True)))
 
 
-@cache
-def _measurer() -> Any:
-    return aggdraw.Draw("RGB", (1, 1))
-
-
-@lru_cache(maxsize=4096)
-def _text_width(font: Any, words: str) -> float:
-    """aggdraw's width of `words` (hinted advances: what `text` draws), kept: it costs as much as
-    drawing the text ten times, and legends repeat."""
-    return float(_measurer().textsize(words, font)[0])
-
-
-@cache
-def _ascent(size: float) -> int:
-    """The ascent aggdraw places text by (`text`'s y is the top of the line): FreeType's, rounded
-    up, of the font at the whole pixel size aggdraw sets."""
-    return math.ceil(int(size) * ASCENDER)
+@lru_cache(maxsize=512)
+def _subpaths_of(d: str) -> tuple[tuple[tuple[Point, ...], bool], ...]:
+    """`_subpaths`, kept: an order's line is stroked twice (in ink, then in its colour over it)."""
+    return tuple((tuple(points), closed) for points, closed in _subpaths(d))
 
 
 def _numbers(text: str) -> list[float]:
@@ -147,11 +133,13 @@ def _subpaths(d: str) -> list[tuple[list[Point], bool]]:
     return out
 
 
-def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> Iterator[list[Point]]:
+def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> list[list[Point]]:
     """The visible pieces of a polyline stroked with dash `pattern` (starting with a dash)."""
     if not pattern or sum(pattern) <= 0:
-        yield list(points)
-        return
+        return [list(points)]
+    if len(points) == 2 and len(pattern) % 2 == 0:  # most lines: one segment, the dashes in a row
+        return _segment_dashes(points[0], points[1], pattern)
+    out = []
     index, left, on = 0, pattern[0], True
     piece: list[Point] = [points[0]]
     for a, b in zip(points, points[1:]):
@@ -163,7 +151,7 @@ def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> Iterator[list[
             at = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
             if on:
                 piece.append(at)
-                yield piece
+                out.append(piece)
             piece = [at]
             index = (index + 1) % len(pattern)
             left, on = pattern[index], not on
@@ -171,7 +159,30 @@ def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> Iterator[list[
         if on:
             piece.append(b)
     if on and len(piece) > 1:
-        yield piece
+        out.append(piece)
+    return out
+
+
+def _segment_dashes(a: Point, b: Point, pattern: Sequence[float]) -> list[list[Point]]:
+    """`_dashes` of the segment a-b, for a pattern of (dash, gap) pairs."""
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length <= 0:
+        return []
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    starts, at, period = [], 0.0, sum(pattern)
+    offsets = []
+    for i in range(0, len(pattern), 2):
+        offsets.append((at, at + pattern[i]))
+        at += pattern[i] + pattern[i + 1]
+    base = 0.0
+    while base < length:
+        for begin, end in offsets:
+            if base + begin >= length:
+                break
+            starts.append((base + begin, min(base + end, length)))
+        base += period
+    x, y = a
+    return [[(x + ux * s, y + uy * s), (x + ux * e, y + uy * e)] for s, e in starts]
 
 
 def _ring(cx: float, cy: float, r: float, steps: int) -> list[Point]:
@@ -181,25 +192,48 @@ def _ring(cx: float, cy: float, r: float, steps: int) -> list[Point]:
 
 
 class Painter:
-    """Paints SVG fragments onto an RGB picture `size` pixels big, the SVG's user units scaled by
-    `scale`."""
+    """Paints SVG fragments onto a picture `size` pixels big, the SVG's user units scaled by
+    `scale`: RGB, anti-aliased; or, given a `palette`, its indices (one byte a pixel)."""
 
-    def __init__(self, size: tuple[int, int], scale: float, fonts: Fonts, background: bytes,
-                 origin: tuple[int, int] = (0, 0)) -> None:
-        """`origin`: the picture's pixel at this painter's top left (a part of a larger picture)."""
-        self.size, self.scale, self.fonts = size, scale, fonts
-        self.draw = aggdraw.Draw("RGB", size)
-        self.draw.frombytes(background)
-        if origin != (0, 0):
-            self.draw.settransform((-origin[0], -origin[1]))
+    def __init__(self, size: tuple[int, int], scale: float, fonts: Fonts, background: Any,
+                 origin: tuple[int, int] = (0, 0), palette: tuple[tuple[int, int, int], ...] | None = None) -> None:
+        """`origin`: the picture's pixel at this painter's top left (a part of a larger picture);
+        `background`: the picture's bytes (RGB, or the palette's indices), or with a palette the P
+        image to paint on."""
+        self.size, self.scale, self.fonts, self.palette = size, scale, fonts, palette
+        self.origin = origin
+        self.draw: Any
+        if palette:  # straight in the palette's indices, with Pillow (canvas.py)
+            if origin != (0, 0):
+                raise ValueError("an indexed picture is painted whole")
+            self.draw = IndexedCanvas(background if isinstance(background, Image.Image) else
+                                      Image.frombytes("P", size, background))
+        else:
+            self.draw = aggdraw.Draw("RGB", size)
+            self.draw.frombytes(background)
+            if origin != (0, 0):
+                self.draw.settransform((-origin[0], -origin[1]))
+        self._smooth = False
+        self._brushes: dict[tuple[str | None, ...], Any] = {}
+        self._strokes: dict[tuple[str | None, ...], tuple[Any, float, list[float]]] = {}
+        self._texts: list[tuple[Any, int, int, Any]] = []  # RGB: (mask, left, top, colour), laid last
+        self._dash_cache: dict[tuple[tuple[Point, ...], tuple[float, ...]], tuple[list[list[Point]], Any]] = {}
         self._shapes = {"circle": self._circle, "path": self._path, "polygon": self._polygon, "rect": self._rect,
                         "line": self._line, "text": self._text}
 
-    def pixels(self) -> bytes:
+    def image(self) -> Any:
+        """The picture painted, its type laid over: a PIL image, RGB, or P (without its palette)
+        given a palette."""
         self.draw.flush()
-        return bytes(self.draw.tobytes())
+        picture = self.draw.image if self.palette is not None else Image.frombytes("RGB", self.size, self.draw.tobytes())
+        for mask, x, y, paint in self._texts:
+            picture.paste(paint, (x, y, x + mask.width, y + mask.height), mask)
+        return picture
 
-    def paint(self, fragment: str) -> None:
+    def paint(self, fragment: str, smooth_type: bool = False) -> None:
+        """`smooth_type`: with a palette, type on white (a legend) anti-aliased, in the palette's
+        blend of its ink over white where the palette has one."""
+        self._smooth = smooth_type
         try:
             root = ElementTree.fromstring(f"<g>{fragment}</g>")
         except ElementTree.ParseError as error:
@@ -243,13 +277,13 @@ class Painter:
             if brush is not None:
                 self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), None, brush)
             steps = max(24, int(r * 2))
-            self._stroke_lines([_ring(cx, cy, r, steps)], style, pen, width, dash)
+            self._stroke_lines([(_ring(cx, cy, r, steps), False)], style, pen, width, dash)
         else:
             self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), pen, brush)
 
     def _path(self, element: ElementTree.Element, style: dict[str, str]) -> None:
         s = self.scale
-        subpaths = [([(x * s, y * s) for x, y in points], closed) for points, closed in _subpaths(element.get("d", ""))]
+        subpaths = [([(x * s, y * s) for x, y in points], closed) for points, closed in _subpaths_of(element.get("d", ""))]
         brush = self._brush(style, default="#000000")
         if brush is not None:
             for points, _ in subpaths:
@@ -257,8 +291,7 @@ class Painter:
                     self.draw.polygon([c for p in points for c in p], None, brush)
         pen, width, dash = self._stroke(style)
         if pen is not None:
-            lines = [points + points[:1] if closed else points for points, closed in subpaths]
-            self._stroke_lines(lines, style, pen, width, dash)
+            self._stroke_lines(subpaths, style, pen, width, dash)
 
     def _polygon(self, element: ElementTree.Element, style: dict[str, str]) -> None:
         s = self.scale
@@ -269,7 +302,7 @@ class Painter:
             self.draw.polygon([c for p in points for c in p], None, brush)
         pen, width, dash = self._stroke(style)
         if pen is not None:
-            self._stroke_lines([points + points[:1]], style, pen, width, dash, closed=True)
+            self._stroke_lines([(points, True)], style, pen, width, dash)
 
     def _rect(self, element: ElementTree.Element, style: dict[str, str]) -> None:
         s = self.scale
@@ -289,119 +322,137 @@ class Painter:
         x1, y1, x2, y2 = (float(element.get(k) or 0) * s for k in ("x1", "y1", "x2", "y2"))
         pen, width, dash = self._stroke(style)
         if pen is not None:
-            self._stroke_lines([[(x1, y1), (x2, y2)]], style, pen, width, dash)
+            self._stroke_lines([([(x1, y1), (x2, y2)], False)], style, pen, width, dash)
 
     def _text(self, element: ElementTree.Element, style: dict[str, str]) -> None:
+        """Type from FreeType's masks (`_glyphs`): aggdraw draws it neither in black and white nor
+        quickly. In RGB it is laid over the picture at the end (`image`): in a legend no shape
+        covers type."""
         if "stroke" in style and style["stroke"] != "none":
             raise Unpaintable("outlined text")
         words = element.text or ""
-        colour = _colour(style.get("fill", "#000000"))
-        if not words.strip() or colour is None:
+        ink = self._ink(style.get("fill", "#000000"), 1.0)
+        if not words.strip() or ink is None:
             return
         s = self.scale
         size = float(style.get("font-size", "16")) * s
         bold = style.get("font-weight") == "bold"
         file = self.fonts.bold if bold else self.fonts.oblique if style.get("font-style") == "italic" else \
             self.fonts.regular
-        font = _font(colour, file, size)
         x, y = float(element.get("x") or 0) * s, float(element.get("y") or 0) * s
-        width = _text_width(font, words) if style.get("text-anchor", "start") != "start" else 0.0
         anchor = style.get("text-anchor", "start")
-        left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
         baseline = y + CENTRAL * size if style.get("dominant-baseline") == "central" else y
-        top = baseline - _ascent(size)
-        self.draw.text((left, top), words, font)
+        half = self._half_ink(ink[0][0]) if self.palette is not None and self._smooth else None
+        mask, (dx, dy), width = glyphs(words, file, size, self.palette is not None and half is None)
+        left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+        x0, y0 = round(left) + dx - self.origin[0], round(baseline) + dy - self.origin[1]
+        box = (x0, y0, x0 + mask.width, y0 + mask.height)
+        if self.palette is None:
+            self._texts.append((mask, x0, y0, ink[0]))
+        elif half is None:  # on the picture itself: in its place among the shapes
+            self.draw.image.paste(ink[0][0], box, mask)
+        else:  # anti-aliased over white, in the palette: the edge half-way, the rest in ink
+            edge, core = smooth_masks(words, file, size)
+            self.draw.image.paste(half, box, edge)
+            self.draw.image.paste(ink[0][0], box, core)
+
+    def _half_ink(self, index: int) -> int | None:
+        """The palette's index of the colour half-way between that of `index` and white, if the
+        palette has it (a blend of type over white, `publish._palette`)."""
+        assert self.palette is not None
+        colour = self.palette[index]
+        half = tuple((c + 256) // 2 for c in colour)
+        found = _index(self.palette, half)  # type: ignore[arg-type]
+        return found if max(abs(a - b) for a, b in zip(self.palette[found], half, strict=True)) <= 4 else None
 
     # -- strokes and fills -----------------------------------------------------------------
 
-    def _brush(self, style: dict[str, str], default: str | None = None) -> Any:
-        colour = _colour(style.get("fill", default))
+    def _ink(self, value: str | None, opacity: float) -> tuple[tuple[int, int, int], int] | None:
+        """A paint's (colour, opacity): with a palette, its index as a grey, opaque (none if it is
+        more than half transparent)."""
+        colour = _colour(value)
         if colour is None:
             return None
-        opacity = float(style.get("fill-opacity", "1")) * float(style.get("opacity", "1"))
-        return _brush(colour, round(255 * opacity))
+        if self.palette is None:
+            return colour, round(255 * opacity)
+        if opacity < 0.5:
+            return None
+        index = _index(self.palette, colour)
+        return (index, index, index), 255
+
+    def _make_brush(self, ink: tuple[tuple[int, int, int], int] | None) -> Any:
+        """aggdraw's brush, or the palette index (`IndexedCanvas`)."""
+        if ink is None:
+            return None
+        return ink[0][0] if self.palette is not None else _brush(*ink)
+
+    def _brush(self, style: dict[str, str], default: str | None = None) -> Any:
+        key = (style.get("fill", default), style.get("fill-opacity"), style.get("opacity"))
+        if key not in self._brushes:  # a map has a few dozen paints, and thousands of shapes
+            self._brushes[key] = self._make_brush(self._ink(key[0], float(key[1] or 1) * float(key[2] or 1)))
+        return self._brushes[key]
 
     def _stroke(self, style: dict[str, str]) -> tuple[Any, float, list[float]]:
-        colour = _colour(style.get("stroke"))
-        if colour is None:
-            return None, 0.0, []
-        width = float(style.get("stroke-width", "1")) * self.scale
-        opacity = round(255 * float(style.get("opacity", "1")))
-        dash = [v * self.scale for v in _numbers(style.get("stroke-dasharray", ""))]
-        return _pen(colour, width, opacity), width, dash
+        key = (style.get("stroke"), style.get("opacity"), style.get("stroke-width"), style.get("stroke-dasharray"))
+        found = self._strokes.get(key)
+        if found is None:
+            ink = self._ink(key[0], float(key[1] or 1))
+            if ink is None:
+                found = None, 0.0, []
+            else:
+                width = float(key[2] or 1) * self.scale
+                dash = [v * self.scale for v in _numbers(key[3] or "")]
+                if self.palette is None:
+                    pen = _pen(ink[0], width, ink[1])
+                else:
+                    pen = (ink[0][0], width)
+                    if width < 1.5 and len(dash) % 2 == 0:  # Pillow's one-pixel line covers both ends: a pixel more
+                        dash = [v for on, off in zip(dash[::2], dash[1::2], strict=True)
+                                for v in (max(on - 1.0, 0.25), off + on - max(on - 1.0, 0.25))]
+                found = pen, width, dash
+            self._strokes[key] = found
+        return found
 
-    def _stroke_lines(self, lines: list[list[Point]], style: dict[str, str], pen: Any, width: float,
-                      dash: list[float], closed: bool = False) -> None:
-        """Each polyline stroked (butt ends and mitred corners, as aggdraw draws; round ones when the
-        style asks, as discs of the stroke's width), dashed when `dash` says."""
+    def _stroke_lines(self, lines: list[tuple[list[Point], bool]], style: dict[str, str], pen: Any, width: float,
+                      dash: list[float]) -> None:
+        """Each polyline (points, closed) stroked (butt ends and mitred corners, as aggdraw draws;
+        round ends when the style asks, as discs of the stroke's width), dashed when `dash` says. A
+        round corner needs no disc: it lies inside aggdraw's mitred one."""
         round_caps = style.get("stroke-linecap") == "round"
-        round_joins = style.get("stroke-linejoin") == "round"
-        colour = _colour(style.get("stroke"))
-        assert colour is not None
-        disc = _brush(colour, round(255 * float(style.get("opacity", "1")))) if round_caps or round_joins else None
+        ink = self._ink(style.get("stroke"), float(style.get("opacity", "1"))) if round_caps else None
+        disc = self._make_brush(ink)
         half = width / 2
-        for line in lines:
-            pieces = [p for p in _dashes(line, dash) if len(p) > 1] if dash else [line]
-            if len(pieces) > 1:  # the dashes of a line in one stroke
+        for line, closed in lines:
+            if closed and not dash:  # a closed outline: mitred at every corner, the first too
+                if len(line) > 1:
+                    self.draw.polygon([c for p in line for c in p], pen)
+                continue
+            pieces, path = self._dashed(line + line[:1] if closed else line, dash) if dash else ([line], None)
+            if path is not None:  # the dashes of a line in one stroke
+                self.draw.path(path, pen)
+            elif pieces and len(pieces[0]) > 1:
+                self.draw.line([c for p in pieces[0] for c in p], pen)
+            if disc is not None:
+                for piece in pieces:
+                    for x, y in (piece[0], piece[-1]):
+                        self.draw.ellipse((x - half, y - half, x + half, y + half), None, disc)
+
+    def _dashed(self, line: list[Point], dash: list[float]) -> tuple[list[list[Point]], Any]:
+        """The dashes of `line` and, when there are several, the path of them all: kept for the
+        painter's life, as an order's line is stroked twice (in ink, then in its colour over it)."""
+        key = (tuple(line), tuple(dash))
+        found = self._dash_cache.get(key)
+        if found is None:
+            pieces = [p for p in _dashes(line, dash) if len(p) > 1]
+            path: Any = None
+            if len(pieces) > 1 and self.palette is not None:
+                # IndexedCanvas.path's: whole pixels in Pillow's coordinates (round(c - 0.5), on the picture)
+                path = [[int(c) for p in piece for c in p] for piece in pieces]
+            elif len(pieces) > 1:
                 path = aggdraw.Path()
                 for piece in pieces:
                     path.moveto(*piece[0])
                     for x, y in piece[1:]:
                         path.lineto(x, y)
-                self.draw.path(path, pen)
-            elif pieces and len(pieces[0]) > 1:
-                self.draw.line([c for p in pieces[0] for c in p], pen)
-            for piece in pieces:
-                if disc is not None:
-                    ends = [piece[0], piece[-1]] if round_caps else []
-                    joints = piece[1:-1] if round_joins else []
-                    if closed and round_joins and not dash:
-                        joints = piece[:-1]
-                    for x, y in ends + joints:
-                        self.draw.ellipse((x - half, y - half, x + half, y + half), None, disc)
-
-
-def extent(fragment: str, scale: float) -> tuple[int, int, int, int] | None:
-    """The pixels (left, top, right, bottom) that painting `fragment` may touch: each shape's
-    points and radii, its text's size and its stroke; None when it paints nothing."""
-    try:
-        root = ElementTree.fromstring(f"<g>{fragment}</g>")
-    except ElementTree.ParseError as error:
-        raise Unpaintable(f"not SVG: {error}") from None
-    xs: list[float] = []
-    ys: list[float] = []
-    reach = 0.0
-    for element in root.iter():
-        get = element.get
-        numbers: list[float] = []
-        if element.tag == "circle":
-            cx, cy, r = (float(get(k) or 0) for k in ("cx", "cy", "r"))
-            numbers = [cx - r, cy - r, cx + r, cy + r]
-        elif element.tag == "polygon":
-            numbers = _numbers(get("points") or "")
-        elif element.tag == "path":
-            d = get("d") or ""
-            numbers = _numbers(d) if not any(c in d for c in "hvlmz") else [-1e9, -1e9, 1e9, 1e9]  # relative: anywhere
-        elif element.tag == "rect":
-            x, y = float(get("x") or 0), float(get("y") or 0)
-            numbers = [x, y, x + float(get("width") or 0), y + float(get("height") or 0)]
-        elif element.tag == "line":
-            numbers = [float(get(k) or 0) for k in ("x1", "y1", "x2", "y2")]
-        elif element.tag == "text":
-            x, y, size = float(get("x") or 0), float(get("y") or 0), float(get("font-size") or 16)
-            numbers = [x - size * len(element.text or ""), y - size, x + size * len(element.text or ""), y + size]
-        xs.extend(numbers[0::2])
-        ys.extend(numbers[1::2])
-        reach = max(reach, float(get("stroke-width") or 0))
-    if not xs:
-        return None
-    pad = reach * scale + 3
-    return (int(min(xs) * scale - pad), int(min(ys) * scale - pad), int(max(xs) * scale + pad) + 1,
-            int(max(ys) * scale + pad) + 1)
-
-
-def font_set(files: Sequence[str]) -> Fonts:
-    """The regular, bold and oblique DejaVu Sans files among `files` (app/maps/png.py finds them)."""
-    by_name = {Path(f).name: f for f in files}
-    regular = by_name["DejaVuSans.ttf"]
-    return Fonts(regular, by_name.get("DejaVuSans-Bold.ttf", regular), by_name.get("DejaVuSans-Oblique.ttf", regular))
+            found = self._dash_cache[key] = (pieces, path)
+        return found

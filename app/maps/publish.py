@@ -2,11 +2,15 @@
 
 What never changes for a drawing (the terrain, the names) is drawn once by resvg, at the width
 published (1,000 px: the map's sizes are chosen to read at it, and the zine shows it so), and kept
-for the process (`StaticMap`). Each phase then paints only what changes (centres, units, orders,
-the legend: `paint.Painter`, from the same SVG as `render_svg`), puts the names back over the
-orders, and writes the picture in indexed colour with the drawing's palette: the terrain's colours
-and the powers', fixed once, so every map of a variant maps its pixels the same way. A picture
-the painter cannot draw is drawn whole by resvg instead (and logged).
+for the process (`StaticMap`), with the palette every map of the drawing is written in: the
+colours it is drawn in, exactly, and the blends of type over white, no more (`_palette`). The
+terrain's areas and borders are crisp (terrain.py), its names smooth. Each phase then paints only
+what changes (centres, units, orders, the legend: `paint.Painter`, from the same SVG as
+`render_svg`) straight in the palette's indices over the terrain (`canvas.IndexedCanvas`, no
+anti-aliasing: a palette has no room for the blends), lays the names back over the orders (a copy
+of the pixels they cover), paints the dislodged units over them and writes the rows as they are
+(an indexed PNG gains nothing from PNG's filters), packed by libdeflate. A picture the painter
+cannot draw is drawn whole by resvg instead (and logged).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import io
 import logging
 import struct
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -25,34 +30,39 @@ from PIL import Image
 
 from app.variants import load_variant
 
+from . import style
 from .board import build_board
 from .drawing import Drawing, load_drawing
-from .paint import Fonts, Painter, Unpaintable, extent, font_set
+from .glyphs import Fonts, font_set
+from .paint import Painter, Unpaintable
 from .png import font_files
 from .render import MapLayers, layers_of_board
-from .style import BACKGROUND_LAND, INK, LAND, SEA, WATER, power_styles
-from .terrain import base_layer, label_layer
+from .terrain import CROSSING_COLOUR, base_layer, label_layer
 
 __all__ = ["PUBLISH_WIDTH", "phase_map_png", "picture_png", "raster"]
 
 log = logging.getLogger(__name__)
 
 PUBLISH_WIDTH = 1000  # pixels: `style.pixel` sizes every mark to read at this width
-COLOURS = 32  # the palette: the terrain's and the powers' colours exactly, and enough blends for smooth edges
-LEVEL = 6  # libdeflate's: 9 packs a few per cent better at three times the time
+COLOURS = 32  # a picture drawn whole by resvg (the painter could not): its palette, chosen for it
+FREQUENT = 0.002  # a colour covering this part of the terrain is one of the palette's
+NAME_TILE = 32  # pixels: the names are laid in boxes this high
+LEVEL = 5  # libdeflate's, measured on the crowded maps: 6 costs 1.2 ms more for 4-8% fewer bytes, 7 five more
 
 
 @dataclass(frozen=True, eq=False)  # one a drawing: compared and hashed by identity
 class StaticMap:
-    """A drawing at the published width: its terrain (RGB bytes, `map_height` rows), its names
-    (RGBA, drawn over the orders) and the palette every map of it is written in."""
+    """A drawing at the published width: its terrain (`map_height` rows, in the palette's indices),
+    its names (the parts of the named terrain that hold them, in the palette, each with the mask of
+    the pixels they cover: laid over the orders) and the palette every map of it is written in."""
 
     width: int
     map_height: int
     scale: float
-    terrain: bytes
-    labels: Any  # PIL.Image.Image, RGBA
+    indexed_terrain: bytes
+    names: tuple[tuple[tuple[int, int], Any, Any], ...]  # (where, the named terrain there, P; its mask, 1)
     palette: Any  # PIL.Image.Image, P
+    colours: tuple[tuple[int, int, int], ...]  # `palette`'s
     fonts: Fonts
 
 
@@ -75,52 +85,67 @@ def static_map(variant_name: str, drawing: Drawing) -> StaticMap:
     scale = PUBLISH_WIDTH / drawing.width
     terrain = raster(_svg(drawing, base_layer(drawing, variant_name)), scale).convert("RGB")
     labels = raster(_svg(drawing, label_layer(drawing, variant_name)), scale, None).convert("RGBA")
-    fonts = font_set(font_files())
+    palette = _palette(terrain, variant_name)
     named = terrain.copy()
     named.paste(labels, (0, 0), labels)
-    return StaticMap(terrain.width, terrain.height, scale, terrain.tobytes(), labels,
-                     _palette(named, variant_name, scale, fonts), fonts)
+    # A name's pixel is the name's where it is more than half opaque: its edge, half-way between
+    # its white halo and what lies under it, snaps to one side in the palette anyway.
+    mask = labels.getchannel("A").point(lambda alpha: 255 if alpha >= 128 else 0).convert("1")
+    flat = palette.getpalette() or []
+    colours = tuple((flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3))
+    names = _name_parts(named.quantize(palette=palette, dither=Image.Dither.NONE), mask)
+    return StaticMap(terrain.width, terrain.height, scale,
+                     terrain.quantize(palette=palette, dither=Image.Dither.NONE).tobytes(), names, palette, colours,
+                     font_set(font_files()))
 
 
-def _swatches(variant_name: str, scale: float, fonts: Fonts) -> Any:
-    """A strip showing every power's colour as the maps use it: units and arrows outlined in ink on
-    land, sea and the legend's white, with letters and text; the palette is chosen from it too."""
-    cell = 60.0
-    powers = list(power_styles(load_variant(variant_name)).values())
-    width, height = cell * len(powers), cell * 3
-    parts = [f'<rect x="0" y="{row * cell}" width="{width}" height="{cell}" fill="{fill}"/>'
-             for row, fill in enumerate((LAND, SEA, "#FFFFFF"))]
-    for i, power in enumerate(powers):
-        for row in range(3):
-            x, y = i * cell + 30, row * cell + 30
-            parts.append(f'<circle cx="{x - 14}" cy="{y}" r="10" fill="{power.colour}" stroke="{INK}" stroke-width="1.5"/>'
-                         f'<text x="{x - 14}" y="{y}" font-size="13" font-weight="bold" fill="{power.ink}" '
-                         f'text-anchor="middle" dominant-baseline="central">{power.letter}</text>'
-                         f'<path d="M{x} {y - 20}L{x + 20} {y + 20}" fill="none" stroke="{INK}" stroke-width="6"/>'
-                         f'<path d="M{x} {y - 20}L{x + 20} {y + 20}" fill="none" stroke="{power.colour}" stroke-width="4"/>'
-                         f'<text x="{x}" y="{y + 22}" font-size="11" fill="{INK}">SC units</text>')
-    painter = Painter((round(width * scale), round(height * scale)), scale, fonts,
-                      b"\xff" * (3 * round(width * scale) * round(height * scale)))
-    painter.paint("".join(parts))
-    return Image.frombytes("RGB", painter.size, painter.pixels())
+def _name_parts(named: Any, mask: Any, tile: int = NAME_TILE) -> tuple[tuple[tuple[int, int], Any, Any], ...]:
+    """The named terrain cut into the boxes that hold names (a tile high, as long as a row's run of
+    tiles with a name's pixel): laid one by one, the names cost half as much as the whole picture."""
+    parts = []
+    for top in range(0, mask.height, tile):
+        bottom, x = min(mask.height, top + tile), 0
+        held = [mask.crop((left, top, min(mask.width, left + tile), bottom)).getbbox() is not None
+                for left in range(0, mask.width, tile)]
+        while x < len(held):
+            if not held[x]:
+                x += 1
+                continue
+            start = x
+            while x < len(held) and held[x]:
+                x += 1
+            box = (start * tile, top, min(mask.width, x * tile), bottom)
+            parts.append(((box[0], box[1]), named.crop(box), mask.crop(box)))
+    return tuple(parts)
 
 
-def _palette(named: Any, variant_name: str, scale: float, fonts: Fonts) -> Any:
-    """`COLOURS` colours: the exact ones of the terrain and the powers, then those that best serve
-    the anti-aliased edges of a map drawn over them (octree of the terrain and the swatches)."""
-    swatch = _swatches(variant_name, scale, fonts)
-    sample = Image.new("RGB", (max(named.width, swatch.width), named.height + swatch.height), "#FFFFFF")
-    sample.paste(named, (0, 0))
-    sample.paste(swatch, (0, named.height))
-    exact = {_rgb(c) for c in (WATER, SEA, LAND, BACKGROUND_LAND, INK, "#FFFFFF", "#000000")}
-    exact |= {_rgb(p.colour) for p in power_styles(load_variant(variant_name)).values()}
-    octree = sample.quantize(colors=COLOURS - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    found = octree.getpalette() or []
-    colours = [tuple(found[i:i + 3]) for i in range(0, 3 * (COLOURS - len(exact)), 3)]
-    chosen = list(dict.fromkeys([*sorted(exact), *colours]))
+def _palette(terrain: Any, variant_name: str) -> Any:
+    """The palette every map of a drawing is written in: the colours it is drawn in, exactly (the
+    terrain's, the powers', the inks, and those the terrain covers a large part of the picture
+    with, such as a translucent sea over water), and the half-way blend of each ink over white for
+    the edges of type. No other blend: an anti-aliased edge snaps to its nearer side, which costs
+    nothing in legibility (the marks are outlined in ink) and keeps the PNG small (each blend in
+    use costs about a kilobyte a map)."""
+    pixels = terrain.width * terrain.height
+    frequent = [colour for count, colour in sorted(terrain.getcolors(pixels), reverse=True)
+                if count >= pixels * FREQUENT]
+    inks = (style.INK, style.SEA_INK, style.NEUTRAL_COLOUR, style.BORDER, *CROSSING_COLOUR.values())
+    exact = [*map(_rgb, (style.WATER, style.SEA, style.LAND, style.BACKGROUND_LAND, style.IMPASSABLE,
+                         style.IMPASSABLE_HATCH, "#FFFFFF", "#000000", *inks)),
+             *(_rgb(p.colour) for p in style.power_styles(load_variant(variant_name)).values())]
+    blends = [_mix(_rgb(ink), (255, 255, 255)) for ink in (style.INK, style.SEA_INK)]
+    chosen: list[tuple[int, ...]] = []
+    for colour in [*frequent, *exact, *blends]:
+        # no twins: Pillow finds a pixel's colour through a table of 5-6-5 bits, twins would share it
+        if all(sum((a - b) ** 2 for a, b in zip(colour, other, strict=True)) > 64 for other in chosen):
+            chosen.append(colour)
     palette = Image.new("P", (1, 1))
-    palette.putpalette([v for c in chosen for v in c])
+    palette.putpalette([v for c in chosen[:256] for v in c])
     return palette
+
+
+def _mix(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple((x + y + 1) // 2 for x, y in zip(a, b, strict=True))
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -129,38 +154,36 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 
 @lru_cache(maxsize=16)
 def _background(static: StaticMap, height: int) -> bytes:
-    """The terrain over a white legend `height` pixels high in all (a legend has a few heights)."""
-    return static.terrain + b"\xff" * (3 * static.width * (height - static.map_height))
+    """The terrain over a white legend, `height` pixels high in all (a legend has a few heights),
+    in the palette's indices."""
+    white = static.colours.index((255, 255, 255))
+    return static.indexed_terrain + bytes([white]) * (static.width * (height - static.map_height))
 
 
 def picture_png(layers: MapLayers, drawing: Drawing, variant_name: str) -> bytes:
-    """The PNG of one map's `layers` at the published width, in the drawing's palette."""
+    """The PNG of one map's `layers` at the published width, painted straight in the drawing's
+    palette over its terrain: what changes on the board; the names laid over it (a copy of the
+    pixels they cover); the dislodged units over the names; the legend, its type anti-aliased."""
     static = static_map(variant_name, drawing)
     width, height = static.width, round(layers.height * static.scale)
-    painter = Painter((width, height), static.scale, static.fonts, _background(static, height))
+    painter = Painter((width, height), static.scale, static.fonts, _background(static, height), palette=static.colours)
     painter.paint(layers.under_labels)
-    painter.paint(layers.legend)
-    picture = Image.frombytes("RGB", (width, height), painter.pixels())
-    picture.paste(static.labels, (0, 0), static.labels)  # the names over the orders (issue 22.14)
-    box = extent(layers.over_labels, static.scale)  # dislodged units, over the names: painted where they are
-    if box is not None:
-        box = (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
-        part = picture.crop(box)
-        over = Painter(part.size, static.scale, static.fonts, part.tobytes(), origin=(box[0], box[1]))
-        over.paint(layers.over_labels)
-        picture.paste(Image.frombytes("RGB", part.size, over.pixels()), box[:2])
-    return _png(picture.quantize(palette=static.palette, dither=Image.Dither.NONE))
+    picture = painter.image()
+    for where, names, mask in static.names:  # the names over the orders (issue 22.14)
+        picture.paste(names, where, mask)
+    painter.paint(layers.over_labels)  # dislodged units, over the names
+    painter.paint(layers.legend, smooth_type=True)
+    rows = Image.new("P", (width + 1, height), 0)  # each row after its filter byte, 0: none
+    rows.paste(picture, (1, 0))
+    return _png(rows.tobytes(), width, height, static.colours)
 
 
-def _png(indexed: Any) -> bytes:
-    """An indexed-colour PNG of `indexed` (a P image): its palette as far as it is used, the rows
-    unfiltered, packed by libdeflate (as small as zlib's level 6, twice as fast)."""
-    width, height = indexed.size
-    pixels = indexed.tobytes()
-    used = int(indexed.getextrema()[1]) + 1
-    palette = bytes((indexed.getpalette() or [])[:3 * used]).ljust(3 * used, b"\0")
-    rows = b"".join(b"\0" + pixels[y * width:(y + 1) * width] for y in range(height))
+def _png(rows: bytes, width: int, height: int, colours: Sequence[tuple[int, int, int]]) -> bytes:
+    """An indexed-colour PNG of `rows` (each row a filter byte, 0: none, then its pixels' indices in
+    `colours`): a palette's indices gain nothing from PNG's filters; packed by libdeflate at
+    `LEVEL` (zlib takes twice as long for the same size)."""
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    palette = bytes(v for colour in colours for v in colour)
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"PLTE", palette),
                      _chunk(b"IDAT", deflate.zlib_compress(rows, LEVEL)), _chunk(b"IEND", b"")))
 
@@ -183,4 +206,9 @@ def phase_map_png(
     except Unpaintable as error:
         log.warning("map of %s drawn whole by resvg: the painter cannot draw %s", variant, error)
         whole = raster(layers.svg(), PUBLISH_WIDTH / layers.width).convert("RGB")
-        return _png(whole.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+        indexed = whole.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        flat = indexed.getpalette() or []
+        rows = Image.new("P", (indexed.width + 1, indexed.height), 0)
+        rows.paste(indexed, (1, 0))
+        return _png(rows.tobytes(), indexed.width, indexed.height,
+                    [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat) - 2, 3)])

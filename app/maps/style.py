@@ -22,8 +22,10 @@ SEA = "#B9DCF2"
 LAND = "#F2E8CF"
 BACKGROUND_LAND = "#E4DAC0"
 IMPASSABLE = "#A39E93"
+IMPASSABLE_HATCH = "#6E6A61"
 BORDER = "#5B5345"
 INK = "#1A1A1A"
+SEA_INK = "#17466E"  # the names of seas and coasts
 FAILED = "#1A1A1A"
 FONT = "DejaVu Sans, Verdana, sans-serif"
 

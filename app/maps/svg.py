@@ -16,7 +16,8 @@ def esc(text: object) -> str:
 
 
 def num(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
 
 
 _NEEDS_QUOTING = re.compile(r'[&<>"\n\r\t]')
@@ -39,8 +40,10 @@ def attrs(**values: object) -> str:
     for key, value in values.items():
         if value is None:
             continue
-        text = num(value) if isinstance(value, float) else str(value)
-        parts.append(f" {_attribute_name(key)}={_quoted(text)}")
+        if value.__class__ is float:  # the most common (a map has thousands): a number needs no quoting
+            parts.append(f' {_attribute_name(key)}="{num(value)}"')  # type: ignore[arg-type]
+        else:
+            parts.append(f" {_attribute_name(key)}={_quoted(str(value))}")
     return "".join(parts)
 
 

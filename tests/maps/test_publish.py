@@ -134,3 +134,73 @@ def test_the_painter_refuses_what_it_does_not_draw(fragment: str) -> None:
     painter = Painter((10, 10), 1.0, font_set(font_files()), b"\xff" * 300)
     with pytest.raises(Unpaintable):
         painter.paint(fragment)
+
+
+@pytest.mark.parametrize("name", ["movement", "zeus5-start", "smallworld-start"])
+def test_the_palette_is_the_drawings_colours_and_the_blends_of_type_only(name: str) -> None:
+    """Few colours, each a colour the map is drawn in (every power's exactly) or the blend of an ink
+    over white: an anti-aliased edge snaps to a side (each blend in use costs a kilobyte a map, and
+    Pillow finds a pixel's colour through a table of 5-6-5 bits, so no two colours are twins)."""
+    from app.maps.style import power_styles
+
+    variant, position, result = _case(name)
+    picture = Image.open(io.BytesIO(phase_map_png(variant, position, result, title="demo")))
+    flat = picture.getpalette() or []
+    palette = [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]
+    assert len(palette) <= 28
+    for power in power_styles(load_variant(variant)).values():
+        assert tuple(int(power.colour[i:i + 2], 16) for i in (1, 3, 5)) in palette
+    for i, colour in enumerate(palette):
+        assert all(sum((a - b) ** 2 for a, b in zip(colour, other)) > 64 for other in palette[i + 1:]), colour
+
+
+def test_a_crisp_border_is_drawn_where_it_runs_along_the_pixels_edges() -> None:
+    """The terrain's borders are crisp (not anti-aliased): a stroke of one pixel exactly would vanish
+    where it runs along the pixels' edges, as the grid's borders at 250, 500 and 750 px do."""
+    from app.maps import publish
+    from app.maps.style import BORDER
+    from app.maps.terrain import base_layer
+    from tests.maps.test_render_grid import grid_drawing
+
+    drawing = grid_drawing("standard")
+    scale = WIDTH / drawing.width
+    picture = publish.raster(publish._svg(drawing, base_layer(drawing, "standard")), scale).convert("RGB")
+    border = tuple(int(BORDER[i:i + 2], 16) for i in (1, 3, 5))
+    for x in (250, 500, 750):  # the borders between the grid's columns 3, 6 and 9 and their neighbours
+        assert x == round(x / scale / 100) * 100 * scale
+        for y in range(20, 60):  # down the first row of squares
+            assert border in (picture.getpixel((x - 1, y)), picture.getpixel((x, y))), (x, y)
+
+
+@pytest.mark.parametrize("cx, cy, r", [(10.3, 12.7, 3.3), (20.0, 20.0, 5.0), (15.8, 14.2, 4.1), (9.5, 9.5, 2.6)])
+def test_the_indexed_canvas_fills_a_circle_on_the_pixels_it_covers(cx: float, cy: float, r: float) -> None:
+    """Pillow's ellipse takes whole pixels: the canvas gives it those whose centres the circle
+    covers (cutting the fractions off would move every disc up and left, and grow it)."""
+    from app.maps.canvas import IndexedCanvas
+
+    canvas = IndexedCanvas(Image.new("P", (40, 40), 0))
+    canvas.ellipse((cx - r, cy - r, cx + r, cy + r), None, 1)
+    painted = [(x, y) for y in range(40) for x in range(40) if canvas.image.getpixel((x, y)) == 1]
+    inside = [(x, y) for y in range(40) for x in range(40) if (x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2 <= r * r]
+    assert abs(len(painted) - len(inside)) <= len(inside) // 4
+    for axis in (0, 1):  # where the disc is: its pixels' middle at the circle's centre
+        assert abs(sum(p[axis] + 0.5 for p in painted) / len(painted) - (cx, cy)[axis]) < 0.3
+
+
+@pytest.mark.parametrize("variant", ["standard", "zeus5", "smallworld"])
+def test_the_parts_the_names_are_laid_in_hold_every_pixel_of_a_name(variant: str) -> None:
+    """The names are laid over the orders box by box (only where they are): every pixel of a name
+    (more than half opaque) is in a box, and the boxes hold much less than the whole picture."""
+    from app.maps import publish
+    from app.maps.terrain import label_layer
+
+    drawing = load_drawing(variant)
+    static = publish.static_map(variant, drawing)
+    labels = publish.raster(publish._svg(drawing, label_layer(drawing, variant)), static.scale, None).convert("RGBA")
+    expected = labels.getchannel("A").point(lambda alpha: 255 if alpha >= 128 else 0).convert("1")
+    laid = Image.new("1", expected.size, 0)
+    for where, _, mask in static.names:
+        laid.paste(mask, where, mask)
+    assert ImageChops.difference(laid.convert("L"), expected.convert("L")).getbbox() is None
+    covered = sum(mask.width * mask.height for _, _, mask in static.names)
+    assert covered < 0.5 * expected.width * expected.height
