@@ -5,7 +5,7 @@ the deadline to the last result in the outbox?  On PostgreSQL (a throwaway datab
 
 Each worker is a separate process running the scheduler tick against the same database, as
 several `judge serve` processes would (SELECT ... FOR UPDATE SKIP LOCKED shares the work).  Also
-printed: the statements a turn took and the workers' CPU a turn (what the machine's other load
+printed: the statements a turn took, the workers' CPU a turn and their PostgreSQL backends' CPU a turn (what the machine's other load
 does not change much; docs/architecture.md, "A turn at the deadline").
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import secrets
 import sys
 import time
@@ -22,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import event, func, select
+from sqlalchemy import event, func, select, text
 
 from app import jsonapi
 from app.db.base import utcnow
@@ -72,8 +73,25 @@ def setup(url: str, games: int) -> None:
     engine.dispose()
 
 
-def worker(url: str, counts: Any) -> None:
-    """Tick until nothing is due; ``counts`` gets (turns, statements, CPU seconds) of this process."""
+def _backend_cpu(db: Any, name: str) -> float:
+    """The CPU seconds (user and system) the PostgreSQL backends of database ``name`` have used, but
+    the asking connection's own (read from /proc: the server runs on this machine; 0 when not)."""
+    pids = db.execute(text("SELECT pid FROM pg_stat_activity WHERE datname = :name AND pid <> pg_backend_pid()"),
+                      {"name": name}).scalars().all()
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return total
+
+
+def worker(url: str, counts: Any, release: Any) -> None:
+    """Tick until nothing is due; ``counts`` gets (turns, statements, CPU seconds) of this process.
+    Its connections stay open until ``release`` is set (their backends' CPU is read meanwhile)."""
     engine = make_engine(url)
     statements = [0]
 
@@ -89,6 +107,7 @@ def worker(url: str, counts: Any) -> None:
         if not report.processed:
             break
     counts.put((turns, statements[0], time.process_time() - cpu))
+    release.wait()
     engine.dispose()
 
 
@@ -113,10 +132,16 @@ def main() -> int:
             db.execute(Game.__table__.update().values(deadline=deadline))
         start = time.perf_counter()
         counts: Any = multiprocessing.Queue()
-        procs = [multiprocessing.Process(target=worker, args=(url, counts)) for _ in range(args.workers)]
+        release = multiprocessing.Event()
+        procs = [multiprocessing.Process(target=worker, args=(url, counts, release)) for _ in range(args.workers)]
+        with engine.connect() as conn:
+            backends_before = _backend_cpu(conn, name)  # none yet: the workers' backends start with them
         for proc in procs:
             proc.start()
         done = [counts.get() for _ in procs]
+        with engine.connect() as conn:
+            backends = _backend_cpu(conn, name) - backends_before
+        release.set()
         for proc in procs:
             proc.join()
         elapsed = time.perf_counter() - start
@@ -134,7 +159,8 @@ def main() -> int:
               f"(wall {elapsed:.1f} s, {args.games / elapsed:.1f} turns/s)")
         turns = sum(t for t, _, _ in done) or 1
         print(f"  per turn: {sum(n for _, n, _ in done) / turns:.1f} statements (the ticks' own included), "
-              f"{1000 * sum(c for _, _, c in done) / turns:.1f} ms of the workers' CPU")
+              f"{1000 * sum(c for _, _, c in done) / turns:.1f} ms of the workers' CPU, "
+              f"{1000 * backends / turns:.1f} ms of their PostgreSQL backends' CPU")
     finally:
         with _admin(args.admin_url) as conn:
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))

@@ -39,75 +39,9 @@ from app.db.base import utcnow
 from app.db.models import Game, MapImage, OutboundMessage, Phase
 from app.db.session import make_engine, make_sessionmaker
 from benchmarks.deadline_storm import _admin, setup
+from benchmarks.smtp_sink import smtp_sink
 
 MAILS_A_GAME = 8  # seven players and the game master
-
-
-# ------------------------------------------------------------------------------ the SMTP server
-
-
-class _Sink(asyncio.Protocol):
-    """Just enough SMTP (RFC 5321) to accept every mail: EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP,
-    QUIT; each accepted mail counted with its bytes and the time of its `250`."""
-
-    def __init__(self, counts: Any) -> None:
-        self.counts = counts
-        self.buffer = bytearray()
-        self.in_data = False
-        self.size = 0
-
-    def connection_made(self, transport: Any) -> None:
-        self.transport = transport
-        transport.write(b"220 sink ESMTP\r\n")
-
-    def data_received(self, data: bytes) -> None:
-        self.buffer += data
-        while True:
-            if self.in_data:
-                end = self.buffer.find(b"\r\n.\r\n")
-                if end < 0:  # keep the last bytes: the end mark may be split between two reads
-                    keep = 4
-                    self.size += max(0, len(self.buffer) - keep)
-                    del self.buffer[:max(0, len(self.buffer) - keep)]
-                    return
-                self.size += end + 2
-                del self.buffer[:end + 5]
-                self.in_data = False
-                with self.counts.get_lock():
-                    self.counts[0] += 1
-                    self.counts[1] += self.size
-                    self.counts[2] = time.time()
-                self.transport.write(b"250 2.0.0 accepted\r\n")
-                continue
-            end = self.buffer.find(b"\r\n")
-            if end < 0:
-                return
-            line = bytes(self.buffer[:end])
-            del self.buffer[:end + 2]
-            verb = line[:4].upper()
-            if verb == b"EHLO":
-                self.transport.write(b"250-sink\r\n250-8BITMIME\r\n250-PIPELINING\r\n250 SIZE 52428800\r\n")
-            elif verb == b"DATA":
-                self.in_data, self.size = True, 0
-                self.buffer[:0] = b"\r\n"  # the end mark of an empty mail
-                self.transport.write(b"354 go ahead\r\n")
-            elif verb == b"QUIT":
-                self.transport.write(b"221 bye\r\n")
-                self.transport.close()
-                return
-            else:  # HELO, MAIL, RCPT, RSET, NOOP
-                self.transport.write(b"250 OK\r\n")
-
-
-def smtp_sink(port: int, counts: Any, ready: Any) -> None:
-    async def serve() -> None:
-        loop = asyncio.get_running_loop()
-        server = await loop.create_server(lambda: _Sink(counts), "127.0.0.1", port, backlog=512)
-        ready.set()
-        async with server:
-            await server.serve_forever()
-
-    asyncio.run(serve())
 
 
 # ------------------------------------------------------------------------------ the judge's servers
@@ -176,7 +110,7 @@ def main() -> int:
     with _admin(args.admin_url) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     url = args.admin_url.rsplit("/", 1)[0] + "/" + name
-    counts = multiprocessing.Array("d", 3)  # mails, bytes, time of the last 250
+    counts = multiprocessing.Array("d", 4)  # mails, bytes, time of the last 250, the sink's CPU then
     ready = multiprocessing.Event()
     sink = multiprocessing.Process(target=smtp_sink, args=(port, counts, ready), daemon=True)
     servers: list[multiprocessing.Process] = []
@@ -232,7 +166,7 @@ def main() -> int:
         print(f"  {games / lag:.1f} games/s, {mails / lag:.1f} mails/s, {size / max(mails, 1) / 1000:.1f} kB a mail")
         print(f"  map: {map_ms:.1f} ms of CPU a phase (five stored maps drawn again); "
               f"the servers' CPU: {sum(server_cpu):.1f} s in all; PostgreSQL's (the servers' connections): "
-              f"{database_cpu:.1f} s")
+              f"{database_cpu:.1f} s; the SMTP sink's: {counts[3]:.1f} s")
     finally:
         for server in servers:
             if server.is_alive():

@@ -42,7 +42,7 @@ class Game(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     phase: Mapped[str | None] = mapped_column(String(12))
     deadline: Mapped[datetime | None] = mapped_column(UtcDateTime, index=True)
-    grace_until: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    grace_until: Mapped[datetime | None] = mapped_column(UtcDateTime, index=True)  # the due games (turns/deadlines.py)
     reminded_phase: Mapped[str | None] = mapped_column(String(12))
     paused_reason: Mapped[str | None] = mapped_column(String(200))
     version: Mapped[int] = mapped_column(default=0)

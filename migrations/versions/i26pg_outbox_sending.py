@@ -6,7 +6,7 @@ and a mail's other changes of status (queued, released, sent) no longer update a
 every mail (the pending mails are read from ``ix_outbound_messages_pending``).
 
 Revision ID: i26pg_outbox_sending
-Revises: 0015
+Revises: 0017
 Create Date: 2026-12-05
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "i26pg_outbox_sending"
-down_revision = "0015"
+down_revision = "0017"
 branch_labels = None
 depends_on = None
 

@@ -181,3 +181,31 @@ def test_data_is_sent_with_crlf_lines_and_leading_dots_doubled(message: bytes, w
     from app.mail.outbound.mailer import wire_data
 
     assert wire_data(message) == wire
+
+
+@pytest.mark.parametrize("pipelining", [True, False])
+def test_a_session_to_the_test_server_pipelined_or_not(local_smtp: tuple[int, Path], pipelining: bool) -> None:
+    """The test server offers PIPELINING (as Postfix does); pipelined or step by step, a session's
+    mails arrive each whole, and a refused recipient among them fails alone."""
+    port, root = local_smtp
+    with smtplib.SMTP("127.0.0.1", port, "localhost") as smtp:
+        smtp.ehlo()
+        assert smtp.has_extn("pipelining")
+    mails = [render_message(OutgoingMail(to=f"p{n}@judge.test", subject=f"s{n}", text=f"orders {n}"), JUDGE)
+             for n in range(3)]
+
+    async def send_all() -> list[str]:
+        outcomes = []
+        async with SmtpMailer("127.0.0.1", port, timeout=10, pipelining=pipelining).session() as session:
+            for n, raw in enumerate(mails):
+                try:
+                    await session.send(raw, JUDGE, ["../bad@judge.test" if n == 1 else f"p{n}@judge.test"])
+                    outcomes.append("sent")
+                except MailerRejected:
+                    outcomes.append("rejected")
+        return outcomes
+
+    assert asyncio.run(send_all()) == ["sent", "rejected", "sent"]
+    for n in (0, 2):
+        [mail] = MaildirInbox(root / "mail" / f"p{n}@judge.test").fetch_new()
+        assert mail.raw.endswith(mails[n])

@@ -16,7 +16,8 @@ from sqlalchemy import Engine, event, func, select
 
 from app import jsonapi
 from app.db import queries
-from app.db.models import AuditEntry, Game, OrderRow, OutboundMessage, Phase, Player
+from app.db.models import AuditEntry, Game, GmNote, OrderRow, OutboundMessage, Phase, Player, Press
+from app.db.models_web import CoMaster, GmAccount
 from app.db.session import make_engine, make_sessionmaker
 from app.scheduler import tick
 from app.services.kernel.context import Judge
@@ -40,8 +41,7 @@ def _statements(engine: Engine) -> Iterator[Counter[str]]:
         if words[0] == "BEGIN":  # SQLite's BEGIN IMMEDIATE (app/db/session.py)
             return
         if words[0] == "SELECT":
-            tables = re.findall(r"\bFROM (\w+)", statement)
-            table = tables[0] if tables else ""
+            table = _outer_from(statement)
         elif words[0] in ("INSERT", "DELETE"):
             table = words[2]
         else:
@@ -53,6 +53,20 @@ def _statements(engine: Engine) -> Iterator[Counter[str]]:
         yield seen
     finally:
         event.remove(engine, "before_cursor_execute", count)
+
+
+def _outer_from(statement: str) -> str:
+    """The first table a SELECT reads from outside parentheses (not a subquery of its columns)."""
+    depth = 0
+    for token in re.findall(r"\(|\)|\bFROM \w+", statement):
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+        elif depth == 0:
+            return token.split()[1]
+    tables = re.findall(r"\bFROM (\w+)", statement)
+    return tables[0] if tables else ""
 
 
 def _engine(harness: Harness) -> Engine:
@@ -105,25 +119,27 @@ def test_a_deadline_turn_asks_the_database_a_bounded_number_of_times(started: Ha
         assert _game(started).phase == turn
         seen = _play_deadline(started, ordering)
         # What the tick itself asks (the outage guard, the due games, the reminders), then the turn:
-        # the game locked with its seats and its open phase, the orders (once more for the late
-        # powers under CD), the press, the absences, the centres a year ago, one flush (the game with
-        # its new version, the phase with its results text, the next phase, the seats), the map, the
-        # mails.  28 statements a turn before issue 20.10 (a storm's turn, 10 now: benchmarks/deadline_storm.py).
+        # the game locked with its seats and its open phase (and whether it has GM's notes, press,
+        # co-GMs, absences: issue 26, a statement each it has none of), the orders (once more for the
+        # late powers under CD), the centres a year ago, one flush (the game with its new version, the
+        # phase with its results text, the next phase, the seats), the map, the mails.  28 statements
+        # a turn before issue 20.10; 13 on main before issue 26 (14 once the mails asked for their map).
         late = 1 if policy == "cd" else 0  # who is late: the orders read before the turn's own reading
         notice = 1 if policy == "cd" and turn == "S1901M" else 0  # civil disorder
-        assert seen["SELECT audit_log"] == 1, seen  # the absences of every seat at once (was one a seat)
         assert seen["SELECT orders"] == 1 + late, seen  # the orders in advance with the phase's own
         assert seen["SELECT phases"] == 1, seen  # the centres a year ago (was every phase); the open one with the lock
         assert seen["UPDATE games"] == 1, seen  # the claim goes with the turn's flush (was one more, twice)
         assert seen["UPDATE phases"] == 1, seen  # with its results text
         assert seen["INSERT outbound_messages"] == 1 + notice, seen  # the results (and the notice), all at once
+        # None asked for: the game has no absences, co-GMs, unpublished press, GM's notes (the lock
+        # said so), and the mails wait for the map the turn has just recorded without asking about it.
+        for unasked in ("SELECT audit_log", "SELECT co_masters", "SELECT press", "SELECT gm_notes", "SELECT map_images"):
+            assert seen[unasked] == 0, (unasked, seen)
+        noted = 1 if policy == "hold" and turn == "S1901M" else 0  # SET NMR HOLD changed a setting: the judge noted it
+        assert seen["DELETE gm_notes"] == noted, seen  # taken (one delete that returns them) when there are some
         tick_itself = 4  # the outage guard (2), the due games, the reminders
-        # HOLD: 10, and the seats' misses; CD: who is late, the seats put in civil disorder and the notice;
-        # both: the co-GMs who get the master's mail (issue 28.5), read once for the results and the notice;
-        # the GM's notes taken (one delete that returns them: they are rows since issue 27.3).
-        assert seen["SELECT co_masters"] == 1, seen
-        assert seen["DELETE gm_notes"] == 1 and seen["SELECT gm_notes"] == 0, seen
-        assert sum(seen.values()) - tick_itself <= {"hold": 13, "cd": 16}[policy], seen
+        # HOLD: 9, with the seats' misses; CD: who is late, the seats put in civil disorder and the notice.
+        assert sum(seen.values()) - tick_itself <= {"hold": 9, "cd": 12}[policy] + noted, seen
         version += 1
         assert _game(started).version == version  # one up a turn
 
@@ -372,3 +388,31 @@ def test_two_schedulers_in_a_storm_process_every_game_once(postgres_template: ob
             for engine in engines:
                 event.remove(engine, "before_cursor_execute", count_locks)
                 engine.dispose()
+
+
+def test_a_turn_reads_what_the_game_has_of_notes_press_co_gms_and_absences(started: Harness) -> None:
+    """The lock says whether the game has GM's notes, unpublished postal press, co-GMs and absences
+    (issue 26); what it has, the turn reads (a statement each) and uses as before: the note and the
+    press printed in the results, the proven co-GM mailed them, the next deadline clear of the absence."""
+    game = _game(started)
+    due = game.deadline
+    assert due is not None
+    with unit(started.judge) as uow:
+        db = uow.session
+        france = next(seat for seat in db.get_one(Game, game.id).players if seat.power == "FRANCE")
+        db.add(GmNote(game_id=game.id, text="A note from the GM.", created_at=due))
+        db.add(Press(game_id=game.id, phase="S1901M", sender="FRANCE", recipients=[], broadcast=True, postal=True,
+                     body="Vive la France!"))
+        db.add(GmAccount(email="co@example.com", password_hash="x", proven_at=due))
+        db.add(CoMaster(game_id=game.id, email="co@example.com", added_by="gm@example.com"))
+        db.add(AuditEntry(game_id=game.id, actor=france.email, action="absence", created_at=due,
+                          detail={"seat": france.id, "email": france.email, "power": "FRANCE",
+                                  "start": due.isoformat(), "end": (due + timedelta(days=30)).isoformat()}))
+    seen = _play_deadline(started, tuple(POWERS))
+    for asked in ("DELETE gm_notes", "SELECT press", "SELECT co_masters", "SELECT audit_log"):
+        assert seen[asked] == 1, (asked, seen)
+    results = started.outbox(to=player("TURKEY"), kind="results")[-1].body_text
+    assert "A note from the GM." in results and "Vive la France!" in results
+    assert started.outbox(to="co@example.com", kind="results")
+    deadline = _game(started).deadline
+    assert deadline is not None and deadline > due + timedelta(days=30)  # moved past France's absence

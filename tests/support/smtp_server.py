@@ -10,7 +10,8 @@ personal reply addresses reach its one mailbox.
     python -m tests.support.smtp_server --port 10025 --maildir-root /tmp/mail [--owner mail]
 
 A file named by ``--tempfail-file`` makes the server answer ``451`` (try again later)
-while it exists; stopping the process makes connections be refused.
+while it exists; stopping the process makes connections be refused.  It offers PIPELINING, as a
+production MTA does (``--no-pipelining``: not).
 Never used in production.
 """
 
@@ -50,10 +51,22 @@ class MaildirDeliveryHandler:
         root: Path,
         owner: tuple[int, int] | None = None,
         tempfail_file: Path | None = None,
+        pipelining: bool = True,
     ) -> None:
         self.root = root
         self.owner = owner
         self.tempfail_file = tempfail_file
+        self.pipelining = pipelining
+
+    async def handle_EHLO(
+        self, server: SMTP, session: Session, envelope: Envelope, hostname: str, responses: list[str]
+    ) -> list[str]:
+        """Offers PIPELINING (RFC 2920) as Postfix does: aiosmtpd reads the commands a line at a time
+        and answers each in order, so it takes them pipelined; it only does not say so itself."""
+        session.host_name = hostname
+        if self.pipelining:
+            responses.insert(len(responses) - 1, "250-PIPELINING")
+        return responses
 
     def _tempfail(self) -> bool:
         return self.tempfail_file is not None and self.tempfail_file.exists()
@@ -104,10 +117,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--server-name", default="mail.judge.test", help="name in the SMTP greeting")
     parser.add_argument("--owner", help="system user that owns the delivered files")
     parser.add_argument("--tempfail-file", type=Path, help="answer 451 while this file exists")
+    parser.add_argument("--no-pipelining", action="store_true", help="do not offer PIPELINING (RFC 2920)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
 
-    handler = MaildirDeliveryHandler(args.maildir_root, _owner(args.owner), args.tempfail_file)
+    handler = MaildirDeliveryHandler(args.maildir_root, _owner(args.owner), args.tempfail_file,
+                                     pipelining=not args.no_pipelining)
     controller = Controller(
         handler,
         hostname=args.host,

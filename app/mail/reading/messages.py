@@ -12,17 +12,19 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import message_from_bytes
-from email.headerregistry import HeaderRegistry
-from email.message import EmailMessage, Message
+from email.headerregistry import HeaderRegistry, UnstructuredHeader
+from email.message import Message
 from email.parser import BytesHeaderParser
-from email.policy import SMTP, compat32
+from email.policy import compat32
 from email.utils import format_datetime, getaddresses, make_msgid
 from functools import lru_cache
 
 from app.mail.reading import OwnMarks, Reading, read_body
 from app.mail.reading.automatic import automatic_reasons
 from app.mail.reading.headers import addresses, bare_address, clean, decoded, first_address, forbidden_header_char
-from app.mail.reading.outgoing import AUTO_REPLIED, flowed, needs_flowing, unsubscribe_header
+from app.mail.reading.mime_body import POLICY as _POLICY
+from app.mail.reading.mime_body import Attachment, body
+from app.mail.reading.outgoing import AUTO_REPLIED, unsubscribe_header
 from app.mail.reading.outgoing import references as thread_references
 from app.mail.reading.parts import arrived_cut_defect, walk
 
@@ -47,7 +49,6 @@ MAX_PARSED_BYTES = 16 * 1024 * 1024
 """Bytes of a message that are parsed at all; the rest is ignored (and reported)."""
 _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
 _MSG_ID = re.compile(r"<[^<>\s]+>")
-_MIME_TOKEN = re.compile(r"[A-Za-z0-9!#$&^_.+-]+")
 _CUT_MARK = "were read"
 
 
@@ -71,17 +72,6 @@ class IncomingMail:
     unread_lines: int = 0  # the non-blank lines from there on, not read
     unread_parts: tuple[str, ...] = ()  # parts that could have held text and were not read (attachments)
     references: tuple[str, ...] = ()  # the Message-IDs of its References header, in order
-
-
-@dataclass(frozen=True)
-class Attachment:
-    """A file the mail carries; with ``content_id`` (no angle brackets) and an HTML part, it is shown
-    inline in the HTML (``<img src="cid:...">``, a multipart/related part) instead."""
-
-    filename: str
-    content_type: str
-    data: bytes
-    content_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -309,86 +299,52 @@ def render_message(mail: OutgoingMail, default_sender: str, *, date: datetime | 
     if mail.message_id and not (mail.message_id.isascii() and _MSG_ID.fullmatch(mail.message_id)):
         raise ValueError(f"Message-ID must look like <id@domain>: {mail.message_id!r}")
 
-    msg = EmailMessage(policy=_POLICY)
-    msg["From"] = sender
-    msg["To"] = mail.to
-    msg["Subject"] = mail.subject
-    msg["Date"] = format_datetime(date or datetime.now(UTC))
-    msg["Message-ID"] = mail.message_id or make_msgid(domain=sender_address.partition("@")[2])
+    headers = [("From", sender), ("To", mail.to), ("Subject", mail.subject),
+               ("Date", format_datetime(date or datetime.now(UTC))),
+               ("Message-ID", mail.message_id or make_msgid(domain=sender_address.partition("@")[2]))]
     in_reply_to = mail.in_reply_to or ""
     if in_reply_to.isascii() and _MSG_ID.fullmatch(in_reply_to):
-        msg["In-Reply-To"] = in_reply_to
-        msg["References"] = " ".join(thread_references(mail.references, in_reply_to))
+        headers += [("In-Reply-To", in_reply_to),
+                    ("References", " ".join(thread_references(mail.references, in_reply_to)))]
     if mail.reply_to:
-        msg["Reply-To"] = mail.reply_to
-    msg["Auto-Submitted"] = mail.auto_submitted
-    msg["X-Auto-Response-Suppress"] = "All"  # Exchange and Outlook: no out-of-office or read receipt
+        headers.append(("Reply-To", mail.reply_to))
+    headers.append(("Auto-Submitted", mail.auto_submitted))
+    headers.append(("X-Auto-Response-Suppress", "All"))  # Exchange and Outlook: no out-of-office or read receipt
     if mail.list_id:
-        msg["List-Id"] = mail.list_id
+        headers.append(("List-Id", mail.list_id))
     if mail.unsubscribe:
-        msg["List-Unsubscribe"] = unsubscribe_header(mail.unsubscribe)
-    body = _body(mail.text, mail.html, mail.attachments)
-    for name, value in body.headers:
-        msg[name] = value
-    try:  # the header lines as the generator writes them, then the (shared) body
-        return b"".join(msg.policy.fold_binary(name, value) for name, value in msg.raw_items()) + b"\r\n" + body.data
+        headers.append(("List-Unsubscribe", unsubscribe_header(mail.unsubscribe)))
+    mime = body(mail.text, mail.html, mail.attachments)
+    try:  # the header lines as the generator writes them, then the (shared) body's
+        return b"".join(header_line(name, value) for name, value in headers) + mime.head + b"\r\n" + mime.data
     except (UnicodeError, ValueError, TypeError) as exc:
         raise ValueError(f"message cannot be rendered: {exc}") from exc
 
 
-class _HeaderClasses(HeaderRegistry):
-    """The email package's header classes, each made once (its own registry makes a new class for
-    every header it parses: a fifth of the time a mail took to render)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._made: dict[str, type] = {}
-
-    def __getitem__(self, name: str) -> type:
-        key = name.lower()
-        made = self._made.get(key)
-        if made is None:
-            made = self._made[key] = super().__getitem__(name)
-        return made
+_ADDRESS = r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+_AS_WRITTEN = {  # header -> the values the email package writes as they are (if they fit a line)
+    "from": re.compile(_ADDRESS), "to": re.compile(_ADDRESS), "reply-to": re.compile(_ADDRESS),
+    "message-id": re.compile(f"<{_ADDRESS}>"),
+    "date": re.compile(r"[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} [+-]\d{4}"),
+}
+_PLAIN = re.compile(r"[!-~]+(?: [!-~]+)*")  # printable ASCII words, single spaces between
+_STRUCTURED = frozenset(name for name, kind in HeaderRegistry().registry.items() if not issubclass(kind, UnstructuredHeader))
 
 
-_POLICY = SMTP.clone(header_factory=_HeaderClasses())
+def header_line(name: str, value: str) -> bytes:
+    """``name: value`` as the email package writes it (the SMTP policy's fold, CRLF).  A value the
+    package would write as it is goes straight (parsing a header into its classes and folding it
+    again cost as much as the rest of a mail): it fits one line, has no encoded word (``=?``), and
+    is a bare address (From, To, Reply-To), a plain Message-ID, a date as ``format_datetime``
+    writes it, or, in an unstructured header, printable ASCII words with single spaces."""
+    if len(name) + 2 + len(value) <= 78 and "=?" not in value:
+        kind = name.lower()
+        pattern = _AS_WRITTEN.get(kind)
+        if (pattern or _PLAIN).fullmatch(value) and (pattern is not None or kind not in _STRUCTURED):
+            return f"{name}: {value}\r\n".encode("ascii")
+    return _POLICY.fold_binary(*_POLICY.header_store_parse(name, value))
 
 
-@dataclass(frozen=True)
-class _Body:
-    headers: tuple[tuple[str, str], ...]  # MIME-Version, Content-Type, Content-Transfer-Encoding
-    data: bytes  # what follows the blank line after the headers
-
-
-@lru_cache(maxsize=64)
-def _body(text: str, html: str | None, attachments: tuple[Attachment, ...]) -> _Body:
-    """The MIME body of a mail, rendered once for every mail that carries the same text, HTML and
-    pictures (a phase's results go to every player: the map is encoded once, not once a mail)."""
-    part = EmailMessage(policy=SMTP)
-    text = _lines(text)
-    if needs_flowing(text):  # every line fits 78 columns, or the text is flowed (RFC 3676)
-        part.set_content(flowed(text), subtype="plain", charset="utf-8", cte="quoted-printable",
-                         params={"format": "flowed", "delsp": "no"})
-    else:
-        part.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
-    if html is not None:
-        part.add_alternative(_lines(html), subtype="html", charset="utf-8", cte="quoted-printable")
-    for attachment in attachments:
-        if attachment.content_id is not None and html is not None:
-            _attach_inline(part, attachment)
-        else:
-            _attach(part, attachment)
-    try:
-        rendered = part.as_bytes()
-    except (UnicodeError, ValueError, TypeError) as exc:
-        raise ValueError(f"message cannot be rendered: {exc}") from exc
-    return _Body(tuple((str(k), str(v)) for k, v in part.items()), rendered[rendered.index(b"\r\n\r\n") + 4:])
-
-
-def _lines(text: str) -> str:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text if text.endswith("\n") else text + "\n"
 
 
 def _check_header(field: str, value: str) -> None:
@@ -397,32 +353,9 @@ def _check_header(field: str, value: str) -> None:
         raise ValueError(f"{field} header value contains a forbidden character {bad!r}: {value!r}")
 
 
+@lru_cache(maxsize=4096)  # the judge's address, and each player's, in every mail
 def _check_address(field: str, value: str) -> str:
     parsed = getaddresses([value])
     if len(parsed) != 1 or not bare_address(parsed[0][1]) or not parsed[0][1].isascii():
         raise ValueError(f"{field} must be exactly one ASCII e-mail address: {value!r}")
     return parsed[0][1]
-
-
-def _attach_inline(msg: EmailMessage, attachment: Attachment) -> None:
-    """Into the HTML part, which becomes multipart/related (RFC 2387)."""
-    _check_header("attachment filename", attachment.filename)
-    cid = attachment.content_id or ""
-    if not _MSG_ID.fullmatch(f"<{cid}>") or not cid.isascii() or "@" not in cid:
-        raise ValueError(f"bad Content-ID: {cid!r}")
-    maintype, sep, subtype = attachment.content_type.partition("/")
-    if not sep or not all(_MIME_TOKEN.fullmatch(token) for token in (maintype, subtype)):
-        raise ValueError(f"bad attachment content type: {attachment.content_type!r}")
-    html = msg.get_body(preferencelist=("html",))
-    if not isinstance(html, EmailMessage):
-        raise ValueError("an inline picture needs an HTML part")
-    html.add_related(attachment.data, maintype=maintype, subtype=subtype, cid=f"<{cid}>",
-                     filename=attachment.filename, disposition="inline")
-
-
-def _attach(msg: EmailMessage, attachment: Attachment) -> None:
-    _check_header("attachment filename", attachment.filename)
-    maintype, sep, subtype = attachment.content_type.partition("/")
-    if not sep or not all(_MIME_TOKEN.fullmatch(token) for token in (maintype, subtype)):
-        raise ValueError(f"bad attachment content type: {attachment.content_type!r}")
-    msg.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)

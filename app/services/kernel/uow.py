@@ -78,6 +78,12 @@ class UnitOfWork:
         self.phases: queries.OpenPhases = {}
         self.locked: queries.LockedGames = {}
         self.gm_mail: dict[int, list[str]] = {}  # a game's master and proven co-GMs, read once a unit
+        # The maps this unit recorded (results/maps.py phase_map): not drawn, and no painter sees them
+        # before it commits, so the mails carrying them wait without asking (mailout/outbox.py).
+        self.new_maps: set[int] = set()
+        # What a game had none of when this unit locked it for its turn (turns/deadlines.py: the GM's
+        # notes, unpublished press, co-GMs, absences), so the turn does not ask; each is told once.
+        self._none_of: set[tuple[str, int]] = set()
         self.commits = 0
         self._session: Session | None = None
 
@@ -138,7 +144,20 @@ class UnitOfWork:
 
     def rollback(self) -> None:
         self.events.clear()
+        self.new_maps.clear()
+        self._none_of.clear()
         self.session.rollback()
+
+    def found_none(self, kind: str, game_id: int) -> None:
+        """The game had no rows of ``kind`` when this unit locked it (read with the lock)."""
+        self._none_of.add((kind, game_id))
+
+    def has_none(self, kind: str, game_id: int) -> bool:
+        """Whether the game had no rows of ``kind`` when this unit locked it; answered once (a
+        reader asks before reading them: after that, rows this unit adds are read as usual)."""
+        known = (kind, game_id) in self._none_of
+        self._none_of.discard((kind, game_id))
+        return known
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:

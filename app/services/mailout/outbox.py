@@ -85,7 +85,9 @@ def _drawn(uow: UnitOfWork, map_ids: set[int]) -> set[int]:
     """Which of ``map_ids`` are drawn (or could not be: their mails go without them).  The rows are
     read ``FOR SHARE``: a painter drawing one of them now is waited for (and its mails are then
     queued ready), and one cannot start until this transaction ends (its ``release_map`` then sees
-    the mails queued ``waiting`` here).  No such map at all: nothing to wait for."""
+    the mails queued ``waiting`` here).  No such map at all: nothing to wait for.  A map this unit
+    recorded itself is not drawn, and is not asked about (a turn's results: no statement)."""
+    map_ids = map_ids - uow.new_maps  # recorded by this unit: not drawn, no painter can see them yet
     if not map_ids:
         return set()
     query = select(MapImage.id, MapImage.png.is_not(None)).where(MapImage.id.in_(map_ids)).with_for_update(read=True)

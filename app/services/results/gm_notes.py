@@ -3,7 +3,9 @@ settings): rows of ``gm_notes``, printed once with the results and then deleted.
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select
+from typing import cast
+
+from sqlalchemy import Table, bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from app.db.base import utcnow
@@ -24,13 +26,23 @@ def pending_gm_notes(db: Session, game: Game) -> list[str]:
 
 
 def take_gm_notes(uow: UnitOfWork, game: Game) -> list[str]:
-    """The notes the next results print, deleted: they are printed once.  One statement (a delete
-    that returns them), sent without flushing the turn being written (it is flushed once, with its
-    results text); the notes this unit added and has not written yet are taken as they are."""
+    """The notes the next results print, deleted: they are printed once.  One statement (a Core
+    delete that returns them: no ORM bookkeeping), sent without flushing the turn being written (it
+    is flushed once, with its results text); the notes this unit added and has not written yet are
+    taken as they are, and those it has loaded leave the session with their rows."""
     db = uow.session
     unsaved = [row for row in db.new if isinstance(row, GmNote) and row.game_id == game.id]  # as added
     for row in unsaved:
         db.expunge(row)
-    with db.no_autoflush:
-        stored = db.execute(delete(GmNote).where(GmNote.game_id == game.id).returning(GmNote.id, GmNote.text)).all()
+    if uow.has_none("gm_notes", game.id):  # none when the turn locked the game
+        return [row.text for row in unsaved]
+    stored = db.connection().execute(_TAKE, {"game_id": game.id}).all()
+    if stored:
+        for row in [obj for obj in db.identity_map.values() if isinstance(obj, GmNote) and obj.game_id == game.id]:
+            db.expunge(row)
     return [text for _id, text in sorted(stored)] + [row.text for row in unsaved]
+
+
+_TABLE = cast(Table, GmNote.__table__)
+_NOTES = _TABLE.c
+_TAKE = delete(_TABLE).where(_NOTES.game_id == bindparam("game_id")).returning(_NOTES.id, _NOTES.text)

@@ -19,9 +19,9 @@ from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import load_only
 
 from app.db import queries
+from app.db.base import utcnow
 from app.db.models import Game, MapImage
 from app.maps import RENDERER_VERSION, has_drawing, phase_map_png
 from app.services.errors import DomainError
@@ -31,7 +31,7 @@ from app.services.kernel.context import Judge
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.outbox import release_map
 
-__all__ = ["CurrentMap", "content_id", "current_map", "draw_due_map", "inline_map_html", "map_filename", "phase_map",
+__all__ = ["CurrentMap", "RecordedMap", "content_id", "current_map", "draw_due_map", "inline_map_html", "map_filename", "phase_map",
            "without_inline_map"]
 
 log = logging.getLogger(__name__)
@@ -42,31 +42,46 @@ def _digest(variant: str, state: dict[str, Any], result: dict[str, Any] | None, 
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
+@dataclass(frozen=True)
+class RecordedMap:
+    """A map recorded in ``map_images``: what a mail refers to it by."""
+
+    id: int
+    digest: str
+
+
 def phase_map(uow: UnitOfWork, game: Game, phase: str, state: dict[str, Any], result: dict[str, Any] | None,
-              *, kind: str) -> MapImage | None:
+              *, kind: str) -> RecordedMap | None:
     """The map of ``state`` (with ``result``: the orders and outcomes of the phase it started),
-    from the cache or recorded now, to be drawn when first sent; ``None`` when the variant has no map."""
+    from the cache or recorded now, to be drawn when first sent; ``None`` when the variant has no map.
+    Core statements (no ``MapImage`` object for the session to keep): a turn records one map."""
     db = uow.session
     if not has_drawing(game.variant):
         return None
     digest = _digest(game.variant, state, result, game.name)
     values = {"digest": digest, "game_id": game.id, "phase": phase[:12], "kind": kind,
               "renderer_version": RENDERER_VERSION, "variant": game.variant, "title": game.name[:80],
-              "state": state, "result": result}
-    # One statement for a new map; a map recorded already (by this or another transaction) is
-    # left as it is and read back.
-    added = db.scalars(_INSERT[db.get_bind().dialect.name == "postgresql"], values).first()
-    return added if added is not None else db.scalar(select(MapImage).where(MapImage.digest == digest))
+              "state": state, "result": result, "created_at": utcnow()}
+    # One statement for a new map (after the flush the ORM would make: a turn's rows go with it); a
+    # map recorded already (by this or another transaction) is left as it is and read back.
+    insert = _INSERT[db.get_bind().dialect.name == "postgresql"]
+    added: Any = queries.core(db, insert, values).first()
+    if added is not None:
+        uow.new_maps.add(added.id)
+    else:
+        added = db.connection().execute(_RECORDED, {"digest": digest}).first()
+    return None if added is None else RecordedMap(added.id, added.digest)
 
 
 def _insert(dialect: Any) -> Any:
     """The INSERT of a map for this database, with its ON CONFLICT clause; what it gives back is the
-    row's id and digest (the position it was drawn from is not read back: loaded if asked for)."""
-    return (dialect.insert(MapImage).on_conflict_do_nothing(index_elements=["digest"]).returning(MapImage)
-            .options(load_only(MapImage.id, MapImage.digest)))
+    row's id and digest (the position it was drawn from is not read back)."""
+    table = MapImage.__table__
+    return dialect.insert(table).on_conflict_do_nothing(index_elements=["digest"]).returning(table.c.id, table.c.digest)
 
 
 _INSERT = {True: _insert(postgresql), False: _insert(sqlite)}  # built once: by whether PostgreSQL
+_RECORDED = select(MapImage.id, MapImage.digest).where(MapImage.digest == bindparam("digest"))
 
 
 _MAPS = cast(Table, MapImage.__table__)

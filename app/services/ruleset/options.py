@@ -33,7 +33,7 @@ from app.services.ruleset.phases import PhaseKind, PhaseName
 __all__ = ["ABANDON_AFTER", "DEFAULT_SETTINGS", "DRAW_EXPIRIES", "LAYOUTS", "NMR_POLICIES", "ORDER_MODES", "PHASE_KINDS",
            "PRESS_RULES", "STATE_KEYS", "TAKEOVERS", "Cd", "Dismiss", "Excuse", "GameOptions", "Hold", "Layout",
            "NmrPolicy", "PhaseTiming", "PressRule", "Wait", "nmr_policy", "options_of", "parse_days",
-           "store_options"]
+           "reminder_hours_of", "store_options"]
 
 
 class Layout(StrEnum):
@@ -245,6 +245,13 @@ def _number(value: float) -> float | int:
 def options_of(game: Game) -> GameOptions:
     """The game's options, its own or the judge's defaults."""
     return GameOptions.decode(game.settings)
+
+
+def reminder_hours_of(settings: Mapping[str, Any] | None) -> float:
+    """``options_of(game).reminder_hours`` from the settings alone, the other options not decoded:
+    the scheduler looks at every active game's reminder each tick (``turns/deadlines.py``)."""
+    value = (settings or {}).get("reminder_hours")
+    return GameOptions.reminder_hours if value is None else _hours("reminder_hours", value)
 
 
 def store_options(game: Game, options: GameOptions) -> None:

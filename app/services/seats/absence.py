@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
+from app.db import queries
 from app.db.models import AuditEntry, Game, Player
 from app.db.statuses import SeatRole, SeatStatus
 from app.services.errors import DomainError
@@ -25,10 +26,10 @@ from app.services.kernel.context import Judge
 from app.services.kernel.render import format_deadline
 from app.services.kernel.uow import UnitOfWork
 
-__all__ = ["Absence", "AbsenceGrant", "absences_at", "check_absence_cap", "clear_of_absences", "covered_days",
+__all__ = ["ABSENCE", "Absence", "AbsenceGrant", "absences_at", "check_absence_cap", "clear_of_absences", "covered_days",
            "end_text", "grant_absence", "granted_days", "inclusive_end", "record_absence", "spoken_absence"]
 
-_ACTION = "absence"
+ABSENCE = _ACTION = "absence"  # the audit action of an absence (its rows are audit rows)
 _GRANTS = "absence_grants"
 MAX_GRANT_DAYS = 365
 
@@ -90,7 +91,7 @@ _DETAILS = select(AuditEntry.detail).where(AuditEntry.game_id == bindparam("game
 
 def _recorded_details(db: Session, game: Game) -> list[dict[str, object]]:
     """The details of every absence recorded in ``game`` (one query, whoever set them)."""
-    return [detail for detail in db.scalars(_DETAILS, {"game_id": game.id}) if isinstance(detail, dict)]
+    return [detail for detail in queries.core(db, _DETAILS, {"game_id": game.id}).scalars() if isinstance(detail, dict)]
 
 
 def _spans_of(details: list[dict[str, object]], seat: Player) -> list[tuple[datetime, datetime]]:
@@ -139,7 +140,7 @@ def clear_of_absences(uow: UnitOfWork, game: Game, when: datetime) -> datetime:
     """A deadline the judge sets, moved out of every absence of a player in the game: the same time
     of day on the first day after the absence (again if that day falls in another one)."""
     db = uow.session
-    absences = _absences(db, game)
+    absences = [] if uow.has_none("absences", game.id) else _absences(db, game)
     for _ in range(len(absences) + 1):
         ends = [a.end for a in absences if a.start <= when <= a.end]
         if not ends:

@@ -9,11 +9,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, bindparam, or_, select
+from sqlalchemy import and_, bindparam, exists, or_, select
 from sqlalchemy.orm import joinedload
 
 from app.db import queries
-from app.db.models import Game, JudgeState, Phase, Player
+from app.db.models import AuditEntry, Game, GmNote, JudgeState, Phase, Player, Press
+from app.db.models_web import CoMaster
 from app.db.statuses import GameStatus, PhaseStatus, SeatStatus
 from app.services.kernel.access import book_of
 from app.services.kernel.context import Judge
@@ -21,9 +22,9 @@ from app.services.kernel.render import format_deadline
 from app.services.kernel.uow import UnitOfWork
 from app.services.mailout.notify import mail_game, mail_master, mail_seat
 from app.services.orders import submit as order_service
-from app.services.ruleset.options import Dismiss, Excuse, Hold, Wait, options_of
+from app.services.ruleset.options import Dismiss, Excuse, Hold, Wait, options_of, reminder_hours_of
 from app.services.ruleset.powers import full_stop
-from app.services.seats.absence import clear_of_absences
+from app.services.seats.absence import ABSENCE, clear_of_absences
 from app.services.turns.disorder import announce_abandoned
 from app.services.turns.map_turn import everyone_ready, late_powers
 from app.services.turns.process import process_turn
@@ -98,10 +99,19 @@ def due_game_ids(uow: UnitOfWork, now: datetime) -> list[int]:
     return list(db.scalars(_DUE, {"now": now}))
 
 
-# A due game, locked for the turn with its seats and its open phase; one another process holds is
-# skipped (SKIP LOCKED on PostgreSQL) as is one no longer due (processed meanwhile): neither is
-# locked.  Built once.
-_LOCK_DUE = (select(Game, Phase)
+# What a turn would otherwise ask for one statement each, and seldom finds: whether the game has
+# GM's notes, unpublished postal press, co-GMs, absences (the turn asks only for those it has).
+_ANY = {
+    "gm_notes": exists().where(GmNote.game_id == Game.id),
+    "press": exists().where(Press.game_id == Game.id, Press.postal.is_(True), Press.published.is_(False)),
+    "co_masters": exists().where(CoMaster.game_id == Game.id),
+    "absences": exists().where(AuditEntry.game_id == Game.id, AuditEntry.action == ABSENCE),
+}
+
+# A due game, locked for the turn with its seats and its open phase (and what it has of ``_ANY``);
+# one another process holds is skipped (SKIP LOCKED on PostgreSQL) as is one no longer due
+# (processed meanwhile): neither is locked.  Built once.
+_LOCK_DUE = (select(Game, Phase, *(found.label(kind) for kind, found in _ANY.items()))
              .outerjoin(Phase, and_(Phase.game_id == Game.id, Phase.status == PhaseStatus.OPEN))
              .where(Game.id == bindparam("game_id"), Game.status == GameStatus.ACTIVE,
                     or_(Game.deadline <= bindparam("now"), Game.grace_until <= bindparam("now")))
@@ -116,10 +126,13 @@ def _lock_due(uow: UnitOfWork, judge: Judge, game_id: int) -> Game | None:
     found = db.execute(_LOCK_DUE, {"game_id": game_id, "now": now}).unique().first()
     if found is None:
         return None
-    game, phase = found
+    game, phase, *has = found
     uow.remember_lock(game)
     if phase is not None:
         uow.remember_open_phase(game, phase)  # the latest open phase, as queries.open_phase reads it
+    for kind, any_found in zip(_ANY, has, strict=True):
+        if not any_found:
+            uow.found_none(kind, game.id)
     if game.status != GameStatus.ACTIVE:
         return None
     due = (game.deadline is not None and game.deadline <= now) or (
@@ -242,17 +255,23 @@ def _begin_grace(uow: UnitOfWork, judge: Judge, game: Game, phase: Phase, late: 
     return True
 
 
+# The games that may owe a reminder: active, before their deadline, not reminded of this phase; only
+# what deciding needs (no game objects: every active game is looked at, each tick).  Built once.
+_UNREMINDED = (select(Game.id, Game.deadline, Game.settings)
+               .where(Game.status == GameStatus.ACTIVE, Game.deadline > bindparam("now"),
+                      or_(Game.reminded_phase.is_(None), Game.reminded_phase != Game.phase)))
+
+
 def send_reminders(uow: UnitOfWork, judge: Judge, report: TickReport) -> None:
-    """Remind the players still without orders, once a phase, ``SET REMINDER hours`` before the deadline."""
+    """Remind the players still without orders, once a phase, ``SET REMINDER hours`` before the deadline.
+    The games are looked at by a few columns; only those whose reminder is due are loaded."""
     db = uow.session
     now = judge.now()
-    games = db.scalars(select(Game).where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None),
-                                          Game.deadline > now)).all()
-    for game in games:
-        hours = options_of(game).reminder_hours
-        if hours <= 0 or game.reminded_phase == game.phase or game.deadline is None:
-            continue
-        if game.deadline - timedelta(hours=hours) > now:
+    due = [game_id for game_id, deadline, settings in db.execute(_UNREMINDED, {"now": now})
+           if (hours := reminder_hours_of(settings)) > 0 and deadline - timedelta(hours=hours) <= now]
+    for game_id in due:
+        game = db.get(Game, game_id)
+        if game is None or game.reminded_phase == game.phase or game.deadline is None:
             continue
         phase = queries.open_phase(db, game.id)
         if phase is None:

@@ -39,7 +39,7 @@ def process_turn(uow: UnitOfWork, judge: Judge, game: Game, *, expected_phase: s
         raise ProcessError(f"the phase is {game.phase}, not {expected_phase.upper()}", "stale_phase")
     phase, adjudication = adjudicate_open_phase(uow, game)
     # Read before the turn writes anything: what it writes then goes to the database in one flush.
-    press = queries.unpublished_press(db, game.id)
+    press = [] if uow.has_none("press", game.id) else queries.unpublished_press(db, game.id)
     # The claim (after the reading: the game locked by this transaction, its new version goes with
     # that flush; otherwise an UPDATE that fails if another process changed the game meanwhile).
     bump_version(uow, game)

@@ -54,7 +54,8 @@ def previous_owners(uow: UnitOfWork, game: Game, before_seq: int | None = None) 
     every phase of the game, as a turn did before)."""
     db = uow.session
     params = {"game_id": game.id} if before_seq is None else {"game_id": game.id, "seq": before_seq}
-    found = {which: state for which, state in db.execute(_CENTRES[before_seq is not None], params)}
+    rows: Any = queries.core(db, _CENTRES[before_seq is not None], params)
+    found = {which: state for which, state in rows}
     state = found.get(0) or found.get(1)
     return {power: tuple(centres) for power, centres in stored_state(state).centres.items()} if state else {}
 
