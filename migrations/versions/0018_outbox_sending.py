@@ -5,7 +5,7 @@ leases reads an index of the few mails in flight (it walked every mail of the ta
 and a mail's other changes of status (queued, released, sent) no longer update an index over
 every mail (the pending mails are read from ``ix_outbound_messages_pending``).
 
-Revision ID: i26pg_outbox_sending
+Revision ID: 0018
 Revises: 0017
 Create Date: 2026-12-05
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "i26pg_outbox_sending"
+revision = "0018"
 down_revision = "0017"
 branch_labels = None
 depends_on = None
