@@ -385,3 +385,38 @@ def test_a_mail_left_waiting_for_a_drawn_or_deleted_map_is_released_by_the_idle_
     assert set(_statuses(harness).values()) == {"waiting", "pending"}
     assert drain._paint_one(harness.judge) is False
     assert set(_statuses(harness).values()) == {"pending"}
+
+
+def test_a_drain_looks_for_leases_run_out_at_its_first_lease_then_every_few_seconds(harness: Harness) -> None:
+    """The look for mails whose lease ran out (a sender that crashed) reads past every mail being
+    or having been sent: a drain makes it at its first lease, then at most every
+    ``EXPIRED_EVERY`` seconds, not at every lease; a mail whose lease ran out is still sent."""
+    from app.mail.outbound import drain
+    from app.mail.outbound.mailer import MemoryMailer
+
+    looks: list[str] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if "outbound_messages.lease_until <" in statement:
+            looks.append(statement)
+
+    engine = harness.judge.sessions.kw["bind"]
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        mailer = MemoryMailer()
+        sender = drain._Drain(harness.judge, mailer)
+        _queue(harness, 3)
+        assert asyncio.run(sender.send_due(100)) == 3 and len(looks) == 1
+        _queue(harness, 2)
+        assert asyncio.run(sender.send_due(100)) == 2 and len(looks) == 1  # a second later: not again
+        with unit(harness.judge) as uow:
+            enqueue(uow, harness.judge, to="late@example.com", subject="results", text="x\n")
+        crashed, _ = drain._lease(harness.judge, 10, set())  # another sender leases it, then dies
+        assert [row.recipients for row in crashed] == [["late@example.com"]]
+        assert asyncio.run(sender.send_due(100)) == 0 and len(looks) == 2  # the crashed sender's look
+        harness.clock.advance(seconds=harness.judge.settings.outbox_lease_seconds + 1)
+        looks.clear()
+        assert asyncio.run(sender.send_due(100)) == 1 and len(looks) == 1  # the lease ran out: sent
+        assert _statuses(harness)["late@example.com"] == "sent"
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)

@@ -5,6 +5,7 @@ commits it once); none opens a transaction of its own."""
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -140,13 +141,20 @@ def _lock_due(uow: UnitOfWork, judge: Judge, game_id: int) -> Game | None:
     return game if due else None
 
 
+def _jump(length: int) -> int:
+    """Where a scheduler that met another goes on in its list of ``length`` due games."""
+    return random.randrange(length) if length > 1 else 0
+
+
 def _lock_first_due(uow: UnitOfWork, judge: Judge, candidates: deque[int], tried: list[int]) -> Game | None:
     """The first game of ``candidates`` still due that no other process holds, locked; each one
     tried is taken off (``tried``): it is this one, or another process has it or had it.  A game
     skipped costs one statement of this transaction, not a transaction of its own.  After one,
     another process works along the same list: this one keeps what is still due and goes on from
-    the middle of it (two processes taking turns down one list would each skip every other game,
-    and then try each game the other had; halving, they skip a few where they meet)."""
+    a place chosen at random in it (two processes taking turns down one list would each skip every
+    other game, and then try each game the other had; three or more, each jumping to the middle,
+    met each other there again: 3,136 misses, each a read of every due game, in a storm of 4,000
+    games; at random, they skip a few where they meet)."""
     db = uow.session
     while candidates:
         tried.append(candidates.popleft())
@@ -158,7 +166,7 @@ def _lock_first_due(uow: UnitOfWork, judge: Judge, candidates: deque[int], tried
             left = [game_id for game_id in candidates if game_id in due]
             candidates.clear()
             candidates.extend(left)
-            candidates.rotate(-(len(candidates) // 2))
+            candidates.rotate(-_jump(len(candidates)))
     return None
 
 
