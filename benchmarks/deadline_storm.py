@@ -78,6 +78,12 @@ def _backend_cpu(db: Any, name: str) -> float:
     the asking connection's own (read from /proc: the server runs on this machine; 0 when not)."""
     pids = db.execute(text("SELECT pid FROM pg_stat_activity WHERE datname = :name AND pid <> pg_backend_pid()"),
                       {"name": name}).scalars().all()
+    return cpu_seconds(pids)
+
+
+def cpu_seconds(pids: Any) -> float:
+    """The CPU seconds (user and system) the processes ``pids`` of this machine have used so far
+    (read from /proc; a process that has ended counts 0)."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for pid in pids:

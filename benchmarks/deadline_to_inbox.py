@@ -38,7 +38,7 @@ from sqlalchemy import func, select
 from app.db.base import utcnow
 from app.db.models import Game, MapImage, OutboundMessage, Phase
 from app.db.session import make_engine, make_sessionmaker
-from benchmarks.deadline_storm import _admin, setup
+from benchmarks.deadline_storm import _admin, cpu_seconds, setup
 from benchmarks.smtp_sink import smtp_sink
 
 MAILS_A_GAME = 8  # seven players and the game master
@@ -184,15 +184,7 @@ def _database_cpu(admin_url: str, name: str) -> float:
     from /proc: the database runs on this machine); those that have ended are not counted."""
     with _admin(admin_url) as conn:
         pids = [row[0] for row in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (name,))]
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
-    return total
+    return cpu_seconds(pids)
 
 
 def _free_port() -> int:
