@@ -390,8 +390,10 @@ def test_schedulers_in_a_storm_process_every_game_once(postgres_template: object
                 assert db.scalar(select(func.count()).select_from(OutboundMessage)
                                  .where(OutboundMessage.kind == "results")) == count * (len(POWERS) + 1)
                 assert not db.scalar(select(func.count()).select_from(OrderRow))  # nobody ordered (NMR HOLD)
-            assert locks["lock"] <= count + 6 * schedulers, locks  # a few where they meet, not one a game
-            assert locks["due"] <= 6 * schedulers, locks  # two or three ticks each, and a few misses
+            # a few where they meet, not one a game (three meeting at the middle: 78-88 locks, 40-53
+            # reads of the due games; at random: 46-57 and 9-22, measured with the machine loaded)
+            assert locks["lock"] <= count + 10 * schedulers, locks
+            assert locks["due"] <= 12 * schedulers, locks  # two or three ticks each, and a few misses
         finally:
             for engine in engines:
                 event.remove(engine, "before_cursor_execute", count_locks)
