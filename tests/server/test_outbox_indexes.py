@@ -4,7 +4,6 @@ from ``ix_outbound_messages_pending``, and no index over every mail's status is 
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from datetime import timedelta
@@ -18,23 +17,13 @@ from app.db.models import OutboundMessage
 from app.db.session import make_engine
 from app.db.statuses import OutboundStatus
 from app.mail.outbound.drain import _due
+from tests.support.databases import PostgresTemplate
 
 
 @pytest.fixture
-def outbox_url() -> Iterator[str]:
+def outbox_url(postgres_template: PostgresTemplate) -> Iterator[str]:
     """A migrated PostgreSQL database with 5,000 mails sent and a few being sent."""
-    from app.db.migrate import upgrade
-    from tests.e2e.conftest import create_database, database_url, drop_database
-
-    try:
-        name = create_database()
-    except Exception as error:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is required in CI: {error}")
-        pytest.skip(reason=f"no PostgreSQL: {error}")
-    try:
-        url = database_url(name)
-        upgrade(url)
+    with postgres_template.copy() as url:
         engine = make_engine(url)
         with engine.begin() as db:
             db.execute(text(
@@ -45,8 +34,6 @@ def outbox_url() -> Iterator[str]:
             db.execute(text("ANALYZE outbound_messages"))
         engine.dispose()
         yield url
-    finally:
-        drop_database(name)
 
 
 def _plan(url: str, query: object) -> str:
