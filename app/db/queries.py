@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import CursorResult, Executable, bindparam, delete, func, inspect, select
+from sqlalchemy import ColumnElement, CursorResult, Executable, and_, bindparam, delete, func, inspect, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OrderRow, Phase, Player, Press
@@ -30,6 +30,7 @@ __all__ = [
     "remembered_open_phase",
     "seat_for_power",
     "seats_of",
+    "unpublished_postal",
 ]
 
 def core(session: Session, statement: Executable, params: dict[str, Any] | None = None) -> CursorResult[Any]:
@@ -55,8 +56,12 @@ _OPEN_PHASE = (select(Phase).where(Phase.game_id == bindparam("game_id"), Phase.
 _PROVEN_CO_MASTERS = (select(CoMaster.email).join(GmAccount, GmAccount.email == CoMaster.email)
                       .where(CoMaster.game_id == bindparam("game_id"), GmAccount.proven_at.is_not(None))
                       .order_by(CoMaster.id))
-_UNPUBLISHED_PRESS = (select(Press).where(Press.game_id == bindparam("game_id"), Press.postal.is_(True),
-                                          Press.published.is_(False)).order_by(Press.id))
+def unpublished_postal(game_id: Any) -> ColumnElement[bool]:
+    """Postal press of the game ``game_id`` (a column or a bound parameter) not published yet."""
+    return and_(Press.game_id == game_id, Press.postal.is_(True), Press.published.is_(False))
+
+
+_UNPUBLISHED_PRESS = select(Press).where(unpublished_postal(bindparam("game_id"))).order_by(Press.id)
 
 
 def lock_game(session: Session, game_id: int, *, skip_locked: bool = False) -> Game | None:

@@ -31,9 +31,10 @@ def gm_addresses(uow: UnitOfWork, game: Game) -> list[str]:
     """Where the GM's mail of a game goes (``queries.gm_addresses``), read once a unit of work: a
     turn mails the GMs its results and may mail them a notice too."""
     if game.id not in uow.gm_mail:
-        none = uow.has_none("co_masters", game.id)  # none when the turn locked the game
-        uow.gm_mail[game.id] = [game.master_email] if none and game.master_email else (
-            [] if none else queries.gm_addresses(uow.session, game))
+        if uow.has_none("co_masters", game.id):  # no co-GMs when the turn locked the game
+            uow.gm_mail[game.id] = [game.master_email] if game.master_email else []
+        else:
+            uow.gm_mail[game.id] = queries.gm_addresses(uow.session, game)
     return uow.gm_mail[game.id]
 
 

@@ -14,7 +14,7 @@ from sqlalchemy import and_, bindparam, exists, or_, select
 from sqlalchemy.orm import joinedload
 
 from app.db import queries
-from app.db.models import AuditEntry, Game, GmNote, JudgeState, Phase, Player, Press
+from app.db.models import AuditEntry, Game, GmNote, JudgeState, Phase, Player
 from app.db.models_web import CoMaster
 from app.db.statuses import GameStatus, PhaseStatus, SeatStatus
 from app.services.kernel.access import book_of
@@ -104,7 +104,7 @@ def due_game_ids(uow: UnitOfWork, now: datetime) -> list[int]:
 # GM's notes, unpublished postal press, co-GMs, absences (the turn asks only for those it has).
 _ANY = {
     "gm_notes": exists().where(GmNote.game_id == Game.id),
-    "press": exists().where(Press.game_id == Game.id, Press.postal.is_(True), Press.published.is_(False)),
+    "press": exists().where(queries.unpublished_postal(Game.id)),
     "co_masters": exists().where(CoMaster.game_id == Game.id),
     "absences": exists().where(AuditEntry.game_id == Game.id, AuditEntry.action == ABSENCE),
 }
